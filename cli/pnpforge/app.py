@@ -1,0 +1,48 @@
+"""The `pnp` command: a thin Typer face over the library.
+
+Sub-commands import what they need inside their functions, so `pnp --help`
+and the query commands never load reportlab or Pillow.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from pnpforge import __version__
+from pnpforge.commands import _common, cards, data, db
+
+app = typer.Typer(
+    name="pnp",
+    help="pnpforge: card database, print-and-play sheets, player aids and rules checks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pnpforge {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(db_path: Optional[str] = typer.Option(None, "--db", metavar="PATH",
+                                               help="Card database (default: $PNP_DB, else ./cards.db)."),
+         version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit.")) -> None:
+    """pnpforge: card database, print-and-play sheets, player aids and rules checks."""
+    _common.set_db_path(db_path)
+
+
+app.add_typer(cards.app, name="cards")
+app.add_typer(db.db_app, name="db")
+app.add_typer(db.game_app, name="game")
+data.register(app)
+
+
+def main() -> None:
+    app()

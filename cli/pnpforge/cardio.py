@@ -1,0 +1,175 @@
+"""Cards to and from CSV and JSON files, the formats of `pnp import` / `pnp export`.
+
+Export then import then export is byte-identical: columns and key order are
+fixed, lists are joined with '|' in CSV, and no timestamps are written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnpforge.errors import PnpError
+from pnpforge.model import Card, CardType
+
+ATTR_COLUMNS = ["id", "type", "name", "name_en", "copies", "provenance", "source",
+                "provisional_fields", "text", "flavor", "art", "notes"]
+FORMATS = ("csv", "json")
+ENCODINGS_HINT = "big5, cp950, gbk, gb18030"
+
+
+@dataclass
+class Record:
+    """One row of an import file, with where it came from for error messages."""
+
+    values: dict[str, Any]
+    where: str                      # "line 7" (CSV) or "record 3" (JSON)
+    field_columns: set[str] = field(default_factory=set)
+    replace_fields: bool = False
+
+    def is_field_column(self, key: str) -> bool:
+        return key in self.field_columns
+
+    def column_name(self, key: str) -> str:
+        return f"column '{key}'"
+
+    def where_field(self, name: str | None) -> str:
+        return f"{self.where}, column '{name}'" if name else self.where
+
+
+def detect_format(path: Path, fmt: str | None) -> str:
+    fmt = (fmt or path.suffix.lstrip(".")).lower()
+    if fmt not in FORMATS:
+        raise PnpError(f"{path}: unknown format '{fmt}' (allowed: {', '.join(FORMATS)}); "
+                       f"name the file .csv or .json or pass --format")
+    return fmt
+
+
+def decode(data: bytes, path: Path, encoding: str | None) -> str:
+    """UTF-8 (with or without BOM), or the encoding the user names; never mojibake."""
+    if encoding:
+        try:
+            return data.decode(encoding)
+        except LookupError:
+            raise PnpError(f"unknown encoding '{encoding}' (try: utf-8, {ENCODINGS_HINT})") from None
+        except UnicodeDecodeError as exc:
+            raise PnpError(f"{path} is not valid {encoding} at byte {exc.start}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PnpError(f"{path} is not UTF-8 (byte {exc.start}); if Excel saved it in Taiwan or "
+                       f"China, pass --encoding ({ENCODINGS_HINT})") from None
+
+
+def read_records(path: Path, fmt: str | None = None, encoding: str | None = None) -> list[Record]:
+    path = Path(path)
+    fmt = detect_format(path, fmt)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PnpError(f"no such file: {path}") from None
+    except OSError as exc:
+        raise PnpError(f"cannot read {path}: {exc.strerror}") from None
+    text = decode(data, path, encoding)
+    return _read_csv(text, path) if fmt == "csv" else _read_json(text, path)
+
+
+def _read_csv(text: str, path: Path) -> list[Record]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise PnpError(f"{path} is empty") from None
+    except csv.Error as exc:
+        raise PnpError(f"{path}, line 1: broken CSV: {exc}") from None
+    header = [h.strip() for h in header]
+    if "id" not in header:
+        raise PnpError(f"{path}, line 1: no 'id' column (columns: {', '.join(header)})")
+    dupes = sorted({h for h in header if header.count(h) > 1})
+    if dupes:
+        raise PnpError(f"{path}, line 1: column(s) {', '.join(dupes)} appear twice")
+    fields = {h for h in header if h not in ATTR_COLUMNS}
+    out = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise PnpError(f"{path}, line {line}: {len(row)} cells, the header has {len(header)}")
+            out.append(Record(dict(zip(header, row)), f"{path}, line {line}", fields))
+    except csv.Error as exc:
+        raise PnpError(f"{path}, line {reader.line_num}: broken CSV: {exc}") from None
+    return out
+
+
+def _read_json(text: str, path: Path) -> list[Record]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PnpError(f"{path}, line {exc.lineno}, column {exc.colno}: broken JSON: {exc.msg}") from None
+    if not isinstance(data, list):
+        raise PnpError(f"{path}: expected a JSON array of cards")
+    out = []
+    for i, item in enumerate(data, 1):
+        if not isinstance(item, dict):
+            raise PnpError(f"{path}, record {i}: expected an object")
+        values = {k: v for k, v in item.items() if k != "fields"}
+        unknown = sorted(set(values) - set(ATTR_COLUMNS))
+        if unknown:
+            raise PnpError(f"{path}, record {i}: unknown key(s) {', '.join(unknown)} "
+                           f"(allowed: {', '.join(ATTR_COLUMNS + ['fields'])})")
+        fields = item.get("fields", {})
+        if not isinstance(fields, dict):
+            raise PnpError(f"{path}, record {i}: 'fields' must be an object")
+        values.update(fields)
+        out.append(Record(values, f"{path}, record {i}", set(fields), replace_fields="fields" in item))
+    return out
+
+
+def field_columns(types: list[CardType]) -> list[str]:
+    seen: list[str] = []
+    for t in types:
+        for f in t.fields:
+            if f.name not in seen:
+                seen.append(f.name)
+    return seen
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "|".join(str(v) for v in value)
+    return str(value)
+
+
+def card_record(card: Card) -> dict[str, Any]:
+    """A card as exported to JSON: attributes in a fixed order, then its fields."""
+    d = {k: getattr(card, k) for k in ATTR_COLUMNS}
+    d["fields"] = {k: card.fields[k] for k in sorted(card.fields)}
+    return d
+
+
+def write_records(cards: list[Card], types: list[CardType], fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise PnpError(f"unknown format '{fmt}' (allowed: {', '.join(FORMATS)})")
+    if fmt == "json":
+        return json.dumps([card_record(c) for c in cards], ensure_ascii=False, indent=1) + "\n"
+    cols = ATTR_COLUMNS + field_columns(types)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+    for c in cards:
+        row = [_cell(getattr(c, k)) for k in ATTR_COLUMNS] + \
+              [_cell(c.fields.get(k)) for k in cols[len(ATTR_COLUMNS):]]
+        w.writerow(row)
+    return buf.getvalue()

@@ -1,0 +1,1 @@
+"""Thin Typer commands: parse options, call the library, format the output."""

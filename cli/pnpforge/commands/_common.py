@@ -1,0 +1,82 @@
+"""What every command shares: the database path, error handling, output formats."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import unicodedata
+from typing import Any, Iterator, Sequence
+
+import typer
+
+from pnpforge.errors import PnpError
+
+_state: dict[str, Any] = {"db": None}
+
+
+def set_db_path(path: str | None) -> None:
+    _state["db"] = path
+
+
+def db_path() -> str | None:
+    return _state["db"]
+
+
+def open_db(**kw: Any):
+    from pnpforge.store.db import open_db as _open
+    return _open(_state["db"], **kw)
+
+
+@contextlib.contextmanager
+def handled() -> Iterator[None]:
+    """PnpError → message on stderr and its exit code; never a traceback."""
+    try:
+        yield
+    except PnpError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+
+
+def echo_json(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def width(s: str) -> int:
+    """Display width: CJK characters take two columns."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+
+def _fit(s: str, w: int) -> str:
+    if width(s) <= w:
+        return s + " " * (w - width(s))
+    out = ""
+    for ch in s:
+        if width(out + ch) > w - 1:
+            break
+        out += ch
+    return out + "…" + " " * (w - 1 - width(out))
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_col: int = 40) -> str:
+    """A plain aligned text table that keeps CJK columns straight."""
+    cells = [[("" if v is None else str(v)).replace("\n", " ") for v in r] for r in rows]
+    widths = [min(max_col, max([width(h)] + [width(r[i]) for r in cells])) for i, h in enumerate(headers)]
+    lines = ["  ".join(_fit(h, w) for h, w in zip(headers, widths)).rstrip(),
+             "  ".join("─" * w for w in widths)]
+    lines += ["  ".join(_fit(c, w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    return "\n".join(lines)
+
+
+def echo_problems(problems: list, title: str = "") -> None:
+    """Deck-level problems shown after an edit: informative, not blocking."""
+    if not problems:
+        return
+    if title:
+        typer.echo(title, err=True)
+    for p in problems:
+        typer.echo(f"  {p}", err=True)
+
+
+def is_tty() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,123 @@
+"""Top-level data commands: games, validate, import, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from pnpforge.commands._common import echo_json, echo_problems, handled, open_db, table
+
+
+def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON array.")) -> None:
+    """List the games with titles, players, card types and card counts."""
+    from pnpforge.store import repo
+    with handled():
+        db = open_db()
+        out = []
+        for g in repo.list_games(db):
+            counts = dict(db.conn.execute(
+                "SELECT type, sum(copies) FROM cards WHERE game = ? GROUP BY type", [g.slug]).fetchall())
+            types = [{"slug": t.slug, "name": t.name, "name_en": t.name_en, "role": t.role,
+                      "width_mm": t.width_mm, "height_mm": t.height_mm,
+                      "size_provisional": t.size_provisional, "cards": counts.get(t.slug, 0) or 0}
+                     for t in repo.card_types(db, g.slug)]
+            out.append({"slug": g.slug, "title": g.title, "title_en": g.title_en,
+                        "language": g.language, "players_min": g.players_min,
+                        "players_max": g.players_max, "play_time": g.play_time,
+                        "version": g.version, "cards": sum(t["cards"] for t in types),
+                        "card_types": types})
+        if as_json:
+            echo_json(out)
+            return
+        for g in out:
+            typer.echo(f"{g['slug']}: {g['title']} / {g['title_en']} — {g['language']}, "
+                       f"{g['players_min']}–{g['players_max']} players, v{g['version']}, "
+                       f"{g['cards']} cards")
+            for t in g["card_types"]:
+                size = f"{t['width_mm']:g}×{t['height_mm']:g} mm" + ("*" if t["size_provisional"] else "")
+                typer.echo(f"    {t['slug']:<14} {t['name']} / {t['name_en']:<22} {size:<16} "
+                           f"{t['cards']:>4} {'(aid)' if t['role'] == 'aid' else ''}".rstrip())
+        if any(t["size_provisional"] for g in out for t in g["card_types"]):
+            typer.echo("* size chosen by pnpforge (provisional): the rulebook gives none")
+
+
+def validate_cmd(game: Optional[str] = typer.Argument(None, help="Only this game."),
+                 as_json: bool = typer.Option(False, "--json", help='Print {"errors": [...], "warnings": [...]}.'),
+                 warnings: bool = typer.Option(False, "--warnings", "-w",
+                                               help="List every warning, not only their count.")) -> None:
+    """Validate cards, references and composition; exit 1 when there are errors."""
+    from pnpforge.store import repo
+    from pnpforge.validate import ERROR, validate_game
+    with handled():
+        db = open_db()
+        slugs = [game] if game else [g.slug for g in repo.list_games(db)]
+        problems = [p for s in slugs for p in validate_game(db, s)]
+        errors = [p for p in problems if p.severity == ERROR]
+        warns = [p for p in problems if p.severity != ERROR]
+        if as_json:
+            echo_json({"errors": [p.to_dict() for p in errors],
+                       "warnings": [p.to_dict() for p in warns]})
+        else:
+            rows = []
+            for s in slugs:
+                n = sum(c.copies for c in repo.list_cards(db, s))
+                rows.append([s, n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)])
+            typer.echo(table(["game", "cards", "errors", "warnings"], rows))
+            shown = errors + (warns if warnings else [])
+            if shown:
+                typer.echo("")
+                typer.echo(table(["severity", "game", "card", "field", "message"],
+                                 [[p.severity, p.game, p.card or "", p.field or "", p.message]
+                                  for p in shown], max_col=70))
+            if warns and not warnings:
+                typer.echo(f"{len(warns)} warnings (provisional values and the like): "
+                           f"pnp validate --warnings lists them")
+        raise typer.Exit(1 if errors else 0)
+
+
+def import_cmd(game: str = typer.Argument(..., help="Game slug."),
+               file: Path = typer.Argument(..., help="CSV or JSON file (as written by pnp export)."),
+               fmt: Optional[str] = typer.Option(None, "--format", help="csv or json (default: from the file name)."),
+               encoding: Optional[str] = typer.Option(None, "--encoding",
+                                                      help="Source encoding if not UTF-8, e.g. big5, gbk."),
+               dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing.")) -> None:
+    """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
+    from pnpforge import edit
+    with handled():
+        db = open_db()
+        result = edit.import_cards(db, game, file, fmt, encoding, dry_run)
+        for ch in result.changes:
+            if ch.op == "add":
+                typer.echo(f"+ {ch.id}")
+            elif ch.op == "update":
+                typer.echo(f"~ {ch.id}")
+                for k, (a, b) in ch.changes.items():
+                    typer.echo(f"    {k}: {a!r} → {b!r}")
+        c = result.counts
+        verb = "would add" if dry_run else "added"
+        typer.echo(f"{verb} {c['add']}, {'would update' if dry_run else 'updated'} {c['update']}, "
+                   f"unchanged {c['same']}" + (" (dry run: nothing written)" if dry_run else ""))
+        echo_problems(result.deck_problems, "deck check (not blocking):")
+
+
+def export_cmd(game: str = typer.Argument(..., help="Game slug."),
+               fmt: str = typer.Option("csv", "--format", help="csv or json."),
+               output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file.")) -> None:
+    """Export a game's cards as CSV or JSON (round-trips exactly with pnp import)."""
+    from pnpforge import edit
+    with handled():
+        text = edit.export_cards(open_db(), game, fmt)
+        if output:
+            output.write_text(text, encoding="utf-8")
+            typer.echo(f"wrote {output}")
+        else:
+            typer.echo(text, nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("games")(games_cmd)
+    app.command("validate")(validate_cmd)
+    app.command("import")(import_cmd)
+    app.command("export")(export_cmd)

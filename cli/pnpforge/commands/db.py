@@ -1,0 +1,58 @@
+"""`pnp db …` and `pnp game …`: whole databases and whole games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from pnpforge.commands._common import db_path, echo_problems, handled, open_db
+
+db_app = typer.Typer(help="Create and dump card databases.", no_args_is_help=True)
+game_app = typer.Typer(help="Import and export whole games (definition and cards).",
+                       no_args_is_help=True)
+
+
+@db_app.command("init")
+def init_cmd() -> None:
+    """Create an empty card database at --db (or $PNP_DB, or ./cards.db)."""
+    from pnpforge.store.db import resolve_path
+    with handled():
+        open_db(create=True)
+        typer.echo(f"created {resolve_path(db_path())}")
+
+
+@db_app.command("dump")
+def dump_cmd() -> None:
+    """A deterministic text dump, for review and for `git diff cards.db` (see README)."""
+    from pnpforge.store.dump import dump
+    with handled():
+        for line in dump(open_db(readonly=True)):
+            typer.echo(line)
+
+
+@game_app.command("import")
+def game_import_cmd(file: Path = typer.Argument(..., help="Game bundle JSON."),
+                    replace: bool = typer.Option(False, "--replace",
+                                                 help="Replace the game if it exists.")) -> None:
+    """Import a whole game from a bundle; all cards are validated first."""
+    from pnpforge import edit
+    with handled():
+        slug, deck = edit.import_game(open_db(), file, replace)
+        typer.echo(f"imported game {slug}")
+        echo_problems(deck, "deck check (not blocking):")
+
+
+@game_app.command("export")
+def game_export_cmd(game: str = typer.Argument(..., help="Game slug."),
+                    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here.")) -> None:
+    """Export a whole game as a bundle (definition, cards, composition, glossary, rules)."""
+    from pnpforge.store import bundle
+    with handled():
+        text = bundle.dumps(bundle.export(open_db(), game))
+        if output:
+            output.write_text(text, encoding="utf-8")
+            typer.echo(f"wrote {output}")
+        else:
+            typer.echo(text, nl=False)

@@ -1,0 +1,150 @@
+"""Plain dataclasses for what cards.db holds.
+
+Everything above the store works with these, never with rows, so a later
+schema change touches the store alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+FIELD_TYPES = ("integer", "text", "enum", "boolean", "list", "ref")
+PROVENANCES = ("rulebook", "reference", "provisional")
+ROLES = ("deck", "aid")
+
+# Card attributes that are not type fields; `pnp cards set` accepts these too.
+CARD_ATTRIBUTES = ("name", "name_en", "copies", "text", "flavor", "art", "provenance",
+                   "source", "notes", "type", "provisional_fields")
+
+
+@dataclass
+class Game:
+    slug: str
+    title: str
+    title_en: str
+    language: str
+    players_min: int
+    players_max: int
+    play_time: str = ""
+    version: str = "0.1"
+    rulebook: str = ""
+    notes: str = ""
+
+
+@dataclass
+class FieldDef:
+    """One field of a card type: its type and the limits every value must keep."""
+
+    name: str
+    type: str
+    label: str = ""
+    required: bool = False
+    min: int | None = None
+    max: int | None = None
+    allowed: list[str] | None = None
+    ref_type: str | None = None
+    help: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "", False)}
+
+
+@dataclass
+class CardType:
+    game: str
+    slug: str
+    name: str
+    name_en: str
+    width_mm: float
+    height_mm: float
+    size_provisional: bool = False
+    role: str = "deck"
+    back: dict[str, Any] = field(default_factory=dict)
+    fields: list[FieldDef] = field(default_factory=list)
+    notes: str = ""
+
+    def field(self, name: str) -> FieldDef | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+@dataclass
+class Card:
+    game: str
+    type: str
+    id: str
+    name: str
+    name_en: str = ""
+    copies: int = 1
+    fields: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+    flavor: str = ""
+    art: str | None = None
+    provenance: str = "provisional"
+    source: str = ""
+    provisional_fields: list[str] = field(default_factory=list)
+    notes: str = ""
+    created_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def is_provisional(self) -> bool:
+        """True when any value on the card is not the rulebook's or a reference's."""
+        return self.provenance == "provisional" or bool(self.provisional_fields)
+
+    def is_value_provisional(self, name: str) -> bool:
+        return self.provenance == "provisional" or name in self.provisional_fields
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("game")
+        return d
+
+
+@dataclass
+class CompositionRule:
+    """What the component list declares: `expected` copies of the cards a rule selects."""
+
+    game: str
+    id: str
+    label: str
+    expected: int
+    card_type: str | None = None
+    query: str = ""
+    parent: str | None = None
+    provisional: bool = False
+    source: str = ""
+
+
+@dataclass
+class Component:
+    game: str
+    slug: str
+    name: str
+    count: int
+    name_en: str = ""
+    kind: str = "other"
+    provisional: bool = False
+    source: str = ""
+    notes: str = ""
+
+
+@dataclass
+class GlossaryEntry:
+    game: str
+    term: str
+    text: str
+    term_en: str = ""
+    category: str = "keyword"
+    source: str = ""
+
+
+@dataclass
+class RuleSection:
+    game: str
+    position: int
+    kind: str
+    title: str
+    body: str
+    title_en: str = ""
+    source: str = ""

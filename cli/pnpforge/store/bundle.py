@@ -1,0 +1,165 @@
+"""Whole-game bundles: one JSON document with a game's definition and cards.
+
+This is how a new game enters the database (`pnp game import`) and how one
+leaves it whole (`pnp game export`).  Format, version 1:
+
+    {"format": "pnpforge-game/1",
+     "game": {slug, title, title_en, language, players_min, players_max,
+              play_time, version, rulebook, notes},
+     "card_types": [{slug, name, name_en, width_mm, height_mm, size_provisional,
+                     role: deck|aid, back: {...}, notes,
+                     fields: [{name, type, label, required, min, max, allowed,
+                               ref_type, help}]}],
+     "cards": [{id, type, name, name_en, copies, fields: {...}, text, flavor, art,
+                provenance, source, provisional_fields: [...], notes}],
+     "composition": [{id, label, expected, card_type, query, parent, provisional, source}],
+     "components": [{slug, name, name_en, kind, count, provisional, source, notes}],
+     "glossary": [{term, term_en, category, text, source}],
+     "rules": [{kind, title, title_en, body, source}]}
+
+Structure errors are reported with the JSON path; card values are validated
+one layer up (pnpforge.edit), like every other write.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict
+from typing import Any
+
+import sqlite_utils
+
+from pnpforge.errors import PnpError
+from pnpforge.model import Card
+from pnpforge.store import repo
+
+FORMAT = "pnpforge-game/1"
+
+_GAME_KEYS = {"slug", "title", "title_en", "language", "players_min", "players_max",
+              "play_time", "version", "rulebook", "notes"}
+_TYPE_KEYS = {"slug", "name", "name_en", "width_mm", "height_mm", "size_provisional", "role",
+              "back", "notes", "fields"}
+_FIELD_KEYS = {"name", "type", "label", "required", "min", "max", "allowed", "ref_type", "help"}
+_CARD_KEYS = {"id", "type", "name", "name_en", "copies", "fields", "text", "flavor", "art",
+              "provenance", "source", "provisional_fields", "notes"}
+_COMP_KEYS = {"id", "label", "expected", "card_type", "query", "parent", "provisional", "source"}
+_COMPONENT_KEYS = {"slug", "name", "name_en", "kind", "count", "provisional", "source", "notes"}
+_GLOSS_KEYS = {"term", "term_en", "category", "text", "source"}
+_RULE_KEYS = {"kind", "title", "title_en", "body", "source"}
+
+
+def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
+    if not isinstance(obj, dict):
+        raise PnpError(f"{where}: expected an object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise PnpError(f"{where}: unknown key(s) {', '.join(unknown)} "
+                       f"(allowed: {', '.join(sorted(allowed))})")
+    missing = sorted(required - set(obj))
+    if missing:
+        raise PnpError(f"{where}: missing key(s) {', '.join(missing)}")
+    return obj
+
+
+def parse(data: Any) -> dict:
+    """Check a bundle's structure; return it with every list present."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PnpError(f"not a game bundle: expected \"format\": \"{FORMAT}\"")
+    _check_keys(data["game"] if "game" in data else None, _GAME_KEYS, "game",
+                {"slug", "title", "title_en", "language", "players_min", "players_max"})
+    for i, t in enumerate(data.get("card_types", [])):
+        _check_keys(t, _TYPE_KEYS, f"card_types[{i}]",
+                    {"slug", "name", "name_en", "width_mm", "height_mm"})
+        for j, f in enumerate(t.get("fields", [])):
+            _check_keys(f, _FIELD_KEYS, f"card_types[{i}].fields[{j}]", {"name", "type"})
+    for i, c in enumerate(data.get("cards", [])):
+        _check_keys(c, _CARD_KEYS, f"cards[{i}]", {"id", "type", "name"})
+    for key, keys, req in (("composition", _COMP_KEYS, {"id", "label", "expected"}),
+                           ("components", _COMPONENT_KEYS, {"slug", "name", "count"}),
+                           ("glossary", _GLOSS_KEYS, {"term", "text"}),
+                           ("rules", _RULE_KEYS, {"kind", "title", "body"})):
+        for i, item in enumerate(data.get(key, [])):
+            _check_keys(item, keys, f"{key}[{i}]", req)
+    return data
+
+
+def bundle_cards(data: dict) -> list[Card]:
+    slug = data["game"]["slug"]
+    return [Card(game=slug, **{k: v for k, v in c.items()}) for c in data.get("cards", [])]
+
+
+def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
+    """Insert a parsed bundle; the caller owns the transaction."""
+    g = data["game"]
+    slug = g["slug"]
+    exists = conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone()
+    if exists and not replace:
+        raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
+    if exists:
+        conn.execute("DELETE FROM cards WHERE game = ?", [slug])
+        conn.execute("DELETE FROM games WHERE slug = ?", [slug])
+    _insert(conn, "games", g)
+    for pos, t in enumerate(data.get("card_types", [])):
+        row = {k: v for k, v in t.items() if k != "fields"}
+        row["back"] = json.dumps(row.get("back", {}), ensure_ascii=False, sort_keys=True)
+        row.update(game=slug, position=pos)
+        _insert(conn, "card_types", row)
+        for fpos, f in enumerate(t.get("fields", [])):
+            frow = dict(f)
+            if "allowed" in frow and frow["allowed"] is not None:
+                frow["allowed"] = json.dumps(frow["allowed"], ensure_ascii=False)
+            frow.update(game=slug, card_type=t["slug"], position=fpos)
+            _insert(conn, "field_defs", frow)
+    for card in bundle_cards(data):
+        repo.insert_card(conn, card)
+    for table, key in (("composition", "composition"), ("components", "components"),
+                       ("glossary", "glossary"), ("rule_sections", "rules")):
+        for pos, item in enumerate(data.get(key, [])):
+            _insert(conn, table, {**item, "game": slug, "position": pos})
+
+
+def _insert(conn: sqlite3.Connection, table: str, row: dict) -> None:
+    cols = list(row)
+    try:
+        conn.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                     [row[c] for c in cols])
+    except sqlite3.IntegrityError as exc:
+        ident = row.get("slug") or row.get("id") or row.get("term") or row.get("title") or ""
+        raise PnpError(f"{table} '{ident}': {exc}") from None
+
+
+def export(db: sqlite_utils.Database, slug: str) -> dict:
+    """The bundle of one game, in a stable order, ready for json.dumps."""
+    game = asdict(repo.get_game(db, slug))
+    types = []
+    for t in repo.card_types(db, slug):
+        d = asdict(t)
+        d.pop("game")
+        d["fields"] = [f.to_dict() for f in t.fields]
+        types.append(d)
+    cards = []
+    for c in repo.list_cards(db, slug):
+        d = c.to_dict()
+        d.pop("created_at")
+        d.pop("updated_at")
+        cards.append(d)
+
+    def plain(items: list) -> list[dict]:
+        out = []
+        for it in items:
+            d = asdict(it)
+            d.pop("game")
+            d.pop("position", None)
+            out.append(d)
+        return out
+
+    return {"format": FORMAT, "game": game, "card_types": types, "cards": cards,
+            "composition": plain(repo.composition(db, slug)),
+            "components": plain(repo.components(db, slug)),
+            "glossary": plain(repo.glossary(db, slug)),
+            "rules": plain(repo.rule_sections(db, slug))}
+
+
+def dumps(bundle: dict) -> str:
+    return json.dumps(bundle, ensure_ascii=False, indent=1, sort_keys=False) + "\n"

@@ -1,0 +1,184 @@
+"""Reading and writing model objects; the only module that knows row shapes.
+
+Writers take a connection already inside a transaction (see db.transaction)
+and do no validation: that is the caller's job, one layer up.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any, Iterable
+
+import sqlite_utils
+
+from pnpforge.errors import PnpError
+from pnpforge.model import (Card, CardType, Component, CompositionRule, FieldDef, Game,
+                            GlossaryEntry, RuleSection)
+
+_CARD_COLS = ("game", "type", "id", "name", "name_en", "copies", "fields", "text", "flavor",
+              "art", "provenance", "source", "provisional_fields", "notes", "created_at",
+              "updated_at")
+CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
+
+
+def _rows(db: sqlite_utils.Database, sql: str, params: Iterable[Any] = ()) -> list[dict]:
+    cur = db.conn.execute(sql, tuple(params))
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+# ---- games -----------------------------------------------------------------
+
+def list_games(db: sqlite_utils.Database) -> list[Game]:
+    return [Game(**r) for r in _rows(db, "SELECT slug, title, title_en, language, players_min, "
+                                         "players_max, play_time, version, rulebook, notes "
+                                         "FROM games ORDER BY slug")]
+
+
+def get_game(db: sqlite_utils.Database, slug: str) -> Game:
+    for g in list_games(db):
+        if g.slug == slug:
+            return g
+    known = ", ".join(g.slug for g in list_games(db)) or "none yet"
+    raise PnpError(f"unknown game '{slug}' (games in this database: {known})")
+
+
+# ---- card types --------------------------------------------------------------
+
+def card_types(db: sqlite_utils.Database, game: str) -> list[CardType]:
+    fields: dict[str, list[FieldDef]] = {}
+    for r in _rows(db, "SELECT * FROM field_defs WHERE game = ? ORDER BY card_type, position, name",
+                   [game]):
+        fields.setdefault(r["card_type"], []).append(FieldDef(
+            name=r["name"], type=r["type"], label=r["label"], required=bool(r["required"]),
+            min=r["min"], max=r["max"],
+            allowed=json.loads(r["allowed"]) if r["allowed"] is not None else None,
+            ref_type=r["ref_type"], help=r["help"]))
+    out = []
+    for r in _rows(db, "SELECT * FROM card_types WHERE game = ? ORDER BY position, slug", [game]):
+        out.append(CardType(game=game, slug=r["slug"], name=r["name"], name_en=r["name_en"],
+                            width_mm=r["width_mm"], height_mm=r["height_mm"],
+                            size_provisional=bool(r["size_provisional"]), role=r["role"],
+                            back=json.loads(r["back"]), fields=fields.get(r["slug"], []),
+                            notes=r["notes"]))
+    return out
+
+
+def get_card_type(db: sqlite_utils.Database, game: str, slug: str) -> CardType:
+    types = card_types(db, game)
+    for t in types:
+        if t.slug == slug:
+            return t
+    raise PnpError(f"game '{game}' has no card type '{slug}' "
+                   f"(allowed: {', '.join(t.slug for t in types) or 'none'})")
+
+
+# ---- cards -------------------------------------------------------------------
+
+def card_from_row(r: dict | sqlite3.Row | tuple) -> Card:
+    if not isinstance(r, dict):
+        r = dict(zip(_CARD_COLS, r))
+    d = dict(r)
+    d["fields"] = json.loads(d["fields"])
+    d["provisional_fields"] = json.loads(d["provisional_fields"])
+    return Card(**{k: d[k] for k in _CARD_COLS})
+
+
+def list_cards(db: sqlite_utils.Database, game: str, card_type: str | None = None) -> list[Card]:
+    sql = CARD_SELECT + " WHERE c.game = ?"
+    params: list[Any] = [game]
+    if card_type:
+        sql += " AND c.type = ?"
+        params.append(card_type)
+    sql += " ORDER BY c.position, c.pk"
+    return [card_from_row(r) for r in _rows(db, sql, params)]
+
+
+def find_card(db: sqlite_utils.Database, game: str, card_id: str) -> Card | None:
+    rows = _rows(db, CARD_SELECT + " WHERE c.game = ? AND c.id = ?", [game, card_id])
+    return card_from_row(rows[0]) if rows else None
+
+
+def get_card(db: sqlite_utils.Database, game: str, card_id: str) -> Card:
+    card = find_card(db, game, card_id)
+    if card is None:
+        raise PnpError(f"game '{game}' has no card '{card_id}'")
+    return card
+
+
+def _card_values(card: Card) -> dict[str, Any]:
+    return {"game": card.game, "type": card.type, "id": card.id, "name": card.name,
+            "name_en": card.name_en, "copies": card.copies,
+            "fields": json.dumps(card.fields, ensure_ascii=False, sort_keys=True),
+            "text": card.text, "flavor": card.flavor, "art": card.art,
+            "provenance": card.provenance, "source": card.source,
+            "provisional_fields": json.dumps(sorted(set(card.provisional_fields)), ensure_ascii=False),
+            "notes": card.notes}
+
+
+def insert_card(conn: sqlite3.Connection, card: Card) -> None:
+    vals = _card_values(card)
+    pos = conn.execute("SELECT coalesce(max(position), 0) + 1 FROM cards WHERE game = ?",
+                       [card.game]).fetchone()[0]
+    vals["position"] = pos
+    cols = ", ".join(vals)
+    conn.execute(f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})",
+                 list(vals.values()))
+
+
+def update_card(conn: sqlite3.Connection, card: Card, old_id: str | None = None) -> None:
+    vals = _card_values(card)
+    sets = ", ".join(f"{k} = ?" for k in vals) + \
+        ", updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')"
+    conn.execute(f"UPDATE cards SET {sets} WHERE game = ? AND id = ?",
+                 [*vals.values(), card.game, old_id or card.id])
+
+
+def delete_card(conn: sqlite3.Connection, game: str, card_id: str) -> None:
+    conn.execute("DELETE FROM cards WHERE game = ? AND id = ?", [game, card_id])
+
+
+# ---- deck data ---------------------------------------------------------------
+
+def composition(db: sqlite_utils.Database, game: str) -> list[CompositionRule]:
+    return [CompositionRule(game=game, id=r["id"], label=r["label"], expected=r["expected"],
+                            card_type=r["card_type"], query=r["query"], parent=r["parent"],
+                            provisional=bool(r["provisional"]), source=r["source"])
+            for r in _rows(db, "SELECT * FROM composition WHERE game = ? ORDER BY position, id",
+                           [game])]
+
+
+def components(db: sqlite_utils.Database, game: str) -> list[Component]:
+    return [Component(game=game, slug=r["slug"], name=r["name"], name_en=r["name_en"],
+                      kind=r["kind"], count=r["count"], provisional=bool(r["provisional"]),
+                      source=r["source"], notes=r["notes"])
+            for r in _rows(db, "SELECT * FROM components WHERE game = ? ORDER BY position, slug",
+                           [game])]
+
+
+def glossary(db: sqlite_utils.Database, game: str) -> list[GlossaryEntry]:
+    return [GlossaryEntry(game=game, term=r["term"], term_en=r["term_en"], category=r["category"],
+                          text=r["text"], source=r["source"])
+            for r in _rows(db, "SELECT * FROM glossary WHERE game = ? ORDER BY position, term",
+                           [game])]
+
+
+def rule_sections(db: sqlite_utils.Database, game: str) -> list[RuleSection]:
+    return [RuleSection(game=game, position=r["position"], kind=r["kind"], title=r["title"],
+                        title_en=r["title_en"], body=r["body"], source=r["source"])
+            for r in _rows(db, "SELECT * FROM rule_sections WHERE game = ? ORDER BY position",
+                           [game])]
+
+
+def history(db: sqlite_utils.Database, game: str, card_id: str | None = None) -> list[dict]:
+    sql = "SELECT seq, at, op, game, card, before, after FROM history WHERE game = ?"
+    params: list[Any] = [game]
+    if card_id:
+        sql += " AND card = ?"
+        params.append(card_id)
+    rows = _rows(db, sql + " ORDER BY seq", params)
+    for r in rows:
+        r["before"] = json.loads(r["before"]) if r["before"] else None
+        r["after"] = json.loads(r["after"]) if r["after"] else None
+    return rows

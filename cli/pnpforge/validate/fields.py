@@ -1,0 +1,135 @@
+"""Card-level validation: values against their card type's field definitions.
+
+Pure functions over model objects, so every write path (add, set, import,
+game import) and `pnp validate` share one set of rules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from pnpforge.model import CARD_ATTRIBUTES, PROVENANCES, Card, CardType, FieldDef
+from pnpforge.validate.problem import ERROR, WARNING, Problem
+
+_TRUE = {"true", "yes", "1", "y"}
+_FALSE = {"false", "no", "0", "n"}
+
+
+def coerce(fd: FieldDef, raw: Any) -> Any:
+    """Turn text from the command line or a CSV cell into the field's value type.
+
+    Raises ValueError with a plain message when it can't.
+    """
+    if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+        return None
+    if fd.type == "integer":
+        if isinstance(raw, bool):
+            raise ValueError(f"expected an integer, got {raw!r}")
+        if isinstance(raw, int):
+            return raw
+        try:
+            return int(str(raw).strip())
+        except ValueError:
+            raise ValueError(f"expected an integer, got {raw!r}") from None
+    if fd.type == "boolean":
+        if isinstance(raw, bool):
+            return raw
+        s = str(raw).strip().lower()
+        if s in _TRUE:
+            return True
+        if s in _FALSE:
+            return False
+        raise ValueError(f"expected true or false, got {raw!r}")
+    if fd.type == "list":
+        if isinstance(raw, list):
+            return raw
+        return [p.strip() for p in re.split(r"[|,，]", str(raw)) if p.strip()]
+    return raw if isinstance(raw, str) else str(raw)
+
+
+def check_value(fd: FieldDef, value: Any) -> str | None:
+    """The reason `value` is not a valid value of `fd`, or None."""
+    allowed = fd.allowed or []
+    if fd.type == "integer":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"expected an integer, got {value!r}"
+        if fd.min is not None and value < fd.min:
+            return f"{value} is below the minimum {fd.min}"
+        if fd.max is not None and value > fd.max:
+            return f"{value} is above the maximum {fd.max}"
+    elif fd.type == "boolean":
+        if not isinstance(value, bool):
+            return f"expected true or false, got {value!r}"
+    elif fd.type in ("text", "ref"):
+        if not isinstance(value, str):
+            return f"expected text, got {value!r}"
+        if fd.max is not None and len(value) > fd.max:
+            return f"text is {len(value)} characters, longer than the maximum {fd.max}"
+    elif fd.type == "enum":
+        if value not in allowed:
+            return f"{value!r} is not allowed (allowed: {', '.join(map(str, allowed))})"
+    elif fd.type == "list":
+        if not isinstance(value, list):
+            return f"expected a list, got {value!r}"
+        bad = [v for v in value if v not in allowed]
+        if bad:
+            return (f"{', '.join(map(repr, bad))} not allowed "
+                    f"(allowed: {', '.join(map(str, allowed))})")
+        if fd.min is not None and len(value) < fd.min:
+            return f"needs at least {fd.min} value(s)"
+        if fd.max is not None and len(value) > fd.max:
+            return f"takes at most {fd.max} value(s)"
+    return None
+
+
+def validate_card(card: Card, ctype: CardType | None, known_types: Iterable[str] = ()) -> list[Problem]:
+    """Problems of one card on its own (no knowledge of other cards)."""
+    p: list[Problem] = []
+
+    def err(field: str | None, msg: str, severity: str = ERROR) -> None:
+        p.append(Problem(severity, card.game, card.id, field, msg))
+
+    if ctype is None:
+        err("type", f"unknown card type '{card.type}' (allowed: {', '.join(known_types)})")
+        return p
+    if not card.name.strip():
+        err("name", "name is required")
+    if not isinstance(card.copies, int) or isinstance(card.copies, bool) or card.copies < 0:
+        err("copies", f"copies must be a whole number ≥ 0, got {card.copies!r}")
+    if card.provenance not in PROVENANCES:
+        err("provenance", f"'{card.provenance}' is not allowed (allowed: {', '.join(PROVENANCES)})")
+    if card.provenance == "rulebook" and not card.source.strip():
+        err("source", "provenance 'rulebook' needs a source: the rulebook section it comes from")
+    defs = {f.name: f for f in ctype.fields}
+    for name in sorted(card.fields):
+        if name not in defs:
+            err(name, f"unknown field for type '{ctype.slug}' "
+                      f"(allowed: {', '.join(defs) or 'no fields'})")
+    for fd in ctype.fields:
+        value = card.fields.get(fd.name)
+        if value is None:
+            if fd.required:
+                err(fd.name, "required field is missing")
+            continue
+        reason = check_value(fd, value)
+        if reason:
+            err(fd.name, reason)
+    allowed_prov = set(defs) | set(CARD_ATTRIBUTES)
+    for name in card.provisional_fields:
+        if name not in allowed_prov:
+            err("provisional_fields", f"'{name}' is neither a field nor a card attribute")
+    for name in sorted(set(card.provisional_fields) & set(defs)):
+        if card.fields.get(name) is None:
+            err(name, "listed as provisional but has no value", WARNING)
+    return p
+
+
+def provisional_warnings(card: Card) -> list[Problem]:
+    """A warning per provisional card, so designers see what still needs the rulebook's word."""
+    if card.provenance == "provisional":
+        return [Problem(WARNING, card.game, card.id, None, "whole card is provisional")]
+    if card.provisional_fields:
+        return [Problem(WARNING, card.game, card.id, ",".join(card.provisional_fields),
+                        "provisional value(s): " + ", ".join(card.provisional_fields))]
+    return []
