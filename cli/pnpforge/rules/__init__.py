@@ -1,0 +1,1 @@
+"""Rules checker: engine interface, runner, agents and one engine per game."""

@@ -1,0 +1,1 @@
+"""SQLite storage: schema, migrations, connections, repository, bundles, dump."""
