@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, data, db
+from pnpforge.commands import _common, cards, check, data, db
 
 app = typer.Typer(
     name="pnp",
@@ -42,6 +42,7 @@ app.add_typer(cards.app, name="cards")
 app.add_typer(db.db_app, name="db")
 app.add_typer(db.game_app, name="game")
 data.register(app)
+check.register(app)
 
 
 def main() -> None:

@@ -23,11 +23,20 @@ def resolve_path(path: str | os.PathLike | None) -> Path:
     return Path(path or os.environ.get("PNP_DB") or DEFAULT_DB)
 
 
+def _busy_timeout() -> float:
+    """Seconds to wait for another writer ($PNP_BUSY_TIMEOUT, default 5)."""
+    try:
+        return float(os.environ.get("PNP_BUSY_TIMEOUT", "5"))
+    except ValueError:
+        return 5.0
+
+
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
     if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5, isolation_level=None)
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=_busy_timeout(),
+                               isolation_level=None)
     else:
-        conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
+        conn = sqlite3.connect(str(path), timeout=_busy_timeout(), isolation_level=None)
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
 

@@ -7,6 +7,7 @@ module here can still be checked for composition, just not played.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from pnpforge.errors import PnpError
 

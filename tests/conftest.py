@@ -1,0 +1,44 @@
+"""Shared fixtures: small databases built through the public API."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnpforge.app import app
+from pnpforge.edit import import_game
+from pnpforge.store.db import open_db
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SHIPPED_DB = ROOT / "cards.db"
+
+
+@pytest.fixture
+def mini_db(tmp_path: Path) -> Path:
+    """A fresh database holding the 'mini' fixture game."""
+    path = tmp_path / "cards.db"
+    import_game(open_db(path, create=True), FIXTURES / "mini.json")
+    return path
+
+
+@pytest.fixture
+def shipped_db(tmp_path: Path) -> Path:
+    """A private copy of the committed cards.db, safe to modify."""
+    path = tmp_path / "cards.db"
+    shutil.copy(SHIPPED_DB, path)
+    return path
+
+
+@pytest.fixture
+def run():
+    """Run `pnp ARGS…` in-process; returns the click Result (stdout and stderr apart)."""
+    runner = CliRunner()
+
+    def _run(*args: str, input: str | None = None):
+        return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
+
+    return _run

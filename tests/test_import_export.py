@@ -1,0 +1,128 @@
+"""`pnp import` / `pnp export`: round trips, all-or-nothing, encodings, dry runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_export_import_export_is_byte_identical(run, tmp_path, mini_db, fmt):
+    first = tmp_path / f"a.{fmt}"
+    second = tmp_path / f"b.{fmt}"
+    assert run("--db", mini_db, "export", "mini", "--format", fmt, "-o", first).exit_code == 0
+    r = run("--db", mini_db, "import", "mini", first)
+    assert r.exit_code == 0, r.stderr
+    assert "added 0, updated 0, unchanged 3" in r.stdout
+    run("--db", mini_db, "export", "mini", "--format", fmt, "-o", second)
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_round_trip_into_a_fresh_database(run, tmp_path, mini_db):
+    """Cards exported from one database rebuild the same cards in another."""
+    out = tmp_path / "cards.csv"
+    run("--db", mini_db, "export", "mini", "-o", out)
+    bundle = tmp_path / "g.json"
+    run("--db", mini_db, "game", "export", "mini", "-o", bundle)
+    data = json.loads(bundle.read_text())
+    data["cards"] = []
+    bundle.write_text(json.dumps(data, ensure_ascii=False))
+    other = tmp_path / "other.db"
+    run("--db", other, "db", "init")
+    assert run("--db", other, "game", "import", bundle).exit_code == 0
+    r = run("--db", other, "import", "mini", out)
+    assert r.exit_code == 0, r.stderr
+    a = [c.to_dict() for c in repo.list_cards(open_db(mini_db), "mini")]
+    b = [c.to_dict() for c in repo.list_cards(open_db(other), "mini")]
+    strip = lambda cs: [{k: v for k, v in c.items() if not k.endswith("_at")} for c in cs]
+    assert strip(a) == strip(b)
+
+
+CSV_HEAD = "id,type,name,copies,power,cost\n"
+
+
+def _write(path, text, encoding="utf-8"):
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def test_dry_run_shows_diff_and_writes_nothing(run, tmp_path, mini_db):
+    f = _write(tmp_path / "c.csv", CSV_HEAD + "H-01,hero,火龍騎士,2,9,\nS-09,spell,雷擊,1,,2\n")
+    before = mini_db.read_bytes()
+    r = run("--db", mini_db, "import", "mini", f, "--dry-run")
+    assert r.exit_code == 0, r.stderr
+    assert "~ H-01" in r.stdout and "+ S-09" in r.stdout and "dry run" in r.stdout
+    assert "'power': 8" in r.stdout and "'power': 9" in r.stdout
+    assert mini_db.read_bytes() == before
+    r = run("--db", mini_db, "import", "mini", f)
+    assert r.exit_code == 0
+    assert repo.get_card(open_db(mini_db), "mini", "S-09").fields == {"cost": 2}
+
+
+def test_one_bad_row_writes_nothing_and_every_bad_row_is_named(run, tmp_path, mini_db):
+    f = _write(tmp_path / "c.csv", CSV_HEAD + "S-09,spell,雷擊,1,,2\n"
+               "H-01,hero,火龍騎士,2,many,\nS-10,spell,冰錐,1,,12\nS-11,wizard,巫師,1,,\n")
+    before = mini_db.read_bytes()
+    r = run("--db", mini_db, "import", "mini", f)
+    assert r.exit_code != 0
+    err = r.stderr
+    assert "line 3" in err and "power" in err and "expected an integer" in err
+    assert "line 4" in err and "column 'cost'" in err and "above the maximum 9" in err
+    assert "line 5" in err and "unknown card type 'wizard'" in err
+    assert "Traceback" not in err
+    assert mini_db.read_bytes() == before
+
+
+def test_utf8_bom_is_accepted(run, tmp_path, mini_db):
+    f = tmp_path / "bom.csv"
+    f.write_bytes(b"\xef\xbb\xbf" + (CSV_HEAD + "S-09,spell,雷擊,1,,2\n").encode())
+    assert run("--db", mini_db, "import", "mini", f).exit_code == 0
+    assert repo.get_card(open_db(mini_db), "mini", "S-09").name == "雷擊"
+
+
+@pytest.mark.parametrize("encoding", ["big5", "gbk"])
+def test_legacy_encodings_need_to_be_named(run, tmp_path, mini_db, encoding):
+    f = _write(tmp_path / "legacy.csv", CSV_HEAD + "S-09,spell,雷擊術,1,,2\n", encoding)
+    before = mini_db.read_bytes()
+    r = run("--db", mini_db, "import", "mini", f)
+    assert r.exit_code != 0 and "--encoding" in r.stderr and "not UTF-8" in r.stderr
+    assert mini_db.read_bytes() == before
+    r = run("--db", mini_db, "import", "mini", f, "--encoding", encoding)
+    assert r.exit_code == 0, r.stderr
+    assert repo.get_card(open_db(mini_db), "mini", "S-09").name == "雷擊術"
+
+
+@pytest.mark.parametrize("content,fragment", [
+    ('id,type,name\nS-09,spell,"unclosed\n', "line"),
+    ("id,type,name\nS-09,spell\n", "2 cells, the header has 3"),
+    ("type,name\nspell,x\n", "no 'id' column"),
+    ("id,id,name\n1,2,3\n", "appear twice"),
+    ("", "is empty"),
+])
+def test_broken_csv(run, tmp_path, mini_db, content, fragment):
+    f = _write(tmp_path / "bad.csv", content)
+    before = mini_db.read_bytes()
+    r = run("--db", mini_db, "import", "mini", f)
+    assert r.exit_code != 0 and fragment in r.stderr
+    assert mini_db.read_bytes() == before
+
+
+def test_broken_json_and_duplicate_ids(run, tmp_path, mini_db):
+    f = _write(tmp_path / "bad.json", '[{"id": "S-09", "type": "spell", "name": "x"},')
+    r = run("--db", mini_db, "import", "mini", f)
+    assert r.exit_code != 0 and "line 1" in r.stderr and "broken JSON" in r.stderr
+    f = _write(tmp_path / "dup.json", json.dumps([
+        {"id": "S-09", "type": "spell", "name": "x"}, {"id": "S-09", "type": "spell", "name": "y"}]))
+    r = run("--db", mini_db, "import", "mini", f)
+    assert r.exit_code != 0 and "record 2" in r.stderr and "appears twice" in r.stderr
+
+
+def test_unknown_game_and_missing_file(run, tmp_path, mini_db):
+    r = run("--db", mini_db, "import", "nogame", tmp_path / "x.csv")
+    assert r.exit_code != 0 and "unknown game" in r.stderr
+    r = run("--db", mini_db, "import", "mini", tmp_path / "x.csv")
+    assert r.exit_code != 0 and "no such file" in r.stderr
