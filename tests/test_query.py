@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pnpforge.errors import PnpError
 from pnpforge.model import FieldDef
-from pnpforge.query import (And, Not, Or, QueryError, Term, compile_query, count_copies,
+from pnpforge.query import (And, Not, QueryError, Term, compile_query, count_copies,
                             field_defs_of, parse, search)
 from pnpforge.store import bundle, repo
 from pnpforge.store.db import open_db, transaction
@@ -38,7 +38,8 @@ _CARDS = [  # id, type, name, name_en, copies, fields, text, provenance, provisi
     ("O3", "obligor", "陳騙子", "Swindler Chen", 1,
      {"category": "費", "difficulty": 10, "epithet": "騙子", "traits": []}, "100% 騙", "reference", []),
     ("O4", "obligor", "林投機", "", 3,
-     {"category": "健", "difficulty": None, "epithet": "投機", "traits": ["假弱勢"]}, "", "provisional", []),
+     {"category": "健", "difficulty": None, "epithet": "投機", "traits": ["假弱勢"]}, "",
+     "provisional", []),
     ("E1", "execution", "查封", "Seizure", 4, {"power": 3, "instant": False, "difficulty": 8},
      "查封一件財產", "rulebook", []),
     ("E2", "execution", "限制出境", "Travel ban", 2, {"power": 5, "instant": True},

@@ -24,11 +24,13 @@ def init_cmd() -> None:
 
 
 @db_app.command("dump")
-def dump_cmd() -> None:
+def dump_cmd(path: Optional[Path] = typer.Argument(None, help="Database file (default: --db).")) -> None:
     """A deterministic text dump, for review and for `git diff cards.db` (see README)."""
+    from pnpforge.store.db import open_db as open_path
     from pnpforge.store.dump import dump
     with handled():
-        for line in dump(open_db(readonly=True)):
+        db = open_path(path, readonly=True) if path else open_db(readonly=True)
+        for line in dump(db):
             typer.echo(line)
 
 

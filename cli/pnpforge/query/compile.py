@@ -162,7 +162,8 @@ class _Compiler:
                         if ds and (must_be is None or any(d.type == must_be for d in ds)))
         listed = ", ".join(f"{n} ({label})" if label else n for n, label in fields) or "none"
         if must_be == "boolean":
-            return f"is: takes 'provisional' or a yes/no field, not '{key}' (yes/no fields: {listed})"
+            return (f"is: takes 'provisional' or a yes/no field, not '{key}' "
+                    f"(yes/no fields: {listed})")
         builtin = ", ".join(sorted(self.attributes))
         return (f"unknown field '{key}' (allowed: {builtin}; this game's fields: {listed}; "
                 f"to search for the words themselves, put them in quotes)")
@@ -192,8 +193,7 @@ class _Compiler:
         op = _SQL_OPS[t.op]
         if kind == "integer":
             return f"{value} {op} ?", [path, self.integer(t)]
-        ops = tuple(_SQL_OPS) if kind == "integer" else (":", "=", "!=")
-        self.check_op(t, ops, f"{name} ({kind})")
+        self.check_op(t, (":", "=", "!="), f"{name} ({kind})")
         if kind == "text":
             if t.op == ":":
                 return f"instr(lower({value}), lower(?)) > 0", [path, t.value]
@@ -213,8 +213,7 @@ class _Compiler:
 
     def check_op(self, t: Term, allowed: Sequence[str], what: str) -> None:
         if t.op not in allowed:
-            ops = " ".join(allowed)
-            raise self.error(f"'{t.op}' does not apply to {what} (use {ops})",
+            raise self.error(f"'{t.op}' does not apply to {what} (use {' '.join(allowed)})",
                              t.pos + len(t.field or ""))
 
     def integer(self, t: Term) -> int:

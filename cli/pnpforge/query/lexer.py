@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from pnpforge.errors import PnpError
 
-# Comparison operators, longest first so `>=` is not read as `>` then `=`.
-OPERATORS = (">=", "<=", "!=", ":", "=", "<", ">")
+# field, operator (longest first, so `>=` is not `>` then `=`), value.
 _TERM = re.compile(r"([^:<>=!]*)(>=|<=|!=|:|=|<|>)(.*)", re.DOTALL)
 
 # Full-width punctuation a Chinese input method types: read as its ASCII twin
@@ -60,7 +59,6 @@ class Token:
     op: str = ":"
     value: str = ""
     value_pos: int = 0
-    quoted: bool = False
 
 
 def tokenize(query: str) -> list[Token]:
@@ -86,7 +84,7 @@ def tokenize(query: str) -> list[Token]:
         elif ch == '"':
             start = i
             value, i = _quoted(text, i, query)
-            tokens.append(Token("term", start, value=value, value_pos=start + 1, quoted=True))
+            tokens.append(Token("term", start, value=value, value_pos=start + 1))
         else:
             token, i = _word(text, i, query)
             tokens.append(token)
@@ -120,7 +118,7 @@ def _word(text: str, start: int, query: str) -> tuple[Token, int]:
     value_pos = start + len(field) + len(op)
     if not value and i < len(text) and text[i] == '"':
         value, i = _quoted(text, i, query)
-        return Token("term", start, field, op, value, value_pos + 1, quoted=True), i
+        return Token("term", start, field, op, value, value_pos + 1), i
     if not value:
         raise QueryError(f"missing value after '{field}{op}'", query, value_pos)
     return Token("term", start, field, op, query[value_pos:i], value_pos), i

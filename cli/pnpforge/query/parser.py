@@ -33,7 +33,6 @@ class Term:
     value: str
     pos: int
     value_pos: int
-    quoted: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,4 +158,4 @@ class _Parser:
         self.terms += 1
         if self.terms > MAX_TERMS:
             raise self.error(f"too many terms (at most {MAX_TERMS})", tok.pos)
-        return Term(tok.field, tok.op, tok.value, tok.pos, tok.value_pos, tok.quoted)
+        return Term(tok.field, tok.op, tok.value, tok.pos, tok.value_pos)

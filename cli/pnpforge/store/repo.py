@@ -77,12 +77,16 @@ def get_card_type(db: sqlite_utils.Database, game: str, slug: str) -> CardType:
 # ---- cards -------------------------------------------------------------------
 
 def card_from_row(r: dict | sqlite3.Row | tuple) -> Card:
-    if not isinstance(r, dict):
-        r = dict(zip(_CARD_COLS, r))
-    d = dict(r)
-    d["fields"] = json.loads(d["fields"])
-    d["provisional_fields"] = json.loads(d["provisional_fields"])
-    return Card(**{k: d[k] for k in _CARD_COLS})
+    """A Card from a row in CARD_SELECT's column order (or a dict); hot on the search path."""
+    if isinstance(r, dict):
+        r = [r[c] for c in _CARD_COLS]
+    (game, type_, id_, name, name_en, copies, fields, text, flavor, art, provenance, source,
+     prov_fields, notes, created, updated) = r
+    return Card(game, type_, id_, name, name_en, copies, _loads(fields), text, flavor, art,
+                provenance, source, _loads(prov_fields), notes, created, updated)
+
+
+_loads = json.JSONDecoder().decode
 
 
 def list_cards(db: sqlite_utils.Database, game: str, card_type: str | None = None) -> list[Card]:

@@ -1,0 +1,475 @@
+"""Drawing print sheets with reportlab: faces, backs, crop marks, notes, calibration.
+
+sheet.py decides where everything goes; this module only draws it.  Two
+properties matter beyond the drawing itself:
+
+- Determinism: invariant mode, a creation date taken from the data (the
+  latest card edit, never "now"), no Helvetica (the canvas starts in our own
+  embedded font), so the same database and options give the same bytes.
+- Streaming: reportlab keeps every page in memory until `save()` and then
+  builds the whole file as one bytes object.  `_SpoolingCanvas` compresses each
+  page's content stream into a temporary file as soon as the page is done, and
+  `_save_streaming` writes the final PDF object by object straight to disk, so
+  memory stays flat however many cards a deck has (what remains per page is a
+  small page dictionary).  Card backs are drawn once per card type as a Form
+  XObject and reused on every back page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol
+
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpforge.errors import PnpError
+from pnpforge.render import sheet
+from pnpforge.render.sheet import MM_TO_PT, Rect, SheetLayout, Slot
+
+NOTE_GREY = (0.25, 0.25, 0.25)
+MARK_WIDTH_PT = 0.25
+NOTE_FONT_PT = 6.0
+NOTE_MIN_FONT_PT = 4.0
+
+# The "print at 100 %" warning, in English and in the game's own language.
+PRINT_AT_100 = {
+    "en": "Print at 100 % (actual size): “Fit to page” shrinks the cards. The black bar must measure 10 mm.",
+    "zh-Hant": "請以 100% 實際大小列印，勿選「符合頁面」（會縮小卡片）；黑色比例尺應為 10 mm。",
+    "zh-Hans": "请以 100% 实际大小打印，勿选“适合页面”（会缩小卡片）；黑色比例尺应为 10 mm。",
+}
+
+
+class Renderer(Protocol):
+    """What the sheets need from a card face renderer (render.face.FaceRenderer)."""
+
+    def check(self, card: Any) -> None: ...
+    def draw_face(self, canvas: Any, card: Any, x: float, y: float, bleed: float) -> None: ...
+    def draw_back(self, canvas: Any, card_type_slug: str, x: float, y: float, bleed: float) -> None: ...
+    def warnings(self) -> list[str]: ...
+
+
+# ---- streaming canvas ---------------------------------------------------------------
+
+class _Spool:
+    """Compressed page streams parked in a temporary file until the PDF is written."""
+
+    def __init__(self) -> None:
+        self.fh = tempfile.TemporaryFile()
+        self.end = 0
+
+    def put(self, data: bytes) -> tuple[int, int]:
+        self.fh.seek(self.end)
+        self.fh.write(data)
+        start, self.end = self.end, self.end + len(data)
+        return start, len(data)
+
+    def get(self, start: int, length: int) -> bytes:
+        self.fh.seek(start)
+        return self.fh.read(length)
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+class _SpooledStream(pdfdoc.PDFObject):
+    """A page content stream whose (already deflated) bytes live in the spool."""
+
+    __RefOnly__ = 1
+
+    def __init__(self, spool: _Spool, start: int, length: int) -> None:
+        self.spool, self.start, self.length = spool, start, length
+
+    def format(self, document: Any) -> bytes:
+        data = document.encrypt.encode(self.spool.get(self.start, self.length))
+        d = pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")]),
+                                  "Length": len(data)})
+        return pdfdoc.format(d, document) + b"\nstream\n" + data + b"endstream\n"
+
+
+class _SpoolingCanvas(Canvas):
+    """A reportlab canvas whose finished pages leave memory at once."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._spool = _Spool()
+
+    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+        super().showPage()
+        page = self._doc.Pages.pages[-1]
+        data = pdfdoc.PDFZCompress.encode(page.stream)
+        page.stream = None
+        page.Contents = _SpooledStream(self._spool, *self._spool.put(data))
+
+    def save_to(self, fh: Any) -> None:
+        """Write the PDF to an open binary file, one object at a time."""
+        if len(self._code):
+            self.showPage()
+        with _file_sink(fh):
+            self._doc.GetPDFData(self)
+        self._spool.close()
+
+
+@contextlib.contextmanager
+def _file_sink(fh: Any) -> Iterator[None]:
+    """Make reportlab's output collector write to `fh` instead of a list in memory.
+
+    PDFDocument.format() builds its collector as `PDFFile(version)` from the
+    module namespace and tracks offsets through `add`; we swap the class for
+    the duration of one save so every formatted object goes straight to disk.
+    """
+    original = pdfdoc.PDFFile
+
+    class _Sink(original):  # type: ignore[misc, valid-type]
+        def __init__(self, pdfVersion: Any = pdfdoc.PDF_VERSION_DEFAULT) -> None:  # noqa: N803
+            super().__init__(pdfVersion)
+            for s in self.strings:     # the header, written by the base constructor
+                fh.write(s)
+            self.strings = []
+            self.write = fh.write
+
+        def format(self, document: Any) -> bytes:
+            return b""
+
+    pdfdoc.PDFFile = _Sink
+    try:
+        yield
+    finally:
+        pdfdoc.PDFFile = original
+
+
+def open_canvas(path: Path, font: str, title: str, date: str | None) -> _SpoolingCanvas:
+    """A deterministic canvas: invariant, compressed, starting in an embedded font."""
+    c = _SpoolingCanvas(str(path), pagesize=sheet.PAPERS["a4"], invariant=1, pageCompression=1,
+                        initialFontName=font, initialFontSize=NOTE_FONT_PT)
+    c.setTitle(title)
+    c.setAuthor("pnpforge")
+    c.setCreator("pnpforge")
+    c.setSubject("print-and-play card sheets")
+    if date:
+        stamp = _pdf_date(date)
+        c.setDateFormatter(lambda *_: stamp)
+    return c
+
+
+def _pdf_date(date: str) -> str:
+    """'2025-11-25T21:30:45Z' or '2025-11-25' -> PDF date string."""
+    digits = "".join(ch for ch in date if ch.isdigit())[:14].ljust(14, "0")
+    return f"D:{digits}+00'00'"
+
+
+@contextlib.contextmanager
+def atomic_output(path: Path) -> Iterator[Any]:
+    """An open temp file next to `path`, moved into place only if writing succeeds."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---- drawing primitives ---------------------------------------------------------------
+
+def clip_to(c: Canvas, r: Rect) -> None:
+    p = c.beginPath()
+    p.rect(r.x * MM_TO_PT, r.y * MM_TO_PT, r.w * MM_TO_PT, r.h * MM_TO_PT)
+    c.clipPath(p, stroke=0, fill=0)
+
+
+def place(c: Canvas, slot: Slot, draw: Callable[[], None]) -> None:
+    """Run `draw` (which draws one card at 0,0) clipped and transformed into `slot`."""
+    c.saveState()
+    clip_to(c, slot.clip)
+    c.transform(*_affine_args(slot))
+    draw()
+    c.restoreState()
+
+
+def _affine_args(slot: Slot) -> tuple[float, ...]:
+    t = slot.transform.scaled(MM_TO_PT)
+    return (t.a, t.b, t.c, t.d, t.e, t.f)
+
+
+def draw_marks(c: Canvas, layout: SheetLayout) -> None:
+    if not layout.marks:
+        return
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(MARK_WIDTH_PT)
+    c.lines([(m.x0 * MM_TO_PT, m.y0 * MM_TO_PT, m.x1 * MM_TO_PT, m.y1 * MM_TO_PT)
+             for m in layout.marks])
+    c.restoreState()
+
+
+def _fit_font(text: str, font: str, size: float, width_pt: float) -> tuple[str, float]:
+    """Shrink to fit `width_pt`, down to NOTE_MIN_FONT_PT; then cut with an ellipsis."""
+    while size > NOTE_MIN_FONT_PT and pdfmetrics.stringWidth(text, font, size) > width_pt:
+        size -= 0.25
+    while text and pdfmetrics.stringWidth(text, font, size) > width_pt:
+        text = text[:-2] + "…"
+    return text, size
+
+
+def draw_note(c: Canvas, band: Rect, side: str, font: str, lines: list[str]) -> None:
+    """The 10 mm scale bar and up to two lines of note, in the band sheet.py reserved."""
+    c.saveState()
+    if side == "left":
+        # run the band upwards along the left edge; its 'bottom' faces the cards
+        c.translate((band.x + band.w) * MM_TO_PT, band.y * MM_TO_PT)
+        c.rotate(90)
+        length, height = band.h, band.w
+    else:
+        c.translate(band.x * MM_TO_PT, band.y * MM_TO_PT)
+        length, height = band.w, band.h
+    mm = MM_TO_PT
+    bar_y = 0.6
+    c.setFillColorRGB(0, 0, 0)
+    c.rect(0, bar_y * mm, sheet.SCALE_BAR_MM * mm, 1.0 * mm, stroke=0, fill=1)
+    c.setFont(font, 5.0)
+    c.drawString(0, (bar_y + 1.0 + 0.9) * mm, "10 mm")
+    c.setFillColorRGB(*NOTE_GREY)
+    text_x = (sheet.SCALE_BAR_MM + 2.0) * mm
+    room = length * mm - text_x
+    baselines = [height * 0.55 * mm, height * 0.12 * mm]
+    for text, y in zip(lines[:2], baselines):
+        fitted, size = _fit_font(text, font, NOTE_FONT_PT, room)
+        c.setFont(font, size)
+        c.drawString(text_x, y, fitted)
+    c.restoreState()
+
+
+def print_warning(language: str) -> str:
+    """The 100 % note: the game's language first, English always."""
+    local = PRINT_AT_100.get(language)
+    return f"{local}  {PRINT_AT_100['en']}" if local and language != "en" else PRINT_AT_100["en"]
+
+
+# ---- card sheets ---------------------------------------------------------------------------
+
+@dataclass
+class Job:
+    """One run of same-size sheets: a layout and the cards (copies expanded) to place."""
+
+    key: tuple[str, float, float]
+    layout: SheetLayout
+    count: int                                      # placements
+    cards: Callable[[], Iterator[Any]]              # a fresh iterator each call (streaming)
+
+    @property
+    def pages(self) -> int:
+        return sheet.pages_needed(self.count, self.layout.capacity)
+
+
+@dataclass
+class DocInfo:
+    title: str            # shown in the page note
+    language: str
+    date: str             # the stamp date (latest card edit)
+    font: str             # regular font of the game's FontSet
+
+
+def write_card_sheets(fh: Any, jobs: list[Job], opts: sheet.SheetOptions, renderer: Renderer,
+                      info: DocInfo, on_place: Callable[[Any, int, str, Slot], None]) -> int:
+    """Draw every job's face pages (and back pages per opts.backs); return the page count.
+
+    `on_place(card, page, side, slot)` is called for each card drawn, so the caller
+    can record the manifest without this module holding a list of pages.
+    """
+    c = open_canvas(Path("sheets.pdf"), info.font, info.title, info.date)
+    face_pages = sum(j.pages for j in jobs)
+    with_backs = opts.backs != "none"
+    total = face_pages * (2 if with_backs else 1)
+    checked: set[str] = set()
+    forms: set[str] = set()
+    page = 0
+    sheet_no = 0
+    for job in jobs:
+        backs = sheet.back_slots(job.layout, opts.flip, opts.offset) if with_backs else ()
+        for batch in sheet.chunks(job.cards(), job.layout.capacity):
+            sheet_no += 1
+            page += 1
+            _face_page(c, job.layout, batch, renderer, checked, info, page, total, sheet_no,
+                       face_pages, on_place)
+            if opts.backs == "duplex":
+                page += 1
+                _back_page(c, job.layout, backs, batch, renderer, forms, info, page, total, sheet_no,
+                           face_pages, opts, on_place)
+    if opts.backs == "separate":
+        sheet_no = 0
+        for job in jobs:
+            backs = sheet.back_slots(job.layout, opts.flip, opts.offset)
+            for batch in sheet.chunks(job.cards(), job.layout.capacity):
+                sheet_no += 1
+                page += 1
+                _back_page(c, job.layout, backs, batch, renderer, forms, info, page, total, sheet_no,
+                           face_pages, opts, on_place)
+    c.save_to(fh)
+    return page
+
+
+def _size_label(layout: SheetLayout) -> str:
+    turned = ", turned 90°" if layout.rotated else ""
+    return f"{layout.card_w:g}×{layout.card_h:g} mm cards, {layout.cols}×{layout.rows}{turned}"
+
+
+def _face_page(c: Canvas, layout: SheetLayout, batch: list, renderer: Renderer, checked: set[str],
+               info: DocInfo, page: int, total: int, sheet_no: int, sheets: int,
+               on_place: Callable) -> None:
+    c.setPageSize((layout.page_w * MM_TO_PT, layout.page_h * MM_TO_PT))
+    bleed_pt = layout.bleed * MM_TO_PT
+    for card, slot in zip(batch, layout.slots):
+        if card.id not in checked:
+            renderer.check(card)
+            checked.add(card.id)
+        place(c, slot, lambda card=card: renderer.draw_face(c, card, 0.0, 0.0, bleed_pt))
+        on_place(card, page, "face", slot)
+    draw_marks(c, layout)
+    draw_note(c, layout.note, layout.note_side, info.font, [
+        print_warning(info.language),
+        f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · faces · page {page}/{total} · "
+        f"{_size_label(layout)} · cut on the marks · pnpforge"])
+    c.showPage()
+
+
+def _back_page(c: Canvas, layout: SheetLayout, backs: tuple[Slot, ...], batch: list,
+               renderer: Renderer, forms: set[str], info: DocInfo, page: int, total: int,
+               sheet_no: int, sheets: int, opts: sheet.SheetOptions, on_place: Callable) -> None:
+    c.setPageSize((layout.page_w * MM_TO_PT, layout.page_h * MM_TO_PT))
+    bleed = layout.bleed
+    for type_slug in dict.fromkeys(card.type for card in batch):
+        name = _form_name(type_slug, layout)
+        if name not in forms:
+            _define_back_form(c, renderer, name, type_slug, layout.card_w, layout.card_h, bleed)
+            forms.add(name)
+    for card, slot in zip(batch, backs):
+        name = _form_name(card.type, layout)
+        place(c, slot, lambda name=name: c.doForm(name))
+        on_place(card, page, "back", slot)
+    ox, oy = opts.offset
+    shifted = f" · shifted {ox:+g},{oy:+g} mm" if (ox, oy) != (0.0, 0.0) else ""
+    mode = (f"print double-sided, flip on the {opts.flip} edge" if opts.backs == "duplex"
+            else f"print on the back of sheet {sheet_no} (flip on the {opts.flip} edge)")
+    draw_note(c, sheet.flip_transform(opts.flip, layout.page_w, layout.page_h).map_rect(layout.note)
+              if False else layout.note, layout.note_side, info.font, [
+        print_warning(info.language),
+        f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · backs · page {page}/{total} · "
+        f"{mode}{shifted} · pnpforge"])
+    c.showPage()
+
+
+def _form_name(type_slug: str, layout: SheetLayout) -> str:
+    return f"back-{type_slug}-{layout.card_w:g}x{layout.card_h:g}-b{layout.bleed:g}"
+
+
+def _define_back_form(c: Canvas, renderer: Renderer, name: str, type_slug: str,
+                      w_mm: float, h_mm: float, bleed_mm: float) -> None:
+    """Draw a card type's back once; every back page reuses it."""
+    b = bleed_mm * MM_TO_PT
+    c.beginForm(name, -b, -b, w_mm * MM_TO_PT + b, h_mm * MM_TO_PT + b)
+    renderer.draw_back(c, type_slug, 0.0, 0.0, b)
+    c.endForm()
+
+
+# ---- calibration -------------------------------------------------------------------------------
+
+CALIBRATION_RANGE_MM = 10
+CALIBRATION_STEPS = (
+    "1. Print both pages double-sided at 100 % (actual size), with the printer, paper and "
+    "duplex setting you will use for cards (flip on the long edge, or short with --flip short).",
+    "2. Hold the sheet against a window or lamp with the BACK facing you: the front's thin "
+    "cross shows through.",
+    "3. X = the number on the horizontal scales where the front's vertical line crosses them; "
+    "Y = the number on the vertical scales where the front's horizontal line crosses them.",
+    "4. Print cards with --offset X,Y (e.g. pnp print GAME --offset 0.5,-1). Print this page again "
+    "with the same --offset: every scale should then read 0.",
+    "If the two scales of one axis read differently, the printer skews the paper: use their average.",
+)
+
+
+def write_calibration(fh: Any, opts: sheet.SheetOptions, font: str, bold: str) -> int:
+    """A two-page duplex calibration sheet: a cross on the front, scales on the back."""
+    pw, ph = opts.paper_size
+    c = open_canvas(Path("calibration.pdf"), font, f"pnpforge duplex calibration ({opts.paper})", None)
+    c.setPageSize((pw * MM_TO_PT, ph * MM_TO_PT))
+    note = Rect(sheet.EDGE_MM, sheet.EDGE_MM, pw - 2 * sheet.EDGE_MM, sheet.NOTE_MM)
+    mm = MM_TO_PT
+    # front: a hairline cross through the page centre, and the instructions
+    c.setLineWidth(0.3)
+    c.line(pw / 2 * mm, 20 * mm, pw / 2 * mm, (ph - 15) * mm)
+    c.line(15 * mm, ph / 2 * mm, (pw - 15) * mm, ph / 2 * mm)
+    c.setFont(bold, 14)
+    c.drawString(20 * mm, (ph - 22) * mm, f"FRONT — duplex calibration ({opts.paper})")
+    c.setFont(font, 8.5)
+    y = ph - 30
+    for step in CALIBRATION_STEPS:
+        for line in _wrap(step, font, 8.5, (pw - 40) * mm):
+            c.drawString(20 * mm, y * mm, line)
+            y -= 4.0
+        y -= 1.0
+    draw_note(c, note, "bottom", font, [print_warning("en"), f"calibration front · {opts.paper} · pnpforge"])
+    c.showPage()
+    # back: scales centred where the cross lands after the flip, shifted like card backs
+    c.setPageSize((pw * mm, ph * mm))
+    c.saveState()
+    c.translate(opts.offset[0] * mm, opts.offset[1] * mm)
+    for y_mm in (ph * 0.25, ph * 0.75):
+        _scale(c, font, pw / 2, y_mm, horizontal=True)
+    for x_mm in (pw * 0.25, pw * 0.75):
+        _scale(c, font, x_mm, ph / 2, horizontal=False)
+    c.setFont(bold, 14)
+    c.drawString(20 * mm, (ph - 22) * mm, "BACK — read X on the horizontal scales, Y on the vertical ones")
+    c.setFont(font, 8.5)
+    c.drawString(20 * mm, (ph - 28) * mm,
+                 f"Numbers are mm; the value under the front's line is the --offset to use. "
+                 f"Flip: {opts.flip} edge. Current --offset {opts.offset[0]:g},{opts.offset[1]:g}.")
+    c.restoreState()
+    draw_note(c, note, "bottom", font, [print_warning("en"), f"calibration back · {opts.paper} · pnpforge"])
+    c.showPage()
+    c.save_to(fh)
+    return 2
+
+
+def _scale(c: Canvas, font: str, cx: float, cy: float, horizontal: bool) -> None:
+    """A ruler from -10 to +10 mm centred on (cx, cy): ticks every 0.5 mm, numbers every 2."""
+    mm = MM_TO_PT
+    c.saveState()
+    c.translate(cx * mm, cy * mm)
+    if not horizontal:
+        c.rotate(90)   # value grows upwards along the page's y
+    c.setLineWidth(0.25)
+    r = CALIBRATION_RANGE_MM
+    c.line(-r * mm, 0, r * mm, 0)
+    for half in range(-2 * r, 2 * r + 1):
+        v = half / 2
+        tick = 4.0 if half % 4 == 0 else (2.5 if half % 2 == 0 else 1.5)
+        c.line(v * mm, 0, v * mm, tick * mm)
+        if half % 4 == 0:
+            label = f"{int(v):+d}" if v else "0"
+            c.setFont(font, 5.5)
+            c.drawCentredString(v * mm, (tick + 0.8) * mm, label)
+    c.setFont(font, 6.5)
+    c.drawString((r + 2) * mm, 1.0 * mm, "X" if horizontal else "Y")
+    c.restoreState()
+
+
+def _wrap(text: str, font: str, size: float, width_pt: float) -> list[str]:
+    words, lines, cur = text.split(" "), [], ""
+    for w in words:
+        cand = f"{cur} {w}".strip()
+        if cur and pdfmetrics.stringWidth(cand, font, size) > width_pt:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = cand
+    if cur:
+        lines.append(cur)
+    return lines
