@@ -358,8 +358,10 @@ def _back_page(c: Canvas, layout: SheetLayout, backs: tuple[Slot, ...], batch: l
     shifted = f" · shifted {ox:+g},{oy:+g} mm" if (ox, oy) != (0.0, 0.0) else ""
     mode = (f"print double-sided, flip on the {opts.flip} edge" if opts.backs == "duplex"
             else f"print on the back of sheet {sheet_no} (flip on the {opts.flip} edge)")
-    draw_note(c, sheet.flip_transform(opts.flip, layout.page_w, layout.page_h).map_rect(layout.note)
-              if False else layout.note, layout.note_side, info.font, [
+    # the note band sits behind the front's band: the mirrored grid leaves it free
+    band = (sheet.translate(*opts.offset)
+            @ sheet.flip_transform(opts.flip, layout.page_w, layout.page_h)).map_rect(layout.note)
+    draw_note(c, band, layout.note_side, info.font, [
         print_warning(info.language),
         f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · backs · page {page}/{total} · "
         f"{mode}{shifted} · pnpforge"])
@@ -473,3 +475,150 @@ def _wrap(text: str, font: str, size: float, width_pt: float) -> list[str]:
     if cur:
         lines.append(cur)
     return lines
+
+
+# ---- the print pipeline ----------------------------------------------------------------------------
+
+RendererFactory = Callable[[Any, str, str], Renderer]
+
+
+def default_renderer(db: Any, game: str, date: str) -> Renderer:
+    from pnpforge.render.face import FaceRenderer
+    return FaceRenderer(db, game, date=date)
+
+
+def stamp_date(db: Any, game: str) -> str:
+    """The latest card edit of the game (ISO timestamp), so a reprint is byte-identical."""
+    row = db.conn.execute("SELECT max(updated_at) FROM cards WHERE game = ?", [game]).fetchone()
+    return (row[0] if row and row[0] else "2000-01-01T00:00:00Z")
+
+
+def select_cards(db: Any, game: str, card_type: str | None, query: str | None) -> list:
+    """The game's cards in deck order, narrowed by --type and --query."""
+    from pnpforge.store import repo
+    repo.get_game(db, game)
+    if card_type:
+        repo.get_card_type(db, game, card_type)
+    if query and query.strip():
+        from pnpforge.query import search
+        cards = search(db, game, query)
+    else:
+        cards = repo.list_cards(db, game)
+    return [c for c in cards if not card_type or c.type == card_type]
+
+
+def _default_name(game: str, opts: sheet.PrintOptions) -> str:
+    parts = [game]
+    if opts.card_type:
+        parts.append(opts.card_type)
+    if opts.query and opts.query.strip():
+        parts.append("selection")
+    if opts.one_each:
+        parts.append("one-each")
+    parts.append(opts.paper)
+    return "-".join(parts) + ".pdf"
+
+
+def output_path(output: str | None, game: str, name: str) -> Path:
+    """-o FILE.pdf, -o DIR (the default name inside it), or output/GAME/NAME."""
+    if output:
+        p = Path(output)
+        return p if p.suffix.lower() == ".pdf" else p / name
+    return Path("output") / game / name
+
+
+def plan_jobs(types: dict, cards: list, opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
+    """One Job per (role, size): the sheet layout and the copies it will place."""
+    notes: list[str] = []
+    groups: dict[tuple[str, float, float], list] = {}
+    skipped = 0
+    for card in cards:
+        n = 1 if opts.one_each else card.copies
+        if n <= 0:
+            skipped += 1
+            continue
+        t = types[card.type]
+        groups.setdefault(sheet.size_key(t.width_mm, t.height_mm, t.role), []).append(card)
+    if skipped:
+        notes.append(f"{skipped} card(s) with 0 copies not printed (use --one-each to include them)")
+    jobs: list[Job] = []
+    sheet_opts = opts.sheet_options()
+    for key in sheet.order_groups(list(groups)):
+        members = groups[key]
+        names = sorted({c.type for c in members})
+        what = f"card type {', '.join(repr(n) for n in names)}"
+        layout = sheet.plan_layout(key[1], key[2], sheet_opts, what=what)
+        count = sum(1 if opts.one_each else c.copies for c in members)
+
+        def expand(members: list = members) -> Iterator[Any]:
+            for c in members:
+                for _ in range(1 if opts.one_each else c.copies):
+                    yield c
+
+        jobs.append(Job(key, layout, count, expand))
+        notes.extend(layout.warnings)
+    for slug in dict.fromkeys(c.type for c in cards):
+        t = types[slug]
+        if t.size_provisional:
+            notes.append(f"card type '{slug}' is {t.width_mm:g}×{t.height_mm:g} mm, a provisional "
+                         f"size (the rulebook gives none)")
+    return jobs, notes
+
+
+def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
+                renderer_factory: RendererFactory | None = None) -> sheet.Manifest:
+    """Write the print-and-play PDF for a game (or a selection of it); return its manifest."""
+    from pnpforge.render.fonts import ensure_fonts
+    from pnpforge.store import repo
+
+    opts.validate()
+    g = repo.get_game(db, game)
+    types = {t.slug: t for t in repo.card_types(db, game)}
+    cards = select_cards(db, game, opts.card_type, opts.query)
+    jobs, notes = plan_jobs(types, cards, opts)
+    if not jobs:
+        what = f" matching '{opts.query}'" if opts.query else ""
+        raise PnpError(f"nothing to print: game '{game}' has no cards{what}"
+                       + (f" of type '{opts.card_type}'" if opts.card_type else "")
+                       + (" with copies > 0" if cards else ""))
+    date = stamp_date(db, game)
+    renderer = (renderer_factory or default_renderer)(db, game, date[:10])
+    fonts = ensure_fonts(g.language)
+    path = output_path(opts.output, game, _default_name(game, opts))
+    pw, ph = opts.paper_size
+    manifest = sheet.Manifest(str(path), game, opts.paper, pw, ph, 0, opts.bleed, opts.gap,
+                              opts.backs, opts.flip, opts.offset, date[:10])
+    for j in jobs:
+        lay = j.layout
+        manifest.sheets.append(sheet.SheetSummary(lay.card_w, lay.card_h, j.key[0], lay.capacity,
+                                                  lay.cols, lay.rows, lay.rotated, j.count, j.pages))
+
+    def on_place(card: Any, page: int, side: str, slot: Slot) -> None:
+        manifest.placements.append(sheet.Placement(card.id, card.type, page, side, slot.trim,
+                                                   slot.rotation))
+
+    info = DocInfo(title=f"{g.title} / {g.title_en} v{g.version}", language=g.language,
+                   date=date[:10], font=fonts.regular)
+    with atomic_output(path) as fh:
+        manifest.pages = write_card_sheets(fh, jobs, opts.sheet_options(), renderer, info, on_place)
+    manifest.warnings = list(dict.fromkeys(notes + list(renderer.warnings())))
+    return manifest
+
+
+def print_calibration(opts: sheet.SheetOptions, output: str | None = None) -> sheet.Manifest:
+    """Write the duplex calibration page (front and back) and return its manifest."""
+    from pnpforge.render.fonts import ensure_fonts
+
+    opts.validate()
+    fonts = ensure_fonts("en")
+    if output:
+        p = Path(output)
+        path = p if p.suffix.lower() == ".pdf" else p / f"calibration-{opts.paper}.pdf"
+    else:
+        path = Path("output") / f"calibration-{opts.paper}.pdf"
+    pw, ph = opts.paper_size
+    manifest = sheet.Manifest(str(path), "calibration", opts.paper, pw, ph, 0, 0.0, 0.0,
+                              "duplex", opts.flip, opts.offset)
+    with atomic_output(path) as fh:
+        manifest.pages = write_calibration(fh, opts, fonts.regular, fonts.bold)
+    return manifest

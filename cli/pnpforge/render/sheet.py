@@ -282,16 +282,22 @@ def _fit(space: float, size: float, gap: float) -> int:
 
 
 def _candidate(pw: float, ph: float, w: float, h: float, rotated: bool, band: str,
-               bleed: float, gap: float) -> _Candidate | None:
-    """Grid of w×h trims in the region the band leaves free, centred where possible."""
-    x0 = EDGE_MM + (NOTE_MM + bleed if band == "left" else 0.0)
-    y0 = EDGE_MM + (NOTE_MM + bleed if band == "bottom" else 0.0)
-    x1, y1 = pw - EDGE_MM, ph - EDGE_MM
+               bleed: float, gap: float, marks_room: bool) -> _Candidate | None:
+    """Grid of w×h trims in the region the band (and, if asked, the marks) leave free.
+
+    The grid is centred on the page when that keeps clear of the band, else it is
+    moved just far enough away from it.
+    """
+    mark_room = MARK_OFFSET_MM + MARK_MIN_MM
+    side_min = max(EDGE_MM, bleed + mark_room + MARK_EDGE_MM) if marks_room else EDGE_MM
+    band_min = EDGE_MM + NOTE_MM + bleed + (0.5 + mark_room if marks_room else 0.0)
+    x0 = band_min if band == "left" else side_min
+    y0 = band_min if band == "bottom" else side_min
+    x1, y1 = pw - side_min, ph - side_min
     cols, rows = _fit(x1 - x0, w, gap), _fit(y1 - y0, h, gap)
     if cols == 0 or rows == 0:
         return None
     gw, gh = cols * w + (cols - 1) * gap, rows * h + (rows - 1) * gap
-    # centred on the page when that keeps clear of the band, else as close as allowed
     gx = min(max((pw - gw) / 2, x0), x1 - gw)
     gy = min(max((ph - gh) / 2, y0), y1 - gh)
     band_edge_x = EDGE_MM + NOTE_MM if band == "left" else 0.0
@@ -301,23 +307,31 @@ def _candidate(pw: float, ph: float, w: float, h: float, rotated: bool, band: st
 
 
 def plan_layout(card_w: float, card_h: float, opts: SheetOptions, what: str = "card") -> SheetLayout:
-    """The sheet layout holding the most cards of this size; PnpError if none fits."""
+    """The sheet layout holding the most cards of this size; PnpError if none fits.
+
+    With marks on, only grids that leave room for marks on all four sides are
+    considered, unless no such grid exists (then marks go where they fit, with a
+    warning); --no-marks can therefore fit a few more small cards.
+    """
     opts.validate()
     pw, ph = opts.paper_size
     cap = opts.bleed + MARK_OFFSET_MM + MARK_LEN_MM
     best: _Candidate | None = None
-    for rotated in (False, True):
-        w, h = (card_h, card_w) if rotated else (card_w, card_h)
-        for band in ("bottom", "left"):
-            cand = _candidate(pw, ph, w, h, rotated, band, opts.bleed, opts.gap)
-            if cand and (best is None or cand.key(cap) > best.key(cap)):
-                best = cand
+    for marks_room in ((True, False) if opts.marks else (False,)):
+        for rotated in (False, True):
+            w, h = (card_h, card_w) if rotated else (card_w, card_h)
+            for band in ("bottom", "left"):
+                cand = _candidate(pw, ph, w, h, rotated, band, opts.bleed, opts.gap, marks_room)
+                if cand and (best is None or cand.key(cap) > best.key(cap)):
+                    best = cand
+        if best is not None:
+            break
     if best is None:
         raise PnpError(
             f"{what} is {card_w:g}×{card_h:g} mm and does not fit on {opts.paper} paper "
-            f"({pw:g}×{ph:g} mm; printable area about {pw - 2 * EDGE_MM:g}×"
-            f"{ph - 2 * EDGE_MM - NOTE_MM - opts.bleed:g} mm after the margin, page note and bleed)"
-            + (f"; allowed papers: {', '.join(PAPERS)}" if len(PAPERS) > 1 else ""))
+            f"({pw:g}×{ph:g} mm; about {pw - 2 * EDGE_MM:g}×"
+            f"{ph - 2 * EDGE_MM - NOTE_MM - opts.bleed:g} mm are usable after the printer margin, "
+            f"page note and bleed; papers: {', '.join(f'{k} {v[0]:g}×{v[1]:g}' for k, v in PAPERS.items())})")
     return _build(best, card_w, card_h, opts)
 
 
@@ -350,7 +364,9 @@ def _build(c: _Candidate, card_w: float, card_h: float, opts: SheetOptions) -> S
             index += 1
     grid = Rect(gx, gy, gw, gh)
     bleed_box = grid.expand(out_l, out_b, out_r, out_t)
-    marks, warnings = (_marks(grid, bleed_box, c, w, h, gap, pw, ph) if opts.marks else ((), ()))
+    marks, skipped = (_marks(grid, bleed_box, c, w, h, gap, pw, ph) if opts.marks else ([], []))
+    warnings = [f"{card_w:g}×{card_h:g} mm sheets on {opts.paper}: no room for crop marks on the "
+                f"{' and '.join(skipped)} edge (cut along the card edges there)"] if skipped else []
     if c.band == "bottom":
         note = Rect(EDGE_MM, EDGE_MM, pw - 2 * EDGE_MM, NOTE_MM)
     else:
@@ -370,7 +386,10 @@ def _cut_positions(start: float, n: int, size: float, gap: float) -> list[float]
 
 def _marks(grid: Rect, bleed_box: Rect, c: _Candidate, w: float, h: float, gap: float,
            pw: float, ph: float) -> tuple[list[Segment], list[str]]:
-    """Each cut line extended into the margins, starting beyond the outer bleed."""
+    """Each cut line extended into the margins, starting beyond the outer bleed.
+
+    Also returns the sides left without marks (no room between bleed and paper edge).
+    """
     xs = _cut_positions(grid.x, c.cols, w, gap)
     ys = _cut_positions(grid.y, c.rows, h, gap)
     limit_b = EDGE_MM + NOTE_MM + 0.5 if c.band == "bottom" else MARK_EDGE_MM
@@ -393,9 +412,7 @@ def _marks(grid: Rect, bleed_box: Rect, c: _Candidate, w: float, h: float, gap: 
             marks += [Segment(x, a, x, b) for x in xs]
         else:
             marks += [Segment(a, y, b, y) for y in ys]
-    warnings = [f"no room for crop marks on the {', '.join(skipped)} edge of {w:g}×{h:g} mm sheets"
-                ] if skipped else []
-    return marks, warnings
+    return marks, skipped
 
 
 # ---- backs ---------------------------------------------------------------------------
@@ -463,3 +480,91 @@ def order_groups(keys: Sequence[tuple[str, float, float]]) -> list[tuple[str, fl
         if k not in seen:
             seen.append(k)
     return [k for k in seen if k[0] == "deck"] + [k for k in seen if k[0] == "aid"]
+
+
+# ---- what to print, and what was printed -----------------------------------------------------
+
+@dataclass(frozen=True)
+class PrintOptions(SheetOptions):
+    """SheetOptions plus which cards, and where the PDF goes (None: output/GAME/)."""
+
+    card_type: str | None = None
+    query: str | None = None
+    one_each: bool = False
+    output: str | None = None
+
+    def sheet_options(self) -> SheetOptions:
+        return SheetOptions(self.paper, self.bleed, self.gap, self.marks, self.backs, self.flip,
+                            self.offset)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card drawn on one page: the geometry a cutting machine or a test needs."""
+
+    id: str
+    type: str
+    page: int
+    side: str            # 'face' | 'back'
+    trim: Rect           # mm, PDF origin (bottom-left of the page)
+    rotation: int        # degrees the card's top is turned counter-clockwise on the page
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "type": self.type, "page": self.page, "side": self.side,
+                **self.trim.to_dict(), "rotation": self.rotation}
+
+
+@dataclass
+class SheetSummary:
+    """One same-size run of sheets, for the human summary and the manifest."""
+
+    card_w: float
+    card_h: float
+    role: str
+    per_sheet: int
+    cols: int
+    rows: int
+    rotated: bool
+    cards: int
+    sheets: int
+
+    def to_dict(self) -> dict:
+        return {"card_w": self.card_w, "card_h": self.card_h, "role": self.role,
+                "per_sheet": self.per_sheet, "cols": self.cols, "rows": self.rows,
+                "rotated": self.rotated, "cards": self.cards, "sheets": self.sheets}
+
+
+@dataclass
+class Manifest:
+    """What `pnp print` wrote: enough to check or cut the sheets without opening the PDF."""
+
+    path: str
+    game: str
+    paper: str
+    paper_w: float
+    paper_h: float
+    pages: int
+    bleed: float
+    gap: float
+    backs: str
+    flip: str
+    offset: tuple[float, float]
+    date: str = ""
+    sheets: list[SheetSummary] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def cards(self) -> int:
+        """Card faces placed (copies counted)."""
+        return sum(1 for p in self.placements if p.side == "face")
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "game": self.game,
+                "paper": {"name": self.paper, "w": self.paper_w, "h": self.paper_h},
+                "pages": self.pages, "cards": self.cards, "bleed": self.bleed, "gap": self.gap,
+                "backs": self.backs, "flip": self.flip,
+                "offset": {"x": self.offset[0], "y": self.offset[1]}, "date": self.date,
+                "sheets": [s.to_dict() for s in self.sheets],
+                "warnings": list(self.warnings),
+                "placements": [p.to_dict() for p in self.placements]}
