@@ -156,3 +156,13 @@ def test_game_bundle_round_trip(run, tmp_path, mini_db):
     again = tmp_path / "again.json"
     run("--db", mini_db, "game", "export", "mini", "-o", again)
     assert again.read_bytes() == out.read_bytes()
+
+
+def test_write_through_a_read_only_connection_is_a_message(mini_db):
+    """Works as root too (where file modes don't stop writes): SQLite's own read-only mode."""
+    from pnpforge import edit
+    from pnpforge.errors import PnpError
+    db = open_db(mini_db, readonly=True)
+    with pytest.raises(PnpError, match="read-only; nothing was changed"):
+        edit.set_card(db, "mini", "H-01", {"power": "9"})
+    assert repo.get_card(open_db(mini_db), "mini", "H-01").fields["power"] == 8

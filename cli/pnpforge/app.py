@@ -12,6 +12,7 @@ import typer
 
 from pnpforge import __version__
 from pnpforge.commands import _common, cards, check, data, db
+from pnpforge.commands import print as print_cmd
 
 app = typer.Typer(
     name="pnp",
@@ -42,6 +43,7 @@ app.add_typer(db.db_app, name="db")
 app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
+print_cmd.register(app)
 
 
 def main() -> None:

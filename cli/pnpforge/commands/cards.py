@@ -82,7 +82,8 @@ def show_cmd(game: str = typer.Argument(..., help="Game slug."),
         mark = lambda name: "  (provisional)" if card.is_value_provisional(name) else ""
         lines = [f"{card.id}  {card.name}  ({card.name_en})",
                  f"type: {ctype.slug} ({ctype.name} / {ctype.name_en}, "
-                 f"{ctype.width_mm:g}×{ctype.height_mm:g} mm)",
+                 f"{ctype.width_mm:g}×{ctype.height_mm:g} mm"
+                 f"{', size provisional' if ctype.size_provisional else ''})",
                  f"copies: {card.copies}{mark('copies')}"]
         for fd in ctype.fields:
             if fd.name in card.fields:

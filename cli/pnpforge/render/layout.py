@@ -190,6 +190,8 @@ REGION_ICONS = [
        ("row", "column")),
     _O("gap", "mm", 1.0, "Space between icons."),
     _O("align", "choice", "center", "Alignment of the group in the region.", ALIGN),
+    _O("default", "text", "", "Icon whose look draws items that are not declared icons, "
+       "with the item as its text (empty: such an item is an error)."),
 ]
 REGION_SHAPE: list[Opt] = []
 
@@ -478,6 +480,9 @@ def _finish(name: str, files: list[str], merged: dict[str, Any], regions: dict[s
                       reg.opts, problems, ctx, inherit=card)
         if not opts.get("enabled", True):
             continue
+        if kind == "icons" and opts.get("default") and opts["default"] not in icons:
+            problems.append(f"{reg.origin}: region '{reg.name}': default icon '{opts['default']}' "
+                            f"is not declared (icons: {', '.join(icons) or 'none'})")
         out.append(Region(reg.name, kind, opts, reg.origin))
     out.sort(key=lambda r: r.opts["layer"])  # stable: file order within a layer
     return Layout(name=name, files=files, card=card, palette=palette, categories=cats,

@@ -199,14 +199,24 @@ def _affine_args(slot: Slot) -> tuple[float, ...]:
     return (t.a, t.b, t.c, t.d, t.e, t.f)
 
 
-def draw_marks(c: Canvas, layout: SheetLayout) -> None:
-    if not layout.marks:
+def used_marks(layout: SheetLayout, used: int) -> list[sheet.Segment]:
+    """The layout's marks for cut lines of the first `used` slots (a part-filled last sheet)."""
+    slots = layout.slots[:used]
+    xs = {round(v, 6) for s in slots for v in (s.trim.x, s.trim.x1)}
+    ys = {round(v, 6) for s in slots for v in (s.trim.y, s.trim.y1)}
+    return [m for m in layout.marks
+            if (m.x0 == m.x1 and round(m.x0, 6) in xs) or (m.y0 == m.y1 and round(m.y0, 6) in ys)]
+
+
+def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
+    marks = used_marks(layout, used)
+    if not marks:
         return
     c.saveState()
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(MARK_WIDTH_PT)
-    c.lines([(m.x0 * MM_TO_PT, m.y0 * MM_TO_PT, m.x1 * MM_TO_PT, m.y1 * MM_TO_PT)
-             for m in layout.marks])
+    for m in marks:    # one path per mark: readers (and tests) see each line on its own
+        c.line(m.x0 * MM_TO_PT, m.y0 * MM_TO_PT, m.x1 * MM_TO_PT, m.y1 * MM_TO_PT)
     c.restoreState()
 
 
@@ -273,8 +283,9 @@ class Job:
 class DocInfo:
     title: str            # shown in the page note
     language: str
-    date: str             # the stamp date (latest card edit)
+    date: str             # the stamp date (day of the latest card edit), shown in notes
     font: str             # regular font of the game's FontSet
+    created: str = ""     # full timestamp of that edit: the PDF's CreationDate
 
 
 def write_card_sheets(fh: Any, jobs: list[Job], opts: sheet.SheetOptions, renderer: Renderer,
@@ -284,7 +295,7 @@ def write_card_sheets(fh: Any, jobs: list[Job], opts: sheet.SheetOptions, render
     `on_place(card, page, side, slot)` is called for each card drawn, so the caller
     can record the manifest without this module holding a list of pages.
     """
-    c = open_canvas(Path("sheets.pdf"), info.font, info.title, info.date)
+    c = open_canvas(Path("sheets.pdf"), info.font, info.title, info.created or info.date)
     face_pages = sum(j.pages for j in jobs)
     with_backs = opts.backs != "none"
     total = face_pages * (2 if with_backs else 1)
@@ -332,7 +343,7 @@ def _face_page(c: Canvas, layout: SheetLayout, batch: list, renderer: Renderer, 
             checked.add(card.id)
         place(c, slot, lambda card=card: renderer.draw_face(c, card, 0.0, 0.0, bleed_pt))
         on_place(card, page, "face", slot)
-    draw_marks(c, layout)
+    draw_marks(c, layout, len(batch))
     draw_note(c, layout.note, layout.note_side, info.font, [
         print_warning(info.language),
         f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · faces · page {page}/{total} · "
@@ -384,32 +395,48 @@ def _define_back_form(c: Canvas, renderer: Renderer, name: str, type_slug: str,
 # ---- calibration -------------------------------------------------------------------------------
 
 CALIBRATION_RANGE_MM = 10
+CALIBRATION_SEGMENT_MM = 16     # half-length of each front line, centred on its scale
 CALIBRATION_STEPS = (
     "1. Print both pages double-sided at 100 % (actual size), with the printer, paper and "
     "duplex setting you will use for cards (flip on the long edge, or short with --flip short).",
     "2. Hold the sheet against a window or lamp with the BACK facing you: the front's thin "
-    "cross shows through.",
-    "3. X = the number on the horizontal scales where the front's vertical line crosses them; "
-    "Y = the number on the vertical scales where the front's horizontal line crosses them.",
+    "lines show through across the scales.",
+    "3. X = the number on the horizontal scales where the front's vertical lines cross them; "
+    "Y = the number on the vertical scales where the front's horizontal lines cross them.",
     "4. Print cards with --offset X,Y (e.g. pnp print GAME --offset 0.5,-1). Print this page again "
     "with the same --offset: every scale should then read 0.",
     "If the two scales of one axis read differently, the printer skews the paper: use their average.",
 )
 
 
+def calibration_marks(pw: float, ph: float) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Centres (mm) of the X scales (on the line x = pw/2) and Y scales (on y = ph * 0.42).
+
+    Both lines are their own mirror image under a long- or short-edge flip, so one
+    page calibrates either way of printing.
+    """
+    x_scales = [(pw / 2, ph * 0.22), (pw / 2, ph * 0.62)]
+    y_scales = [(pw * 0.25, ph / 2), (pw * 0.75, ph / 2)]
+    return x_scales, y_scales
+
+
 def write_calibration(fh: Any, opts: sheet.SheetOptions, font: str, bold: str) -> int:
-    """A two-page duplex calibration sheet: a cross on the front, scales on the back."""
+    """A two-page duplex calibration sheet: lines on the front, scales behind them on the back."""
     pw, ph = opts.paper_size
-    c = open_canvas(Path("calibration.pdf"), font, f"pnpforge duplex calibration ({opts.paper})", None)
-    c.setPageSize((pw * MM_TO_PT, ph * MM_TO_PT))
-    note = Rect(sheet.EDGE_MM, sheet.EDGE_MM, pw - 2 * sheet.EDGE_MM, sheet.NOTE_MM)
     mm = MM_TO_PT
-    # front: a hairline cross through the page centre, and the instructions
+    c = open_canvas(Path("calibration.pdf"), font, f"pnpforge duplex calibration ({opts.paper})", None)
+    c.setPageSize((pw * mm, ph * mm))
+    note = Rect(sheet.EDGE_MM, sheet.EDGE_MM, pw - 2 * sheet.EDGE_MM, sheet.NOTE_MM)
+    x_scales, y_scales = calibration_marks(pw, ph)
+    seg = CALIBRATION_SEGMENT_MM
+    # front: hairlines through the scales' zero points, and the instructions
     c.setLineWidth(0.3)
-    c.line(pw / 2 * mm, 20 * mm, pw / 2 * mm, (ph - 15) * mm)
-    c.line(15 * mm, ph / 2 * mm, (pw - 15) * mm, ph / 2 * mm)
+    for cx, cy in x_scales:
+        c.line(cx * mm, (cy - seg) * mm, cx * mm, (cy + seg) * mm)
+    for cx, cy in y_scales:
+        c.line((cx - seg) * mm, cy * mm, (cx + seg) * mm, cy * mm)
     c.setFont(bold, 14)
-    c.drawString(20 * mm, (ph - 22) * mm, f"FRONT — duplex calibration ({opts.paper})")
+    c.drawString(20 * mm, (ph - 22) * mm, f"FRONT — duplex calibration ({opts.paper}, {opts.flip}-edge flip)")
     c.setFont(font, 8.5)
     y = ph - 30
     for step in CALIBRATION_STEPS:
@@ -419,20 +446,22 @@ def write_calibration(fh: Any, opts: sheet.SheetOptions, font: str, bold: str) -
         y -= 1.0
     draw_note(c, note, "bottom", font, [print_warning("en"), f"calibration front · {opts.paper} · pnpforge"])
     c.showPage()
-    # back: scales centred where the cross lands after the flip, shifted like card backs
+    # back: the scales, where the flip puts the front's lines, shifted like card backs
     c.setPageSize((pw * mm, ph * mm))
+    flip = sheet.flip_transform(opts.flip, pw, ph)
     c.saveState()
     c.translate(opts.offset[0] * mm, opts.offset[1] * mm)
-    for y_mm in (ph * 0.25, ph * 0.75):
-        _scale(c, font, pw / 2, y_mm, horizontal=True)
-    for x_mm in (pw * 0.25, pw * 0.75):
-        _scale(c, font, x_mm, ph / 2, horizontal=False)
+    for cx, cy in x_scales:
+        _scale(c, font, bold, *flip.apply(cx, cy), horizontal=True)
+    for cx, cy in y_scales:
+        _scale(c, font, bold, *flip.apply(cx, cy), horizontal=False)
     c.setFont(bold, 14)
     c.drawString(20 * mm, (ph - 22) * mm, "BACK — read X on the horizontal scales, Y on the vertical ones")
     c.setFont(font, 8.5)
     c.drawString(20 * mm, (ph - 28) * mm,
-                 f"Numbers are mm; the value under the front's line is the --offset to use. "
-                 f"Flip: {opts.flip} edge. Current --offset {opts.offset[0]:g},{opts.offset[1]:g}.")
+                 "Numbers are mm; the number under the front's line is the value to pass to --offset.")
+    c.drawString(20 * mm, (ph - 32) * mm,
+                 f"Printed for a {opts.flip}-edge flip with --offset {opts.offset[0]:g},{opts.offset[1]:g}.")
     c.restoreState()
     draw_note(c, note, "bottom", font, [print_warning("en"), f"calibration back · {opts.paper} · pnpforge"])
     c.showPage()
@@ -440,8 +469,12 @@ def write_calibration(fh: Any, opts: sheet.SheetOptions, font: str, bold: str) -
     return 2
 
 
-def _scale(c: Canvas, font: str, cx: float, cy: float, horizontal: bool) -> None:
-    """A ruler from -10 to +10 mm centred on (cx, cy): ticks every 0.5 mm, numbers every 2."""
+def _scale(c: Canvas, font: str, bold: str, cx: float, cy: float, horizontal: bool) -> None:
+    """A ruler from -10 to +10 mm centred on (cx, cy): ticks every 0.5 mm, a number every mm.
+
+    Even numbers sit above the ticks and odd ones below the base line, so the
+    labels of neighbouring millimetres never collide.
+    """
     mm = MM_TO_PT
     c.saveState()
     c.translate(cx * mm, cy * mm)
@@ -452,14 +485,15 @@ def _scale(c: Canvas, font: str, cx: float, cy: float, horizontal: bool) -> None
     c.line(-r * mm, 0, r * mm, 0)
     for half in range(-2 * r, 2 * r + 1):
         v = half / 2
-        tick = 4.0 if half % 4 == 0 else (2.5 if half % 2 == 0 else 1.5)
+        tick = 3.5 if half % 10 == 0 else (2.5 if half % 2 == 0 else 1.2)
         c.line(v * mm, 0, v * mm, tick * mm)
-        if half % 4 == 0:
-            label = f"{int(v):+d}" if v else "0"
-            c.setFont(font, 5.5)
-            c.drawCentredString(v * mm, (tick + 0.8) * mm, label)
-    c.setFont(font, 6.5)
-    c.drawString((r + 2) * mm, 1.0 * mm, "X" if horizontal else "Y")
+        if half % 2 == 0:
+            n = int(v)
+            c.setFont(bold if n == 0 else font, 4.5 if n else 5.5)
+            ly = (tick + 0.6) if n % 2 == 0 else -2.2
+            c.drawCentredString(v * mm, ly * mm, str(n))
+    c.setFont(bold, 8)
+    c.drawString((r + 2) * mm, 0.5 * mm, "X" if horizontal else "Y")
     c.restoreState()
 
 
@@ -479,7 +513,8 @@ def _wrap(text: str, font: str, size: float, width_pt: float) -> list[str]:
 
 # ---- the print pipeline ----------------------------------------------------------------------------
 
-RendererFactory = Callable[[Any, str, str], Renderer]
+# Called as factory(db, game, date=...): FaceRenderer itself is one.
+RendererFactory = Callable[..., Renderer]
 
 
 def default_renderer(db: Any, game: str, date: str) -> Renderer:
@@ -557,11 +592,13 @@ def plan_jobs(types: dict, cards: list, opts: sheet.PrintOptions) -> tuple[list[
 
         jobs.append(Job(key, layout, count, expand))
         notes.extend(layout.warnings)
+    provisional: dict[str, list[str]] = {}
     for slug in dict.fromkeys(c.type for c in cards):
         t = types[slug]
         if t.size_provisional:
-            notes.append(f"card type '{slug}' is {t.width_mm:g}×{t.height_mm:g} mm, a provisional "
-                         f"size (the rulebook gives none)")
+            provisional.setdefault(f"{t.width_mm:g}×{t.height_mm:g} mm", []).append(slug)
+    for size, slugs in provisional.items():
+        notes.append(f"provisional card size {size} (the rulebook gives none): {', '.join(slugs)}")
     return jobs, notes
 
 
@@ -582,7 +619,7 @@ def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
                        + (f" of type '{opts.card_type}'" if opts.card_type else "")
                        + (" with copies > 0" if cards else ""))
     date = stamp_date(db, game)
-    renderer = (renderer_factory or default_renderer)(db, game, date[:10])
+    renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
     path = output_path(opts.output, game, _default_name(game, opts))
     pw, ph = opts.paper_size
@@ -598,7 +635,7 @@ def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
                                                    slot.rotation))
 
     info = DocInfo(title=f"{g.title} / {g.title_en} v{g.version}", language=g.language,
-                   date=date[:10], font=fonts.regular)
+                   date=date[:10], font=fonts.regular, created=date)
     with atomic_output(path) as fh:
         manifest.pages = write_card_sheets(fh, jobs, opts.sheet_options(), renderer, info, on_place)
     manifest.warnings = list(dict.fromkeys(notes + list(renderer.warnings())))

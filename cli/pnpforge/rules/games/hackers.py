@@ -23,11 +23,13 @@ Where the rulebook leaves a detail open the engine decides, and says so here:
   servers of the current round's level than it does; the other player picks
   it (and, at the limit, which old one it loses); its remainders are placed
   automatically;
+* the virtual player counts as an opponent for attack VP and D-06/D-08;
 * after the third round the damage stays on the servers, for the tie-break.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter, deque
 from dataclasses import dataclass
@@ -174,7 +176,7 @@ class HackersRules(GameRules):
         missing = [lvl for lvl in range(1, ROUNDS + 1) if lvl not in levels]
         if missing:
             raise PnpError(f"hackers: no server card of level {', '.join(map(str, missing))}")
-        self.info = GameInfo(slug=SLUG, players_min=2, players_max=4, max_steps=6000,
+        self.info = GameInfo(slug=SLUG, players_min=2, players_max=4, max_steps=2000,
                              options=options)
 
     def instances(self, ids) -> list[CardInstance]:
@@ -334,6 +336,9 @@ class HackersState(State):
                 raise RuleViolation(f"{inst} is tapped but cannot be")
         if self.action_no > self.action_limit + 1:
             raise RuleViolation(f"action step {self.action_no} beyond {self.action_limit}")
+        if self.scores_from_rules() != self.returns():
+            raise RuleViolation(f"VP {self.vp} differ from the ledger and round scoring "
+                                f"{self.scores_from_rules()}")
 
     def action_text(self, action: Hashable) -> str:
         kind = action[0] if isinstance(action, tuple) else None
@@ -890,10 +895,13 @@ class HackersState(State):
 
 
 class HackersView:
-    """What one seat may see: public table, own hand, and no one else's face-down choice."""
+    """What one seat may see: the public table, its own hand and its own face-down choice.
+
+    Other seats' hands, the deck order and other seats' face-down boards are not in it;
+    the greedy heuristic runs on `_table`, a copy of the state with those parts removed.
+    """
 
     def __init__(self, state: HackersState, seat: int) -> None:
-        self._state = state
         self.seat = seat
         self.round = state.round_no
         self.action_step = state.action_no
@@ -906,26 +914,37 @@ class HackersView:
         self.tableau = [sorted(i.card for i in t) for t in state.tableau]
         self.tapped = sorted(str(i) for i in state.tapped)
         self.servers = [[(sv.inst.card, tuple(sv.damage)) for sv in o] for o in state.servers]
-        self.boards = [self._board(s) for s in range(state.n)]
         d = state.decision
-        self.decision = None if d is None else (d.kind, d.seat)
+        self.decision = None if d is None else (d.kind, d.seat, list(d.actions))
+        choosing = d is not None and d.kind in ("board", "key", "pay")
+        self.boards = [self._board(state, s, choosing) for s in range(state.n)]
+        self._table = self._redacted(state, seat)
 
-    def _board(self, s: int) -> dict | None:
-        st = self._state
+    def _board(self, st: HackersState, s: int, choosing: bool) -> dict | None:
         ch = st.choice[s]
         if ch is None:
             return None
         if s == self.seat:
             return {"board": ch["board"], "cards": sorted(i.card for i in st.boards[s])}
-        # The board was chosen face down; only the pile's size shows until the reveal.
-        reveal_started = st.decision is not None and st.decision.kind not in (
-            "board", "key", "pay")
-        if not reveal_started:
+        # Chosen face down: only the size of the pile shows until the boards are turned over,
+        # and the cards themselves only when that seat resolves.
+        if choosing:
             return {"cards_face_down": len(st.boards[s])}
-        shown = {"board": ch["board"], "cards_face_down": len(st.boards[s])}
+        shown: dict = {"board": ch["board"], "cards_face_down": len(st.boards[s])}
         if st.revealed[s]:
             shown["cards"] = sorted(i.card for i in st.boards[s])
         return shown
 
+    @staticmethod
+    def _redacted(state: HackersState, seat: int) -> HackersState:
+        table = copy.copy(state)
+        table.hands = [list(h) if s == seat else [] for s, h in enumerate(state.hands)]
+        table.boards = [list(b) if s == seat else [] for s, b in enumerate(state.boards)]
+        table.choice = [c if s == seat else None for s, c in enumerate(state.choice)]
+        table.deck = []
+        table.jobs = deque()
+        table.to_draw = deque()
+        return table
+
     def greedy_value(self, action: Hashable) -> float:
-        return self._state.greedy_value(self.seat, action)
+        return self._table.greedy_value(self.seat, action)

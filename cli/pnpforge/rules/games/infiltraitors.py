@@ -391,6 +391,10 @@ class InfiltraitorsState(State):
     def cards_played(self) -> list[str]:
         return list(self.played)
 
+    def refresh(self) -> None:
+        """Forget cached legal actions: call after arranging zones by hand (tests, puzzles)."""
+        self._legal = None
+
     def legal_actions(self) -> list[Hashable]:
         if self._legal is None:
             self._legal = sorted(self._compute_legal())
@@ -950,9 +954,12 @@ class InfiltraitorsView:
         known = self.own_identity(target)
         if known is not None:
             return 1.0 if known == (suit, number) else 0.0
-        w = self.weights(target)
-        total = sum(w.values())
-        return w[(suit, number)] / total if total else 0.0
+        key = ("p", target)
+        if key not in self._cache:
+            w = self.weights(target)
+            total = sum(w.values())
+            self._cache[key] = {i: k / total for i, k in w.items()} if total else {}
+        return self._cache[key].get((suit, number), 0.0)
 
     def info_gain(self, card: str, target: int) -> float:
         """Bits a hint with `card` beside `target` tells the table."""
@@ -968,6 +975,21 @@ class InfiltraitorsView:
             return math.log2(total / kept) if kept else 0.0
         p = up / total
         return 0.0 if p in (0.0, 1.0) else -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+    def balance_bonus(self, card: str, target: int) -> float:
+        """Missions 7/13: how much closer the hint brings upright and sideways counts."""
+        if not self.m.has("balanced"):
+            return 0.0
+        spec = self.rules.specs[card]
+        d = sum(1 if v else -1 for _, v in self.hints[target])
+        known = self.own_identity(target)
+        if known is not None:
+            p_up = 1.0 if related(spec, *known) else 0.0
+        else:
+            w = self.weights(target)
+            total = sum(w.values())
+            p_up = sum(k for i, k in w.items() if related(spec, *i)) / total if total else 0.5
+        return 3.0 * (abs(d) - (p_up * abs(d + 1) + (1 - p_up) * abs(d - 1)))
 
     def usefulness(self, card: str) -> float:
         targets = [t for t in range(self.n) if self.occupied[t]]
@@ -990,9 +1012,9 @@ class InfiltraitorsView:
         if kind == "take":
             return 12.0
         if kind == "hint":
-            return 10.0 * self.info_gain(a[2], self.seat) + 0.5
+            return 10.0 * self.info_gain(a[2], self.seat) + self.balance_bonus(a[2], self.seat) + 0.5
         if kind == "exchange":
-            gain = 10.0 * self.info_gain(a[3], a[2])
+            gain = 10.0 * self.info_gain(a[3], a[2]) + self.balance_bonus(a[3], a[2])
             if a[5]:
                 gain += 1.5 if my_hand - (a[1] == self.seat) < limit else -1.0
             return gain

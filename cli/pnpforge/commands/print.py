@@ -1,0 +1,147 @@
+"""`pnp print`, `pnp images`, `pnp tts`, `pnp proof`: thin faces over pnpforge.render.
+
+Nothing heavy is imported here at module level: reportlab and pypdfium2 load
+inside the render calls, so `pnp --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from pnpforge.commands._common import echo_json, handled, open_db
+
+CALIBRATION = "calibration"
+
+_PRINT_HELP = (
+    "Write print-and-play card sheets (PDF) for GAME into output/GAME/ (or -o PATH).\n\n"
+    "Cards print at their exact size, as many per sheet as fit (turned 90° when that fits more), "
+    "one sheet layout per card size; aid cards get their own sheets. Bleed between neighbours is "
+    "clipped to half the gap, so any gap >= 0 works (gap 0: neighbours share a cut line). With "
+    "--backs duplex each face page is followed by its back page, mirrored for the --flip edge: "
+    "print double-sided.\n\n"
+    "`pnp print calibration [--paper P] [--flip F] [--offset X,Y]` prints a duplex calibration "
+    "page that tells you which --offset your printer needs.")
+
+
+def print_cmd(
+    game: str = typer.Argument(..., help="Game slug (e.g. enforcer), or 'calibration'."),
+    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
+    query: Optional[str] = typer.Option(None, "--query", "-q",
+                                        help="Only cards matching this search, e.g. 'is:provisional'."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10)."),
+    gap: float = typer.Option(0.0, "--gap", help="Space between cards in mm (>= 0)."),
+    marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks in the margins."),
+    backs: str = typer.Option("duplex", "--backs", help="duplex, separate or none."),
+    flip: str = typer.Option("long", "--flip", help="Duplex flip edge: long or short."),
+    one_each: bool = typer.Option(False, "--one-each", help="One copy of every card (proofing)."),
+    offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
+                                         help="Shift back pages by X,Y mm (from `pnp print calibration`)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
+                                         help="PDF file or directory (default output/GAME/)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
+) -> None:
+    """Print-and-play PDF of a game's cards (help text: _PRINT_HELP)."""
+    from pnpforge.render import PrintOptions, SheetOptions, parse_offset
+    with handled():
+        off = parse_offset(offset)
+        if game == CALIBRATION:
+            from pnpforge.render import print_calibration
+            sheet_opts = SheetOptions(paper=paper, flip=flip, offset=off)
+            manifest = print_calibration(sheet_opts.validate(), output)
+        else:
+            from pnpforge.render import print_cards
+            opts = PrintOptions(paper=paper, bleed=bleed, gap=gap, marks=marks, backs=backs,
+                                flip=flip, offset=off, card_type=type_, query=query,
+                                one_each=one_each, output=output).validate()
+            manifest = print_cards(open_db(readonly=True), game, opts)
+    if as_json:
+        echo_json(manifest.to_dict())
+        return
+    _summary(manifest)
+
+
+def _summary(m) -> None:
+    typer.echo(f"Wrote {m.path}")
+    if m.game == CALIBRATION:
+        typer.echo(f"  {m.pages} pages ({m.paper}): print double-sided at 100 %, "
+                   f"flip on the {m.flip} edge, then read the back against a light.")
+        return
+    backs = {"duplex": f"duplex, flip on the {m.flip} edge", "separate": "backs after the faces",
+             "none": "no backs"}[m.backs]
+    typer.echo(f"  {m.pages} pages on {m.paper}, {m.cards} cards, {backs}; bleed {m.bleed:g} mm, "
+               f"gap {m.gap:g} mm" + (f"; backs shifted {m.offset[0]:g},{m.offset[1]:g} mm"
+                                       if tuple(m.offset) != (0.0, 0.0) else ""))
+    for s in m.sheets:
+        turned = ", turned 90°" if s.rotated else ""
+        typer.echo(f"  {s.card_w:g}×{s.card_h:g} mm {s.role}: {s.cards} cards, {s.per_sheet} per "
+                   f"sheet ({s.cols}×{s.rows}{turned}), {s.sheets} sheet(s)")
+    typer.echo("  Print at 100 % / actual size and check the 10 mm bar on the page.")
+    for w in m.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def images_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    dpi: int = typer.Option(300, "--dpi", help="Resolution (30-1200)."),
+    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="DIR",
+                                         help="Directory (default output/GAME/images/)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the list of files as JSON."),
+) -> None:
+    """One PNG per card face and per card type's back, at the card's size (digital playtests)."""
+    from pnpforge.render import images
+    with handled():
+        result = images(open_db(readonly=True), game, dpi=dpi, card_type=type_, output=output)
+    _raster_out(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
+
+
+def tts_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="DIR",
+                                         help="Directory (default output/GAME/tts/)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the sheets as JSON."),
+) -> None:
+    """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
+    from pnpforge.render import tts
+    with handled():
+        result = tts(open_db(readonly=True), game, output=output, card_type=type_)
+    _raster_out(result, as_json, f"{len(result.decks)} deck sheet(s); see README.txt to import")
+
+
+def proof_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="DIR",
+                                         help="Directory (default output/GAME/)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the list of files as JSON."),
+) -> None:
+    """A contact sheet (PNG) of every card face, small, to review a whole deck at a glance."""
+    from pnpforge.render import proof
+    with handled():
+        result = proof(open_db(readonly=True), game, output=output, card_type=type_)
+    _raster_out(result, as_json, f"{len(result.files)} proof sheet(s)")
+
+
+def _raster_out(result, as_json: bool, headline: str) -> None:
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    typer.echo(f"Wrote {headline} in {result.directory}")
+    shown = result.files if len(result.files) <= 12 else result.files[:10]
+    for f in shown:
+        typer.echo(f"  {f}")
+    if len(shown) < len(result.files):
+        typer.echo(f"  … and {len(result.files) - len(shown)} more")
+    for w in result.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("print", help=_PRINT_HELP)(print_cmd)
+    app.command("images")(images_cmd)
+    app.command("tts")(tts_cmd)
+    app.command("proof")(proof_cmd)

@@ -1,0 +1,356 @@
+"""What summary and helper templates see: one game's data, counted from cards.db.
+
+Everything a template prints as a number is computed here from the cards
+(sum of copies), never copied from a rulebook label, so the summary and the
+aids change when the deck changes.  Provisional values carry a flag the
+templates turn into the † mark.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import sqlite_utils
+
+from pnpforge.errors import PnpError
+from pnpforge.model import Card, CompositionRule, Game
+from pnpforge.store import repo
+
+MARK = "†"     # the provisional sign, as on the card faces
+KINDS = ("overview", "setup", "turn", "actions", "end", "scoring", "variants", "faq", "other")
+CATEGORIES = ("trait", "keyword", "icon", "action", "term", "symbol")
+_COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
+
+
+# ---- where templates live ------------------------------------------------------------
+
+def templates_dir() -> Path:
+    """$PNP_TEMPLATES, else the repository's templates/ folder (next to cli/)."""
+    env = os.environ.get("PNP_TEMPLATES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[3] / "templates"
+
+
+@lru_cache(maxsize=None)
+def _labels_file(path: Path) -> dict[str, dict[str, str]]:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise PnpError(f"cannot read the template labels {path}: {e}") from e
+    except tomllib.TOMLDecodeError as e:
+        raise PnpError(f"{path}: not valid TOML: {e}") from e
+    keys = [set(v) for v in data.values()]
+    if keys and any(k != keys[0] for k in keys):
+        every = set().union(*keys)
+        missing = {lang: sorted(every - set(v)) for lang, v in data.items() if every - set(v)}
+        raise PnpError(f"{path}: every language needs every key; missing: {missing}")
+    return data
+
+
+def labels(language: str, root: Path | None = None) -> dict[str, str]:
+    """The template words for a game language (zh-Hant, zh-Hans or en)."""
+    path = (root or templates_dir()) / "_shared" / "labels.toml"
+    data = _labels_file(path)
+    if language not in data:
+        raise PnpError(f"{path} has no labels for language '{language}' "
+                       f"(has: {', '.join(data)})")
+    return data[language]
+
+
+# ---- dates and hashes -----------------------------------------------------------------
+
+def stamp_date(db: sqlite_utils.Database, game: str) -> str:
+    """The latest card edit of the game (ISO), the date printed on every document.
+
+    Never today's date: the same database must give the same bytes.
+    """
+    row = db.conn.execute("SELECT max(updated_at) FROM cards WHERE game = ?", [game]).fetchone()
+    return row[0] if row and row[0] else "2000-01-01T00:00:00Z"
+
+
+def dump_lines(db: sqlite_utils.Database, game: str) -> list[str]:
+    """The `pnp db dump` lines that belong to one game (its rows in every table)."""
+    from pnpforge.store.dump import dump
+    out = []
+    for line in dump(db):
+        if line.startswith("--"):
+            continue
+        rec = json.loads(line)
+        if rec.get("game") == game or ("game" not in rec and rec.get("slug") == game):
+            out.append(line)
+    return out
+
+
+def content_hash(db: sqlite_utils.Database, game: str) -> str:
+    """sha256 of the game's dump lines: what a built kit records it was made from."""
+    h = hashlib.sha256()
+    for line in dump_lines(db, game):
+        h.update(line.encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+# ---- counted data ---------------------------------------------------------------------
+
+def clean_label(label: str) -> str:
+    """'義務人卡—稅×6' -> '義務人卡—稅': the count is printed from the cards instead."""
+    return _COUNT_IN_LABEL.sub("", label).strip()
+
+
+@dataclass
+class CountNode:
+    """A composition rule with the count the database gives today."""
+
+    id: str
+    label: str
+    count: int
+    expected: int
+    provisional: bool
+    card_type: str | None
+    children: list["CountNode"] = field(default_factory=list)
+
+    @property
+    def matches(self) -> bool:
+        return self.count == self.expected
+
+
+@dataclass
+class TypeCount:
+    """One card type with its copies counted from the cards."""
+
+    slug: str
+    name: str
+    name_en: str
+    width_mm: float
+    height_mm: float
+    size_provisional: bool
+    role: str
+    count: int            # sum of copies
+    distinct: int         # number of card rows
+    provisional: bool     # some card's copies are designed
+
+    @property
+    def size(self) -> str:
+        return f"{self.width_mm:g}×{self.height_mm:g} mm"
+
+
+def type_counts(db: sqlite_utils.Database, game: str) -> list[TypeCount]:
+    cards = repo.list_cards(db, game)
+    out = []
+    for t in repo.card_types(db, game):
+        mine = [c for c in cards if c.type == t.slug]
+        out.append(TypeCount(t.slug, t.name, t.name_en, t.width_mm, t.height_mm,
+                             t.size_provisional, t.role, sum(c.copies for c in mine), len(mine),
+                             any(c.is_value_provisional("copies") for c in mine)))
+    return out
+
+
+def _rule_cards(db: sqlite_utils.Database, game: str, rule: CompositionRule,
+                all_cards: list[Card]) -> list[Card]:
+    if rule.query.strip():
+        from pnpforge.query.search import search
+        cards = search(db, game, rule.query)
+    else:
+        cards = all_cards
+    return [c for c in cards if rule.card_type is None or c.type == rule.card_type]
+
+
+def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
+    """The component list as a tree of counted rules.
+
+    A top-level rule narrowing one card type (e.g. 艺术品 within 处置卡) is
+    shown under that type's whole-type rule when there is one.
+    """
+    rules = repo.composition(db, game)
+    all_cards = repo.list_cards(db, game)
+    nodes: dict[str, CountNode] = {}
+    for r in rules:
+        cards = _rule_cards(db, game, r, all_cards)
+        nodes[r.id] = CountNode(r.id, clean_label(r.label), sum(c.copies for c in cards), r.expected,
+                                r.provisional or any(c.is_value_provisional("copies") for c in cards),
+                                r.card_type)
+    whole_type = {r.card_type: r.id for r in rules
+                  if r.parent is None and r.card_type and not r.query.strip()}
+    roots: list[CountNode] = []
+    for r in rules:
+        parent = r.parent if r.parent in nodes else None
+        if parent is None and r.card_type in whole_type and whole_type[r.card_type] != r.id:
+            parent = whole_type[r.card_type]
+        (nodes[parent].children if parent else roots).append(nodes[r.id])
+    return roots
+
+
+# ---- the template context ---------------------------------------------------------------
+
+def players_text(game: Game) -> str:
+    if game.players_min == game.players_max:
+        return str(game.players_min)
+    return f"{game.players_min}–{game.players_max}"
+
+
+def _search(db: sqlite_utils.Database, game: str) -> Callable[..., list[Card]]:
+    all_cards = repo.list_cards(db, game)
+
+    def cards(type: str | None = None, query: str | None = None) -> list[Card]:  # noqa: A002
+        """Cards of the game in deck order, optionally of one type and matching a query."""
+        if query and query.strip():
+            from pnpforge.query.search import search
+            found = search(db, game, query)
+        else:
+            found = all_cards
+        return [c for c in found if type is None or c.type == type]
+
+    return cards
+
+
+def build_context(db: sqlite_utils.Database, game: str, *, players: int | None = None,
+                  root: Path | None = None) -> dict[str, Any]:
+    """Everything a summary or helper template may use, for one game."""
+    g = repo.get_game(db, game)
+    L = labels(g.language, root)
+    sections = repo.rule_sections(db, game)
+    gloss = repo.glossary(db, game)
+    comps = repo.components(db, game)
+    types = type_counts(db, game)
+    cards = _search(db, game)
+    date = stamp_date(db, game)[:10]
+
+    def section(*kinds: str) -> list:
+        """Rule sections of these kinds, in rulebook order."""
+        return [s for s in sections if s.kind in kinds]
+
+    def glossary(*categories: str) -> list:
+        """Glossary entries of these categories (all when none given), in order."""
+        return [e for e in gloss if not categories or e.category in categories]
+
+    def count(type: str | None = None, query: str | None = None) -> int:  # noqa: A002
+        return sum(c.copies for c in cards(type, query))
+
+    def tally(type: str | None = None, query: str | None = None) -> str:  # noqa: A002
+        """Copies of the matching cards, with † when any of those copies is designed."""
+        found = cards(type, query)
+        flag = any(c.is_value_provisional("copies") for c in found)
+        return f"{sum(c.copies for c in found)}{MARK if flag else ''}"
+
+    full_types = {t.slug: t for t in repo.card_types(db, game)}
+
+    def allowed(type: str, field_name: str) -> list[str]:  # noqa: A002
+        """The allowed values of an enum or list field, in their declared order."""
+        t = full_types.get(type)
+        f = t.field(field_name) if t else None
+        if f is None:
+            raise PnpError(f"template asks for field '{field_name}' of card type '{type}', "
+                           f"which game '{game}' does not have")
+        return list(f.allowed or [])
+
+    def mark(flag: bool) -> str:
+        return MARK if flag else ""
+
+    tree = composition_tree(db, game)
+    queries = {r.id: r.query.strip() for r in repo.composition(db, game)}
+
+    def rule_for(query: str) -> CountNode | None:
+        """The counted composition rule with exactly this query (its label names a group)."""
+        return next((n for n in _walk(tree) if queries.get(n.id) == query.strip()), None)
+
+    return {
+        "game": g, "L": L, "lang": g.language, "date": date, "players": players_text(g),
+        "player_count": players, "sections": sections, "section": section,
+        "glossary_entries": gloss, "glossary": glossary,
+        "categories": [c for c in CATEGORIES if any(e.category == c for e in gloss)],
+        "components": comps, "card_types": types, "composition": tree,
+        "cards": cards, "count": count, "tally": tally, "allowed": allowed, "mark": mark,
+        "MARK": MARK,
+        "types": {t.slug: t for t in types}, "grouped": group_same_text,
+        "rule_for": rule_for,
+        "has_provisional": (any(t.provisional or t.size_provisional for t in types)
+                            or any(n.provisional for n in _walk(tree))
+                            or any(c.provisional for c in comps)),
+    }
+
+
+def _walk(nodes: list[CountNode]):
+    for n in nodes:
+        yield n
+        yield from _walk(n.children)
+
+
+def group_same_text(entries: list) -> list[list]:
+    """Consecutive-or-not entries sharing one definition, grouped in first-seen order.
+
+    Six symbols all defined as 符號之一 read better as one line than six.
+    """
+    groups: dict[str, list] = {}
+    for e in entries:
+        groups.setdefault(e.text, []).append(e)
+    return list(groups.values())
+
+
+# ---- Jinja2 ------------------------------------------------------------------------------
+
+def _join_cjk(items: Any, sep: str) -> str:
+    return sep.join(str(i) for i in items)
+
+
+def jinja_env(root: Path | None = None):
+    """A sandboxed environment loading from templates/ (names like 'enforcer/summary.md.j2')."""
+    from jinja2 import FileSystemLoader, StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
+
+    from pnpforge.docs.markup import escape_cell, escape_text
+    env = SandboxedEnvironment(loader=FileSystemLoader(str(root or templates_dir())),
+                               autoescape=False, trim_blocks=True, lstrip_blocks=True,
+                               keep_trailing_newline=True, undefined=StrictUndefined)
+    env.filters["cell"] = escape_cell
+    env.filters["text"] = escape_text
+    env.filters["clean_label"] = clean_label
+    env.filters["join_with"] = _join_cjk
+    env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
+    env.filters["regex_replace"] = lambda value, pattern, repl="": re.sub(pattern, repl, str(value))
+    return env
+
+
+def render(name: str, context: dict[str, Any], root: Path | None = None) -> str:
+    """Render one template; a template mistake becomes a PnpError naming file and line."""
+    from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
+    env = jinja_env(root)
+    try:
+        return env.get_template(name).render(**context)
+    except TemplateNotFound as e:
+        raise PnpError(f"template '{e.name}' not found under {root or templates_dir()}") from e
+    except TemplateSyntaxError as e:
+        raise PnpError(f"{e.filename or name}, line {e.lineno}: template error: {e.message}") from e
+    except TemplateError as e:
+        raise PnpError(f"{_template_line(e, name)}: template error: {e}") from e
+
+
+def _template_line(exc: BaseException, name: str) -> str:
+    """'templates/x/summary.md.j2, line 9' from the traceback Jinja rewrites to the template."""
+    where = name
+    tb = exc.__traceback__
+    while tb is not None:
+        fname = tb.tb_frame.f_code.co_filename
+        if fname.endswith(".j2"):
+            where = f"{fname}, line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+def pick_template(game: str, filename: str, root: Path | None = None) -> str:
+    """'GAME/filename' when the game has its own, else '_shared/filename'."""
+    base = root or templates_dir()
+    if (base / game / filename).is_file():
+        return f"{game}/{filename}"
+    if (base / "_shared" / filename).is_file():
+        return f"_shared/{filename}"
+    raise PnpError(f"no template {filename} in {base / game} or {base / '_shared'}")

@@ -1,0 +1,362 @@
+"""Rulebook summaries: one Jinja2 template, two outputs (Markdown and a typeset PDF).
+
+The template (templates/GAME/summary.md.j2, else templates/_shared/) writes the
+Markdown subset of docs.markup; `--format md` prints that, and the PDF is set
+from the same blocks with reportlab's platypus, so both always say the same.
+
+PDF rules kept here: every style names an embedded font (the canvas starts in
+it too, so Helvetica never enters the file), CJK line breaking for Chinese,
+page numbers "n / total", the game's version and the database date in the
+footer, invariant mode and a fixed creation date for byte-identical rebuilds.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import sqlite_utils
+
+from pnpforge.docs import context, markup
+from pnpforge.errors import PnpError
+
+PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+FORMATS = ("pdf", "md")
+MAX_PAGES = 4
+MARGIN_MM = (17.0, 15.0, 16.0, 18.0)     # left, top, right, bottom
+BODY_PT = 9.0
+MM = 72.0 / 25.4
+
+
+@dataclass
+class SummaryResult:
+    """What was written: for messages and for the kit's manifest."""
+
+    path: Path
+    format: str
+    pages: int = 0
+    bytes: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+# ---- content -------------------------------------------------------------------------
+
+def summary_markdown(db: sqlite_utils.Database, game: str, root: Path | None = None) -> str:
+    """The summary as Markdown (normalised through the block parser)."""
+    ctx = context.build_context(db, game, root=root)
+    text = context.render(context.pick_template(game, "summary.md.j2", root), ctx, root)
+    return markup.to_markdown(markup.parse(text))
+
+
+def default_path(game: str, fmt: str, paper: str) -> Path:
+    suffix = "md" if fmt == "md" else "pdf"
+    name = f"{game}-rules.md" if fmt == "md" else f"{game}-rules-{paper}.{suffix}"
+    return Path("output") / game / name
+
+
+def write_summary(db: sqlite_utils.Database, game: str, *, fmt: str = "pdf", paper: str = "a4",
+                  output: str | os.PathLike | None = None, root: Path | None = None) -> SummaryResult:
+    """Write the summary (PDF or Markdown) and return where and how long it is."""
+    if fmt not in FORMATS:
+        raise PnpError(f"unknown --format '{fmt}' (allowed: {', '.join(FORMATS)})")
+    if paper not in PAPERS_MM:
+        raise PnpError(f"unknown paper '{paper}' (allowed: {', '.join(PAPERS_MM)})")
+    path = Path(output) if output else default_path(game, fmt, paper)
+    if output and path.is_dir():
+        path = path / default_path(game, fmt, paper).name
+    md = summary_markdown(db, game, root)
+    if fmt == "md":
+        data = md.encode("utf-8")
+        _atomic_write(path, data)
+        return SummaryResult(path, fmt, pages=0, bytes=len(data))
+    from pnpforge.store import repo
+    g = repo.get_game(db, game)
+    accent = _accent(db, game)
+    data, pages = typeset(markup.parse(md), g, context.stamp_date(db, game), paper,
+                          context.labels(g.language, root), accent)
+    _atomic_write(path, data)
+    res = SummaryResult(path, fmt, pages=pages, bytes=len(data))
+    if pages > MAX_PAGES:
+        res.warnings.append(f"the {game} summary runs to {pages} pages (aim: at most {MAX_PAGES}); "
+                            "shorten the rule sections or the glossary")
+    return res
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder, so a failure leaves the old file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _accent(db: sqlite_utils.Database, game: str) -> str:
+    """The game's colour for headings: its first deck back colour, darkened until it reads."""
+    from pnpforge.render import units
+    from pnpforge.store import repo
+    colour = "#2c3e50"
+    for t in repo.card_types(db, game):
+        c = (t.back or {}).get("colour")
+        if t.role == "deck" and isinstance(c, str) and units.is_hex_colour(c):
+            colour = c
+            break
+    while units.luminance(colour) > 0.12:
+        colour = units.mix(colour, "#000000", 0.15)
+    return colour
+
+
+# ---- typesetting -----------------------------------------------------------------------
+
+@dataclass
+class _Styles:
+    regular: str
+    bold: str
+    cjk: bool
+    accent: str
+    s: dict[str, Any]
+
+
+def _styles(regular: str, bold: str, cjk: bool, accent: str) -> _Styles:
+    from reportlab.lib import colors
+    from reportlab.lib.styles import ParagraphStyle
+    wrap = "CJK" if cjk else None
+    acc = colors.HexColor(accent)
+    ink = colors.HexColor("#1c1c1c")
+    grey = colors.HexColor("#5a5a5a")
+
+    def st(name: str, **kw: Any) -> ParagraphStyle:
+        base = dict(fontName=regular, fontSize=BODY_PT, leading=BODY_PT * 1.45, textColor=ink,
+                    bulletFontName=regular, bulletFontSize=BODY_PT, wordWrap=wrap,
+                    allowWidows=0, allowOrphans=0, spaceAfter=0, spaceBefore=0)
+        base.update(kw)
+        return ParagraphStyle(name, **base)
+
+    s = {
+        "h1": st("h1", fontName=bold, fontSize=20, leading=25, textColor=acc, spaceAfter=2,
+                 keepWithNext=1, bulletFontName=bold),
+        "h2": st("h2", fontName=bold, fontSize=12.5, leading=16, textColor=acc, spaceBefore=9,
+                 spaceAfter=1, keepWithNext=1, bulletFontName=bold),
+        "h3": st("h3", fontName=bold, fontSize=10, leading=13, textColor=acc, spaceBefore=5,
+                 spaceAfter=1.5, keepWithNext=1, bulletFontName=bold),
+        "p": st("p", spaceAfter=3),
+        "li": st("li", spaceAfter=1.6),
+        "note": st("note", fontSize=7.5, leading=10.5, textColor=grey, spaceBefore=3, spaceAfter=2,
+                   bulletFontSize=7.5),
+        "cell": st("cell", fontSize=8.5, leading=11.5),
+        "cell_r": st("cell_r", fontSize=8.5, leading=11.5, alignment=2),
+        "cell_c": st("cell_c", fontSize=8.5, leading=11.5, alignment=1),
+        "th": st("th", fontName=bold, fontSize=8.5, leading=11.5, textColor=colors.white,
+                 bulletFontName=bold),
+        "th_r": st("th_r", fontName=bold, fontSize=8.5, leading=11.5, textColor=colors.white,
+                   alignment=2, bulletFontName=bold),
+        "th_c": st("th_c", fontName=bold, fontSize=8.5, leading=11.5, textColor=colors.white,
+                   alignment=1, bulletFontName=bold),
+    }
+    return _Styles(regular, bold, cjk, accent, s)
+
+
+def inline_xml(text: str, bold_font: str) -> str:
+    """Markup text -> reportlab paragraph XML: escaped, bold runs in the bold font by name."""
+    out = []
+    for run, is_bold in markup.spans(text):
+        e = escape(run)
+        out.append(f'<font name="{bold_font}">{e}</font>' if is_bold else e)
+    return "".join(out)
+
+
+def heading_xml(text: str, st: _Styles, level: int) -> str:
+    """'遊戲概要 · Overview' -> the title, then the English gloss smaller, regular and grey."""
+    main, sep, gloss = text.rpartition(" · ")
+    if not sep or not main:
+        return inline_xml(text, st.bold)
+    size = {1: 13.0, 2: 9.5, 3: 8.0}[level]
+    return (inline_xml(main, st.bold) + "\u2002" +
+            f'<font name="{st.regular}" size="{size:g}" color="#6b6b6b">{escape(markup.plain(gloss))}</font>')
+
+
+def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
+    """Natural widths, shrinking the widest columns when the table is too wide."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    pad = 12.0
+    n = t.columns
+    rows = ([t.header] if t.header else []) + list(t.rows)
+    natural = [0.0] * n
+    for r in rows:
+        for i, cell in enumerate(r):
+            font = st.bold if r is t.header else st.regular
+            natural[i] = max(natural[i], stringWidth(markup.plain(cell), font, 8.5) + pad)
+    if sum(natural) <= avail:
+        # fill the width: the widest (text) column takes the rest
+        widest = max(range(n), key=lambda i: natural[i])
+        natural[widest] += avail - sum(natural)
+        return natural
+    fixed = [w for w in natural if w <= avail / n]
+    free = avail - sum(fixed)
+    flex_total = sum(w for w in natural if w > avail / n)
+    return [w if w <= avail / n else free * w / flex_total for w in natural]
+
+
+def _table(t: markup.Table, avail: float, st: _Styles):
+    from reportlab.lib import colors
+    from reportlab.platypus import Paragraph, Table, TableStyle
+    suffix = {"left": "", "right": "_r", "center": "_c"}
+    align = t.align or ("left",) * t.columns
+    data = []
+    if t.header:
+        data.append([Paragraph(inline_xml(c, st.bold), st.s["th" + suffix[a]])
+                     for c, a in zip(t.header, align)])
+    for r in t.rows:
+        data.append([Paragraph(inline_xml(c, st.bold), st.s["cell" + suffix[a]])
+                     for c, a in zip(r, align)])
+    acc = colors.HexColor(st.accent)
+    tint = colors.HexColor(_tint(st.accent, 0.92))
+    cmds: list[tuple] = [
+        ("FONT", (0, 0), (-1, -1), st.regular, 8.5),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
+        ("LEFTPADDING", (0, 0), (-1, -1), 5), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
+        ("LINEBELOW", (0, -1), (-1, -1), 0.6, acc),
+    ]
+    start = 0
+    if t.header:
+        cmds += [("BACKGROUND", (0, 0), (-1, 0), acc), ("FONT", (0, 0), (-1, 0), st.bold, 8.5)]
+        start = 1
+    for i in range(start, len(data)):
+        if (i - start) % 2 == 1:
+            cmds.append(("BACKGROUND", (0, i), (-1, i), tint))
+    tbl = Table(data, colWidths=_col_widths(t, avail, st), repeatRows=1 if t.header else 0,
+                hAlign="LEFT", spaceBefore=5, spaceAfter=6)
+    tbl.setStyle(TableStyle(cmds))
+    return tbl
+
+
+def _tint(colour: str, t: float) -> str:
+    from pnpforge.render import units
+    return units.mix(colour, "#ffffff", t)
+
+
+def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
+    """Platypus flowables for the blocks, in order."""
+    from reportlab.lib import colors
+    from reportlab.platypus import HRFlowable, Paragraph, Spacer
+    out: list = []
+    for b in blocks:
+        if isinstance(b, markup.Heading):
+            level = min(b.level, 3)
+            out.append(Paragraph(heading_xml(b.text, st, level), st.s[f"h{level}"]))
+            if level <= 2:
+                rule = HRFlowable(width="100%", thickness=1.2 if level == 1 else 0.6,
+                                  color=colors.HexColor(st.accent), spaceBefore=1,
+                                  spaceAfter=4 if level == 1 else 3)
+                rule.keepWithNext = 1
+                out.append(rule)
+        elif isinstance(b, markup.Para):
+            out.append(Paragraph(inline_xml(b.text, st.bold), st.s["p"]))
+        elif isinstance(b, markup.Item):
+            indent = 13 + 12 * b.depth
+            bullet = f"{b.number}." if b.ordered else ("•" if b.depth == 0 else "–")
+            style = st.s["li"].clone(f"li{b.depth}", leftIndent=indent, bulletIndent=indent - 11)
+            out.append(Paragraph(inline_xml(b.text, st.bold), style,
+                                 bulletText=escape(bullet)))
+        elif isinstance(b, markup.Note):
+            out.append(Paragraph(inline_xml(b.text, st.bold), st.s["note"]))
+        elif isinstance(b, markup.Table):
+            out.append(_table(b, avail, st))
+        elif isinstance(b, markup.Break):
+            out.append(HRFlowable(width="100%", thickness=0.4, color=colors.HexColor("#bbbbbb"),
+                                  spaceBefore=3, spaceAfter=3))
+        else:  # pragma: no cover - parse() makes only these
+            raise AssertionError(f"unknown block {b!r}")
+    out.append(Spacer(1, 1))
+    return out
+
+
+def pdf_date(iso: str) -> str:
+    """'2026-11-25T21:37:25Z' -> 'D:20261125213725+00'00'' (the PDF's date format)."""
+    digits = "".join(ch for ch in iso if ch.isdigit())[:14].ljust(14, "0")
+    return f"D:{digits}+00'00'"
+
+
+def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
+            labels: dict[str, str], accent: str) -> tuple[bytes, int]:
+    """The summary PDF as bytes, and its page count."""
+    import io
+
+    from reportlab.lib import colors
+    from reportlab.pdfbase.pdfmetrics import registerFontFamily
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+    from pnpforge.render.fonts import ensure_fonts
+
+    fonts = ensure_fonts(game.language)
+    registerFontFamily(fonts.regular, normal=fonts.regular, bold=fonts.bold,
+                       italic=fonts.regular, boldItalic=fonts.bold)
+    st = _styles(fonts.regular, fonts.bold, game.language.startswith("zh"), accent)
+    pw, ph = (v * MM for v in PAPERS_MM[paper])
+    left, top, right, bottom = (v * MM for v in MARGIN_MM)
+    stamp = pdf_date(date_iso)
+    title = f"{game.title} · {game.title_en}" if game.title_en and game.title_en != game.title \
+        else game.title
+    footer_left = f"{title} · v{game.version} · {date_iso[:10]}"
+
+    class NumberedCanvas(Canvas):
+        """Holds pages until the end so each footer can say 'n of total'."""
+
+        def __init__(self, *a: Any, **kw: Any) -> None:
+            super().__init__(*a, **kw)
+            self._pages: list[dict] = []
+            self.setDateFormatter(lambda *_: stamp)
+
+        def showPage(self) -> None:  # noqa: N802 - reportlab's name
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for n, state in enumerate(self._pages, 1):
+                self.__dict__.update(state)
+                self._footer(n, total)
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+        def _footer(self, n: int, total: int) -> None:
+            self.saveState()
+            self.setStrokeColor(colors.HexColor("#bbbbbb"))
+            self.setLineWidth(0.4)
+            y = bottom - 7 * MM
+            self.line(left, y + 9.5, pw - right, y + 9.5)
+            self.setFillColor(colors.HexColor("#555555"))
+            self.setFont(fonts.regular, 7.5)
+            self.drawString(left, y, footer_left)
+            self.drawRightString(pw - right, y, labels["page"].format(n=n, total=total))
+            self.restoreState()
+
+    buf = io.BytesIO()
+    doc = BaseDocTemplate(buf, pagesize=(pw, ph), leftMargin=left, rightMargin=right,
+                          topMargin=top, bottomMargin=bottom, title=title, author="pnpforge",
+                          creator="pnpforge", subject=f"rulebook summary v{game.version}",
+                          invariant=1, initialFontName=fonts.regular, initialFontSize=BODY_PT,
+                          pageCompression=1, lang=game.language)
+    frame = Frame(left, bottom, pw - left - right, ph - top - bottom, id="body",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    doc.build(flowables(blocks, st, pw - left - right), canvasmaker=NumberedCanvas)
+    data = buf.getvalue()
+    return data, _count_pages(data)
+
+
+def _count_pages(data: bytes) -> int:
+    """Pages of a PDF reportlab just wrote (its /Type /Page objects)."""
+    import re
+    return len(re.findall(rb"/Type /Page\b(?!s)", data))
