@@ -422,12 +422,12 @@ def test_inmate_is_immune_to_restriction_cards(rules):
 
 
 def test_specialist_adds_one_power_to_its_category_including_dual(rules):
-    officers = [("OF-tax", "OF-gold"), *DEFAULT_OFFICERS[1:3]]
+    officers = [("OF-tax", "OF-care"), *DEFAULT_OFFICERS[1:3]]
     st = setup(rules, officers=officers, table=["OB-25", *QUIET_TABLE[:3]])
     act(st, "execute", ob("OB-25"))                             # 稅罰
     assert st.execution_power() == 1
-    health_fee = next(c for c in st.table if c.card == "OB-27")
-    assert st.power_against(0, health_fee, "table", []) == 0    # 健費: no 稅 bonus
+    fee = next(c for c in st.table if c.card == "OB-19")
+    assert st.power_against(0, fee, "table", []) == 0           # 費: no 稅 bonus
 
 
 def test_freeze_deposits_flips_another_objection_and_clarify_cancels_one(rules):
@@ -561,36 +561,37 @@ def leave_one(st: EnforcerState) -> None:
         st.points[2] += st.ob(ci).score
 
 
-def test_table_running_out_ends_the_game_with_make_up_executions(rules):
-    st = setup(rules, hands={0: ["EX-seize-land", "EX-seize-land", "EX-sale"]},
+def make_last_obligor_leave(rules) -> EnforcerState:
+    """Seat 1 holds project OB-03; seat 0 executes the last table obligor the pile can't replace."""
+    st = setup(rules, hands={0: ["EX-assign", "EX-seize-land"], 1: ["EX-seize-land", "EX-seize-revenue"]},
                table=["OB-02", *QUIET_TABLE[:3]])
     leave_one(st)
-    act(st, "project", ob("OB-03"))
-    settle(st)
-    assert len(st.table) == 4 and not st.obligor_deck
+    act(st, "strat", "EX-assign", ob("OB-03"), 1)
+    settle(st)                                                  # OB-23, the last one, revealed
+    assert len(st.table) == 4 and not st.obligor_deck and st.penalties == [0, 0, 0]
     act(st, "execute", ob("OB-02"))
     act(st, "play", "EX-seize-land")
     act(st, "resolve")
-    assert st.ending and st.end_reason() == "table"           # 3 left on the table
+    return st
+
+
+def test_table_running_out_ends_the_game_with_make_up_executions(rules):
+    st = make_last_obligor_leave(rules)
+    assert len(st.table) == 3 and st.ending and st.end_reason() == "table"
     assert st.exec is not None and st.exec.final and st.exec.target.card == "OB-03"
+    assert st.current_player() == 1                             # seat 1 makes up its project
     act(st, "resolve")                                          # make-up fails: a penalty
-    assert st.is_terminal() and st.penalties[0] == 1
+    assert st.is_terminal() and st.penalties == [0, 1, 0]
     assert conserved(rules, st)
 
 
 def test_make_up_execution_success_scores(rules):
-    st = setup(rules, hands={0: ["EX-seize-land", "EX-seize-land", "EX-sale"]},
-               table=["OB-02", *QUIET_TABLE[:3]])
-    leave_one(st)
-    act(st, "project", ob("OB-03"))
-    settle(st)
-    act(st, "execute", ob("OB-02"))
+    st = make_last_obligor_leave(rules)
     act(st, "play", "EX-seize-land")
+    act(st, "play", "EX-seize-revenue")
     act(st, "resolve")
-    act(st, "play", "EX-seize-land")
-    act(st, "play", "EX-sale")
-    act(st, "resolve")
-    assert st.is_terminal() and st.points[0] == 4 + 5 and st.penalties[0] == 0
+    assert st.is_terminal() and st.points[1] == 5 and st.penalties == [0, 0, 0]
+    assert st.points[0] == 4
 
 
 def finished(rules, scored: dict, helped: dict | None = None, penalties: dict | None = None):

@@ -632,11 +632,13 @@ def drive(rules, players: int, seed: int, policy) -> tuple:
         assert steps < rules.info.max_steps, f"seed {seed}: step cap reached"
         legal = st.legal_actions()
         assert legal and legal == sorted(legal)
-        action = _uniform(st, legal, rng) if st.current_player() == CHANCE else policy(st, legal, rng)
+        chance = st.current_player() == CHANCE
+        action = _uniform(st, legal, rng) if chance else policy(st, legal, rng)
         st.apply(action)
         steps += 1
         st.check_invariants()
-        assert Counter(c for z in st.zones().values() for c in z) == deck, f"seed {seed} step {steps}"
+        held = Counter(c for z in st.zones().values() for c in z)
+        assert held == deck, f"seed {seed} step {steps}"
     assert st.returns() == st.scores_from_rules()
     return st, steps
 

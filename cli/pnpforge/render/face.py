@@ -246,6 +246,7 @@ class FaceRenderer:
 
     def _measure_for(self, lay: Layout) -> tx.Measure:
         m = tx.Measure(self.fonts.regular, self.fonts.bold)
+        m.mark = lay.provisional["mark"] or "†"
 
         def icon_width(name: str) -> float:
             spec = lay.icons.get(name)
@@ -351,16 +352,19 @@ class FaceRenderer:
         finally:
             ctx.tracker.active = False
 
-    def _eval(self, ctx: _Ctx, source: str, where: str) -> Any:
+    def _eval(self, ctx: _Ctx, source: str, where: str, track: bool = False) -> Any:
         expr = self._templates.get((source, True))
         if expr is None:
             expr = self._templates[(source, True)] = self._compile(source, where, True)
+        ctx.tracker.active, ctx.tracker.read = track, set()
         try:
             return expr(**ctx.vars)
         except PnpError as e:
             raise PnpError(f"{where}: {e}") from e
         except Exception as e:
             raise PnpError(f"{where}: expression failed: {type(e).__name__}: {e}") from e
+        finally:
+            ctx.tracker.active = False
 
     def _compile(self, source: str, where: str, expression: bool) -> Any:
         from jinja2 import TemplateSyntaxError
@@ -547,9 +551,11 @@ class FaceRenderer:
 
     def _plan_icon(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         o = reg.opts
-        name = self._render(ctx, o["icon"], where + " option 'icon'", marks=False).strip()
+        name = self._render(ctx, o["icon"], where + " option 'icon'", track=True,
+                            marks=False).strip()
         if not name:
             return None
+        mark = self._mark_painter(ctx, where) if ctx.tracker.read else None
         spec = self._icon_spec(ctx, name, where)
         align = o["align"]
 
@@ -560,11 +566,14 @@ class FaceRenderer:
                 bh = bh * bw / _badge_width(ctx.measure, spec, name, bh, self.fonts)
             bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
             _draw_badge(c, spec, name, bx, y + (h - bh) / 2, bw, bh, ctx.measure, self.fonts)
+            if mark:
+                mark(c, bx + bw + 0.4, y + (h + bh) / 2, bh)
         return op
 
     def _plan_icons(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         o = reg.opts
-        items = self._eval(ctx, o["items"], where + " option 'items'")
+        items = self._eval(ctx, o["items"], where + " option 'items'", track=True)
+        marked = bool(ctx.tracker.read)
         if items in (None, "", []):
             return None
         if isinstance(items, (str, int)):
@@ -573,6 +582,7 @@ class FaceRenderer:
         specs = [self._icon_spec(ctx, n, where, o["default"]) for n in names]
         direction, gap, align = o["direction"], o["gap"] * MM, o["align"]
         m = ctx.measure
+        mark = self._mark_painter(ctx, where) if marked else None
 
         def op(c: Any, x: float, y: float, w: float, h: float) -> None:
             size = h if direction == "row" else w
@@ -593,6 +603,8 @@ class FaceRenderer:
                 for s, n, bw in zip(specs, names, widths):
                     _draw_badge(c, s, n, px, y + (h - size) / 2, bw, size, m, self.fonts)
                     px += bw + g
+                if mark:
+                    mark(c, px - g + 0.4, y + (h + size) / 2, size)
             else:
                 py = y + h - size
                 for s, n, bw in zip(specs, names, widths):
@@ -601,7 +613,23 @@ class FaceRenderer:
                         else x + w - bw
                     _draw_badge(c, s, n, bx, py, bw, size, m, self.fonts)
                     py -= size + g
+                if mark:
+                    mark(c, x + w - 1, py + g + size, size)
         return op
+
+    def _mark_painter(self, ctx: _Ctx, where: str) -> Callable[[Any, float, float, float], None]:
+        """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
+        colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+        sign = ctx.layout.provisional["mark"]
+        font = self.fonts.regular
+        ctx.marks_used = True
+
+        def paint(c: Any, x: float, top: float, size: float) -> None:
+            s = min(tx.MARK_MAX, size * 0.6)
+            c.setFillColorRGB(*hex_to_rgb(colour))
+            c.setFont(font, s)
+            c.drawString(x, top - tx.ASCENT * s, sign)
+        return paint
 
     def _icon_spec(self, ctx: _Ctx, name: str, where: str, default: str = "") -> dict[str, Any]:
         spec = ctx.layout.icons.get(name)

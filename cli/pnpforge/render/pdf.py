@@ -220,7 +220,7 @@ def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
     c.restoreState()
 
 
-def _fit_font(text: str, font: str, size: float, width_pt: float) -> tuple[str, float]:
+def fit_font(text: str, font: str, size: float, width_pt: float) -> tuple[str, float]:
     """Shrink to fit `width_pt`, down to NOTE_MIN_FONT_PT; then cut with an ellipsis."""
     while size > NOTE_MIN_FONT_PT and pdfmetrics.stringWidth(text, font, size) > width_pt:
         size -= 0.25
@@ -251,7 +251,7 @@ def draw_note(c: Canvas, band: Rect, side: str, font: str, lines: list[str]) -> 
     room = length * mm - text_x
     baselines = [height * 0.55 * mm, height * 0.12 * mm]
     for text, y in zip(lines[:2], baselines):
-        fitted, size = _fit_font(text, font, NOTE_FONT_PT, room)
+        fitted, size = fit_font(text, font, NOTE_FONT_PT, room)
         c.setFont(font, size)
         c.drawString(text_x, y, fitted)
     c.restoreState()

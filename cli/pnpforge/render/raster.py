@@ -111,8 +111,9 @@ def _size_px(w_mm: float, h_mm: float, px_per_mm: float) -> tuple[int, int]:
     return max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm))
 
 
-def rasterise(pdf_path: Path, items: list[Item], px_per_mm: float) -> Iterator[Any]:
-    """PIL images of each item page, cropped to the trim at round(mm × px_per_mm) pixels."""
+def rasterise(pdf_path: Path, items: list[Item], px_per_mm: float,
+              size: tuple[int, int] | None = None) -> Iterator[Any]:
+    """PIL images of each item page, cropped to the trim: round(mm × px_per_mm) pixels, or `size`."""
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(str(pdf_path))
@@ -124,18 +125,19 @@ def rasterise(pdf_path: Path, items: list[Item], px_per_mm: float) -> Iterator[A
                 img = bitmap.to_pil().convert("RGB")
             finally:
                 page.close()
-            w, h = _size_px(it.w_mm, it.h_mm, px_per_mm)
+            w, h = size or _size_px(it.w_mm, it.h_mm, px_per_mm)
             img = img.crop((BLEED_PX, BLEED_PX, BLEED_PX + w, BLEED_PX + h))
             yield img
     finally:
         doc.close()
 
 
-def _render_items(items: list[Item], ctx: _Context, px_per_mm: float) -> Iterator[Any]:
+def _render_items(items: list[Item], ctx: _Context, px_per_mm: float,
+                  size: tuple[int, int] | None = None) -> Iterator[Any]:
     with tempfile.TemporaryDirectory(prefix="pnp-raster-") as tmp:
         path = Path(tmp) / "items.pdf"
         write_item_pdf(path, items, ctx, px_per_mm)
-        yield from rasterise(path, items, px_per_mm)
+        yield from rasterise(path, items, px_per_mm, size)
 
 
 def _back_items(ctx: _Context) -> list[Item]:
@@ -198,16 +200,17 @@ def tts(db: Any, game: str, output: str | None = None, card_type: str | None = N
             continue
         cols0, rows0 = tts_grid(min(len(deck), per_sheet))
         ppm = tts_px_per_mm(t.width_mm, t.height_mm, cols0, rows0, dpi)
-        cw, ch = _size_px(t.width_mm, t.height_mm, ppm)
+        # whole pixels, rounded down: 10 cards × cw must stay within TTS_MAX_PX
+        cw, ch = max(1, math.floor(t.width_mm * ppm)), max(1, math.floor(t.height_mm * ppm))
         back_name = f"{game}-{slug}-back.png"
-        [back] = list(_render_items([Item("back", slug, t.width_mm, t.height_mm)], ctx, ppm))
+        [back] = list(_render_items([Item("back", slug, t.width_mm, t.height_mm)], ctx, ppm, (cw, ch)))
         back.save(out / back_name)
         result.files.append(str(out / back_name))
         for n, batch in enumerate(sheet.chunks(deck, per_sheet), start=1):
             cols, rows = tts_grid(len(batch))
             unique = list({c.id: c for c in batch}.values())
             imgs = dict(zip((c.id for c in unique),
-                            _render_items([_face(c, ctx) for c in unique], ctx, ppm)))
+                            _render_items([_face(c, ctx) for c in unique], ctx, ppm, (cw, ch))))
             canvas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
             for i, card in enumerate(batch):
                 canvas.paste(imgs[card.id], ((i % cols) * cw, (i // cols) * ch))
@@ -270,22 +273,44 @@ def proof(db: Any, game: str, output: str | None = None, card_type: str | None =
     return result
 
 
-def proof_geometry(sizes: list[tuple[float, float]], n: int) -> tuple[int, int, float, float]:
-    """Columns, rows, and the cell size in mm for n cards of the given sizes."""
-    cell_w = max(w for w, _ in sizes) + PROOF_GAP_MM
-    cell_h = max(h for _, h in sizes) + PROOF_LABEL_MM + PROOF_GAP_MM
-    cols = min(PROOF_COLS, n)
-    return cols, math.ceil(n / cols), cell_w, cell_h
+def proof_layout(sizes: list[tuple[float, float]]) -> tuple[float, float, list[tuple[float, float]]]:
+    """Page size and each card's bottom-left corner (mm, PDF origin) on a contact sheet.
+
+    Cards flow left to right at real size; a row ends when the next card would pass
+    PROOF_COLS widths of the widest card, or where the card size changes (so each
+    size keeps to its own rows and a small card never sits in a tall card's row).
+    Each row is as tall as its tallest card plus the label under it.
+    """
+    m, title_h, gap = PROOF_MARGIN_MM, PROOF_TITLE_MM, PROOF_GAP_MM
+    row_w = PROOF_COLS * (max(w for w, _ in sizes) + gap) - gap
+    rows: list[list[int]] = []
+    x = 0.0
+    for i, (w, h) in enumerate(sizes):
+        if not rows or x + w > row_w + 1e-9 or sizes[rows[-1][-1]] != (w, h):
+            rows.append([])
+            x = 0.0
+        rows[-1].append(i)
+        x += w + gap
+    depth: list[tuple[float, float]] = [(0.0, 0.0)] * len(sizes)   # (x, page top -> card bottom)
+    top = m + title_h
+    for row in rows:
+        x = m
+        for i in row:
+            w, h = sizes[i]
+            depth[i] = (x, top + h)
+            x += w + gap
+        top += max(sizes[i][1] for i in row) + PROOF_LABEL_MM + gap
+    page_w, page_h = 2 * m + row_w, top - gap + m
+    return page_w, page_h, [(x, page_h - d) for x, d in depth]
 
 
 def _write_proof_pdf(path: Path, cards: list, ctx: _Context, page_label: str) -> None:
     from reportlab.lib.colors import Color
 
     sizes = [(ctx.types[c.type].width_mm, ctx.types[c.type].height_mm) for c in cards]
-    cols, rows, cell_w, cell_h = proof_geometry(sizes, len(cards))
-    m, title_h = PROOF_MARGIN_MM, PROOF_TITLE_MM
-    page_w, page_h = 2 * m + cols * cell_w, 2 * m + title_h + rows * cell_h
-    mm = MM_TO_PT
+    page_w, page_h, corners = proof_layout(sizes)
+    m, mm = PROOF_MARGIN_MM, MM_TO_PT
+    grey = Color(0.6, 0.6, 0.6)
     with pdf.atomic_output(path) as fh:
         c = pdf.open_canvas(path, ctx.fonts.regular, f"{ctx.game.title} proof", ctx.date)
         c.setPageSize((page_w * mm, page_h * mm))
@@ -297,21 +322,17 @@ def _write_proof_pdf(path: Path, cards: list, ctx: _Context, page_label: str) ->
         c.drawString(m * mm, (page_h - m - 6) * mm,
                      f"{ctx.game.title} / {ctx.game.title_en} v{ctx.game.version} · {ctx.date} · "
                      f"proof {page_label} · {len(cards)} cards, {copies} copies")
-        grey = Color(0.6, 0.6, 0.6)
-        for i, (card, (w, h)) in enumerate(zip(cards, sizes)):
-            col, row = i % cols, i // cols
-            x = m + col * cell_w + (cell_w - PROOF_GAP_MM - w) / 2
-            top = page_h - m - title_h - row * cell_h
-            y = top - h
+        for i, (card, (w, h), (x, y)) in enumerate(zip(cards, sizes, corners)):
             ctx.renderer.check(card)
-            slot = sheet.Slot(i, sheet.Rect(x, y, w, h), sheet.Rect(x, y, w, h), sheet.translate(x, y))
+            trim = sheet.Rect(x, y, w, h)
+            slot = sheet.Slot(i, trim, trim, sheet.translate(x, y))
             pdf.place(c, slot, lambda card=card: ctx.renderer.draw_face(c, card, 0.0, 0.0, 0.0))
             c.setStrokeColor(grey)
             c.setLineWidth(0.5)
             c.rect(x * mm, y * mm, w * mm, h * mm, stroke=1, fill=0)
             c.setFillColorRGB(0, 0, 0)
             label = f"{card.id} ×{card.copies}" + (" (provisional)" if card.is_provisional else "")
-            text, size = pdf._fit_font(label, ctx.fonts.regular, 9.0, (cell_w - PROOF_GAP_MM) * mm)
+            text, size = pdf.fit_font(label, ctx.fonts.regular, 9.0, (w + PROOF_GAP_MM / 2) * mm)
             c.setFont(ctx.fonts.regular, size)
             c.drawCentredString((x + w / 2) * mm, (y - 3.8) * mm, text)
         c.showPage()

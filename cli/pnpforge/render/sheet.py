@@ -441,7 +441,7 @@ def back_slot(slot: Slot, card_w: float, card_h: float, page_w: float, page_h: f
     m = flip_transform(flip, page_w, page_h)
     o = translate(*offset)
     turn = Affine(-1, 0, 0, 1, card_w, 0)
-    tf = o @ m @ slot.transform
+    tf = o @ m @ slot.transform @ turn
     return Slot(slot.index, (o @ m).map_rect(slot.trim), (o @ m).map_rect(slot.clip), tf)
 
 

@@ -27,6 +27,7 @@ NO_END = set("（「『《〈【〔〖〘｛‘“([{")
 MARK = "\ue000"          # internal: the provisional sign after a value
 PARA_GAP = 0.5           # extra space between paragraphs, in lines
 MARK_SCALE = 0.72        # the sign's size relative to the text
+MARK_MAX = 8.0           # ... but never larger than this (points): a discreet sign
 ASCENT = 0.88            # Noto CJK em box: ascender 880, descender -120 (per 1000)
 
 
@@ -150,6 +151,7 @@ class Measure:
     def __init__(self, regular: str, bold: str,
                  icon_width: Callable[[str], float] | None = None) -> None:
         self.regular, self.bold = regular, bold
+        self.mark = "†"          # the provisional sign ([provisional] mark)
         self.icon_width = icon_width or (lambda name: 1.0)
         self._cache: dict[tuple[str, str], float] = {}
 
@@ -177,7 +179,7 @@ def atomize(spans: list[Span], m: Measure) -> list[Atom]:
             atoms.append(Atom("icon", "\ufffc", sp, m.icon_width(sp.icon)))
             continue
         if sp.mark:
-            atoms.append(Atom("mark", "†", sp, m.char("†", m.regular) * MARK_SCALE))
+            atoms.append(Atom("mark", m.mark, sp, m.char(m.mark, m.regular) * MARK_SCALE))
             continue
         font = m.font(sp)
         lines = sp.text.split("\n")
@@ -478,9 +480,10 @@ def _draw_line(canvas: Any, line: Line, x: float, baseline: float, s: float, col
         if a.kind == "icon" and icon_painter is not None:
             icon_painter(canvas, a.span.icon or "", pen, baseline, s)
         elif a.kind == "mark":
+            ms = min(s * MARK_SCALE, MARK_MAX)
             canvas.setFillColorRGB(*rgb(mark_colour))
-            canvas.setFont(m.regular, s * MARK_SCALE)
-            canvas.drawString(pen, baseline + 0.32 * s, "†")
+            canvas.setFont(m.regular, ms)
+            canvas.drawString(pen, baseline + (ASCENT * s - ASCENT * ms), m.mark)
         pen += a.width * s
     flush()
 

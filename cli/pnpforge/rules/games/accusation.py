@@ -332,7 +332,7 @@ class _GameOver(Exception):
 
 ZONES = ("deck", "hand", "field", "discard", "conspiracy", "exile", "score", "aside", "under",
          "stack")
-# Zones a card may enter face up for everyone; the rest are hidden from the other seats.
+# Zones every seat may inspect (区域介紹: 公開資訊); deck, hand and sacrificed cards are hidden.
 PUBLIC_ZONES = ("field", "discard", "conspiracy", "exile", "score", "aside", "stack")
 # Choices that hurt the card's owner: the greedy hook prefers enemy cards for these.
 HARMFUL = {"destroy_follower", "destroy_location", "make_guilty", "bounce",
@@ -360,7 +360,6 @@ class AccusationState(State):
         self.played: list[str] = []
         self.winners_: list[int] | None = None
         self.reason = ""
-        self.loser: int | None = None
         for i, owner in enumerate(rules.inst_owner):
             kind = rules.inst_def[i].type
             zone = "conspiracy" if kind == "leader" else "hand" if kind == "ritual" else "deck"
@@ -973,7 +972,6 @@ class AccusationState(State):
         deck_empty = not self.z[seat]["deck"]
         if not execs:
             if deck_empty and not (self.n == 4 and len(self.z[seat]["score"]) >= 3):
-                self.loser = seat
                 losers = self.team_seats(self.team(seat))
                 raise _GameOver([s for s in range(self.n) if s not in losers], "deck out")
             return
@@ -1045,9 +1043,13 @@ class AccusationState(State):
             GARRISON: f"garrison {c}", DECONSTRUCT: f"deconstruct {c}",
             DRAW: f"draws {c}", FIRST: f"seat {a[-1]} goes first"}
         text = texts.get(code, str(a))
-        if self.decision is not None and self.decision.kind == "choose":
-            text += f" for {self.decision.context.get('verb', '')}"
-        return text if seat == CHANCE or seat < 0 else f"{text}"
+        dec = self.decision
+        if dec is not None and code == DRAW:
+            text = f"seat {dec.context.get('seat')} {text}"
+        elif seat >= 0 and dec is not None and code in (CHOOSE, DECLINE, ACCEPT, DISCARD):
+            what = dec.context.get("verb") or dec.context.get("why") or dec.kind
+            text += f" ({what})"
+        return text
 
     # ---- greedy heuristic (uses only what `seat` may see) -----------------------------------
 
@@ -1119,5 +1121,6 @@ class AccusationView:
         self.hand_counts = [len(state.z[s]["hand"]) for s in range(state.n)]
         self.deck_counts = [len(state.z[s]["deck"]) for s in range(state.n)]
         self.under_counts = [len(state.z[s]["under"]) for s in range(state.n)]
+        self.own_under = [state.rules.instances[i] for i in state.z[seat]["under"]]
         self.guilty = [state.rules.instances[i] for i in sorted(state.guilty)]
         self.greedy_value: Callable[[Hashable], float] = state.greedy_value

@@ -1180,7 +1180,32 @@ class EnforcerState(State):
             if c.effect == "requires_card" and not (has_notice or c.requires in self.played_keys):
                 continue
             usable.append(ci.card)
-        return self.power_against(seat, target, source, usable)
+        return self.power_against(seat, target, source, self._pay_costs(seat, usable))
+
+    def _pay_costs(self, seat: int, usable: list[str]) -> list[str]:
+        """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
+        chosen = sorted(usable, key=lambda cid: -self.r.play[cid].power)
+        spare = Counter(ci.card for ci in self.hand[seat])
+        spare.subtract(chosen)
+        for cid in [c for c in chosen if self.r.play[c].effect in
+                    ("discard_cost", "discard_restriction_cost")]:
+            if cid not in chosen:
+                continue
+            need_restriction = self.r.play[cid].effect == "discard_restriction_cost"
+
+            def fits(other: str) -> bool:
+                return not need_restriction or self.r.play[other].family == RESTRICTION
+            unused = [o for o, k in spare.items() if k > 0 and fits(o)]
+            if unused:                        # pay with a card we would not play anyway
+                spare[unused[0]] -= 1
+                continue
+            others = [o for o in chosen if fits(o)]
+            others.remove(cid) if cid in others and others.count(cid) == 1 else None
+            if not others:
+                chosen.remove(cid)
+                continue
+            chosen.remove(min(others, key=lambda o: self.r.play[o].power))
+        return chosen
 
     def greedy_value(self, action: Hashable) -> float:
         """One-step value of `action` for the player to act (own hand + public info only)."""
@@ -1198,9 +1223,11 @@ class EnforcerState(State):
         if kind == "execute":
             return self._value_execute(seat, _ci(action[1]))
         if kind == "project":
+            ci = _ci(action[1])
             if self.project[seat] is not None:
                 return -5.0                   # replacing a project costs a penalty
-            return 0.3 + self.ob(_ci(action[1])).score / 10
+            margin = self._hand_potential(seat, ci, "project") - self.ob(ci).difficulty
+            return 0.3 + self.ob(ci).score / 10 if margin >= -3 else 0.0
         if kind == "strat":
             return self._value_strategy(seat, action)
         if kind == "play":
@@ -1220,11 +1247,12 @@ class EnforcerState(State):
         need = ob.difficulty + ob.objections
         margin = self._hand_potential(seat, ci, source) - need
         cost = 0.0
+        penalty = 2.0 + 2.0 * self.penalties[seat]     # worse the nearer elimination is
         if source == "table":
             if self.project[seat] is not None:
-                cost += 4.0
+                cost += penalty
             if not self.spotlight(ci) and any(self.spotlight(o) for o in self.table if o != ci):
-                cost += 4.0
+                cost += penalty
         value = (2.0 + ob.score) if margin >= 0 else -10.0 + margin
         return value - cost
 
@@ -1251,6 +1279,8 @@ class EnforcerState(State):
         gain = float(self.execution_power([action[1]]) - now) + 0.1
         if self.r.play[action[1]].effect == "extra_objection":
             gain -= 1.5                       # risks another objection card
+        if len(action) > 2 and isinstance(action[2], str):
+            gain -= 0.5 * self.r.play[action[2]].power   # the card paid as a cost
         return gain
 
     # ---- text ------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable
+from typing import Any, Hashable
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import (CHANCE, TERMINAL, CardInstance, GameInfo, GameRules,
@@ -294,10 +294,6 @@ def make_rules(db, options: dict) -> InfiltraitorsRules:
 
 # ---- state -------------------------------------------------------------------
 
-def _key(c: CardInstance) -> tuple[str, int]:
-    return (c.card, c.copy)
-
-
 def _take(zone: list[CardInstance], card: str, copy: int) -> CardInstance:
     for i, c in enumerate(zone):
         if c.card == card and c.copy == copy:
@@ -311,7 +307,7 @@ class InfiltraitorsState(State):
     def __init__(self, rules: InfiltraitorsRules, players: int) -> None:
         m = rules.mission
         self.rules, self.m, self.n = rules, m, players
-        self.hq: list[CardInstance] = sorted(rules.in_play, key=_key)
+        self.hq: list[CardInstance] = list(rules.in_play)   # unordered: every draw is chance
         self.box = list(rules.box)
         self.center = list(rules.center)
         self.pile: list[CardInstance] = []
@@ -656,7 +652,7 @@ class InfiltraitorsState(State):
         self.stage = "reward" if (self.discard_up or self.discard_down) else "after_reward"
 
     def _eliminate(self, target: int) -> None:
-        """The suspect (and its cover) go back into the deck; its hints are discarded face up."""
+        """The suspect (and its cover) go back into the deck; its hints to the discard pile."""
         self.hq.append(self.racks[target])
         self.racks[target] = None
         if self.covers[target] is not None:
@@ -804,7 +800,8 @@ class InfiltraitorsState(State):
                 raise RuleViolation(f"withdrawn seat {s} still holds cards")
             if (not self.pending and self.result is None and s != self.turn
                     and len(self.hands[s]) > m.hand_limit):
-                raise RuleViolation(f"seat {s} holds {len(self.hands[s])} cards, limit {m.hand_limit}")
+                raise RuleViolation(f"seat {s} holds {len(self.hands[s])} cards, "
+                                    f"limit {m.hand_limit}")
         if not self.pending and self.result is None:
             if self.withdrawn[self.actor]:
                 raise RuleViolation(f"withdrawn seat {self.actor} is to act")
@@ -835,7 +832,7 @@ class InfiltraitorsState(State):
             return "揪出嫌疑人 (take a suspect)"
         if kind == "hint":
             frm = "" if a[1] == self.actor else f" from seat {a[1]}'s hand"
-            up = self.orientation(CardInstance(a[2], a[3]), self.actor) if self.racks[self.actor] else None
+            up = self.racks[self.actor] and self.orientation(CardInstance(a[2], a[3]), self.actor)
             return f"給予提示 {self._name(a[2])}{frm}: {'upright' if up else 'sideways'}"
         if kind == "exchange":
             frm = "centre" if a[1] == CENTER else f"seat {a[1]}'s hand"
@@ -1012,7 +1009,8 @@ class InfiltraitorsView:
         if kind == "take":
             return 12.0
         if kind == "hint":
-            return 10.0 * self.info_gain(a[2], self.seat) + self.balance_bonus(a[2], self.seat) + 0.5
+            gain = self.info_gain(a[2], self.seat)
+            return 10.0 * gain + self.balance_bonus(a[2], self.seat) + 0.5
         if kind == "exchange":
             gain = 10.0 * self.info_gain(a[3], a[2]) + self.balance_bonus(a[3], a[2])
             if a[5]:
