@@ -148,3 +148,38 @@ def test_check_without_engine_reports_composition(run, mini_db):
     run("--db", mini_db, "cards", "set", "mini", "S-01", "copies=1")
     r = run("--db", mini_db, "check", "mini")
     assert r.exit_code == 1 and "FAIL" in r.stdout
+
+
+def _without_timing(report: dict) -> dict:
+    sim = dict(report["simulation"])
+    sim.pop("seconds")
+    sim.pop("games_per_second")
+    return {**report, "simulation": sim}
+
+
+def test_report_does_not_depend_on_jobs(run, shipped_db):
+    """Same seeds, same report, whether one process plays them or two."""
+    args = ("--db", shipped_db, "check", "hackers", "-n", "12", "--seed", "5", "--json")
+    one = json.loads(run(*args, "--jobs", "1").stdout)
+    two = json.loads(run(*args, "--jobs", "2").stdout)
+    assert one["simulation"]["completed"] == 12
+    assert _without_timing(one) == _without_timing(two)
+
+
+def test_replay_reproduces_a_game_of_the_report(run, shipped_db):
+    r = run("--db", shipped_db, "check", "hackers", "-n", "3", "--seed", "7", "--json")
+    assert r.exit_code == 0
+    r = run("--db", shipped_db, "check", "hackers", "--seed", "7", "--replay", "8", "--verbose")
+    assert r.exit_code == 0
+    assert "seed 8:" in r.stdout and "completed" in r.stdout
+    assert len(r.stdout.splitlines()) > 20  # the move log
+
+
+def test_edit_reaches_the_next_check(run, shipped_db):
+    """A composition edit shows in the report and fails the check."""
+    from pnpforge.store import repo
+    card = repo.list_cards(open_db(shipped_db), "hackers")[0]
+    run("--db", shipped_db, "cards", "set", "hackers", card.id, f"copies={card.copies + 1}")
+    r = run("--db", shipped_db, "check", "hackers", "-n", "2", "--json")
+    assert r.exit_code == 1
+    assert any(not c["ok"] for c in json.loads(r.stdout)["composition"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pnpforge.model import Card, CompositionRule, Game
 from pnpforge.store import repo
 
 MARK = "†"     # the provisional sign, as on the card faces
+REPO_TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 KINDS = ("overview", "setup", "turn", "actions", "end", "scoring", "variants", "faq", "other")
 CATEGORIES = ("trait", "keyword", "icon", "action", "term", "symbol")
 _COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
@@ -32,12 +32,32 @@ _COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
 
 # ---- where templates live ------------------------------------------------------------
 
-def templates_dir() -> Path:
-    """$PNP_TEMPLATES, else the repository's templates/ folder (next to cli/)."""
-    env = os.environ.get("PNP_TEMPLATES")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[3] / "templates"
+def templates_dir(db: sqlite_utils.Database | None = None) -> Path:
+    """templates/ beside the database when there is one, else the repository's.
+
+    The same rule the card faces use (render.face.default_templates_dir), so a
+    game's layouts, helper and summary templates always come from one folder.
+    """
+    if db is None:
+        return REPO_TEMPLATES
+    for _, name, file in db.conn.execute("PRAGMA database_list").fetchall():
+        if name == "main" and file:
+            local = Path(file).resolve().parent / "templates"
+            if local.is_dir():
+                return local
+    return REPO_TEMPLATES
+
+
+def search_path(root: Path | None) -> list[Path]:
+    """Folders templates are looked up in: `root` first, then the repository's (shared parts)."""
+    out = [root] if root is not None else []
+    return out + ([REPO_TEMPLATES] if REPO_TEMPLATES not in out else [])
+
+
+def find(root: Path | None, relpath: str) -> Path:
+    """The first existing templates/<relpath> along search_path(root) (else the first candidate)."""
+    cands = [base / relpath for base in search_path(root)]
+    return next((p for p in cands if p.exists()), cands[0])
 
 
 @lru_cache(maxsize=None)
@@ -59,7 +79,7 @@ def _labels_file(path: Path) -> dict[str, dict[str, str]]:
 
 def labels(language: str, root: Path | None = None) -> dict[str, str]:
     """The template words for a game language (zh-Hant, zh-Hans or en)."""
-    path = (root or templates_dir()) / "_shared" / "labels.toml"
+    path = find(root, "_shared/labels.toml")
     data = _labels_file(path)
     if language not in data:
         raise PnpError(f"{path} has no labels for language '{language}' "
@@ -98,6 +118,21 @@ def content_hash(db: sqlite_utils.Database, game: str) -> str:
         h.update(line.encode("utf-8"))
         h.update(b"\n")
     return h.hexdigest()
+
+
+def accent_colour(db: sqlite_utils.Database, game: str) -> str:
+    """The game's colour for headings and aid bands: its first deck back colour,
+    darkened until white text on it and it on white paper both read well."""
+    from pnpforge.render import units
+    colour = "#2c3e50"
+    for t in repo.card_types(db, game):
+        c = (t.back or {}).get("colour")
+        if t.role == "deck" and isinstance(c, str) and units.is_hex_colour(c):
+            colour = c
+            break
+    while units.luminance(colour) > 0.12:
+        colour = units.mix(colour, "#000000", 0.15)
+    return colour
 
 
 # ---- counted data ---------------------------------------------------------------------
@@ -217,6 +252,7 @@ def build_context(db: sqlite_utils.Database, game: str, *, players: int | None =
                   root: Path | None = None) -> dict[str, Any]:
     """Everything a summary or helper template may use, for one game."""
     g = repo.get_game(db, game)
+    root = root or templates_dir(db)
     L = labels(g.language, root)
     sections = repo.rule_sections(db, game)
     gloss = repo.glossary(db, game)
@@ -308,7 +344,7 @@ def jinja_env(root: Path | None = None):
     from jinja2.sandbox import SandboxedEnvironment
 
     from pnpforge.docs.markup import escape_cell, escape_text
-    env = SandboxedEnvironment(loader=FileSystemLoader(str(root or templates_dir())),
+    env = SandboxedEnvironment(loader=FileSystemLoader([str(p) for p in search_path(root)]),
                                autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True, undefined=StrictUndefined)
     env.filters["cell"] = escape_cell
@@ -327,7 +363,8 @@ def render(name: str, context: dict[str, Any], root: Path | None = None) -> str:
     try:
         return env.get_template(name).render(**context)
     except TemplateNotFound as e:
-        raise PnpError(f"template '{e.name}' not found under {root or templates_dir()}") from e
+        where = " or ".join(str(p) for p in search_path(root))
+        raise PnpError(f"template '{e.name}' not found under {where}") from e
     except TemplateSyntaxError as e:
         raise PnpError(f"{e.filename or name}, line {e.lineno}: template error: {e.message}") from e
     except TemplateError as e:
@@ -348,9 +385,8 @@ def _template_line(exc: BaseException, name: str) -> str:
 
 def pick_template(game: str, filename: str, root: Path | None = None) -> str:
     """'GAME/filename' when the game has its own, else '_shared/filename'."""
-    base = root or templates_dir()
-    if (base / game / filename).is_file():
-        return f"{game}/{filename}"
-    if (base / "_shared" / filename).is_file():
-        return f"_shared/{filename}"
-    raise PnpError(f"no template {filename} in {base / game} or {base / '_shared'}")
+    for name in (f"{game}/{filename}", f"_shared/{filename}"):
+        if find(root, name).is_file():
+            return name
+    raise PnpError(f"no template {filename} for game '{game}' (looked in "
+                   f"{', '.join(str(p / game) for p in search_path(root))} and _shared/)")

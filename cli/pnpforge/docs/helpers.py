@@ -75,7 +75,7 @@ class HelperSpec:
 
 
 def spec_path(root: Path, game: str) -> Path:
-    return root / game / "helpers" / "helpers.toml"
+    return context.find(root, f"{game}/helpers/helpers.toml")
 
 
 def load_spec(root: Path, game: str) -> HelperSpec:
@@ -481,7 +481,8 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
         if group[0].break_before and pages[-1]:
             start_page()
         page = pages[-1]
-        need = sum(cost(r, page if k == 0 else [None]) for k, r in enumerate(group))  # type: ignore[list-item]
+        need = sum(r.height for r in group) + sum(r.space_before for r in group[1:])
+        need += group[0].space_before if page else 0.0
         if not page and group[0].repeat is not None:
             need += group[0].repeat.height
         if used + need <= height + 0.01:

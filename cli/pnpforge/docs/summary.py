@@ -47,6 +47,7 @@ class SummaryResult:
 
 def summary_markdown(db: sqlite_utils.Database, game: str, root: Path | None = None) -> str:
     """The summary as Markdown (normalised through the block parser)."""
+    root = root or context.templates_dir(db)
     ctx = context.build_context(db, game, root=root)
     text = context.render(context.pick_template(game, "summary.md.j2", root), ctx, root)
     return markup.to_markdown(markup.parse(text))
@@ -68,6 +69,7 @@ def write_summary(db: sqlite_utils.Database, game: str, *, fmt: str = "pdf", pap
     path = Path(output) if output else default_path(game, fmt, paper)
     if output and path.is_dir():
         path = path / default_path(game, fmt, paper).name
+    root = root or context.templates_dir(db)
     md = summary_markdown(db, game, root)
     if fmt == "md":
         data = md.encode("utf-8")
@@ -75,7 +77,7 @@ def write_summary(db: sqlite_utils.Database, game: str, *, fmt: str = "pdf", pap
         return SummaryResult(path, fmt, pages=0, bytes=len(data))
     from pnpforge.store import repo
     g = repo.get_game(db, game)
-    accent = _accent(db, game)
+    accent = context.accent_colour(db, game)
     data, pages = typeset(markup.parse(md), g, context.stamp_date(db, game), paper,
                           context.labels(g.language, root), accent)
     _atomic_write(path, data)
@@ -98,21 +100,6 @@ def _atomic_write(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-def _accent(db: sqlite_utils.Database, game: str) -> str:
-    """The game's colour for headings: its first deck back colour, darkened until it reads."""
-    from pnpforge.render import units
-    from pnpforge.store import repo
-    colour = "#2c3e50"
-    for t in repo.card_types(db, game):
-        c = (t.back or {}).get("colour")
-        if t.role == "deck" and isinstance(c, str) and units.is_hex_colour(c):
-            colour = c
-            break
-    while units.luminance(colour) > 0.12:
-        colour = units.mix(colour, "#000000", 0.15)
-    return colour
 
 
 # ---- typesetting -----------------------------------------------------------------------

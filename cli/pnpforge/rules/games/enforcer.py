@@ -1186,6 +1186,838 @@ class EnforcerState(State):
         """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
         chosen = sorted(usable, key=lambda cid: -self.r.play[cid].power)
         spare = Counter(ci.card for ci in self.hand[seat])
+        spare.subtract(chosen)                # cards in hand we would not play anyway
+        costly = [c for c in chosen if self.r.play[c].effect in
+                  ("discard_cost", "discard_restriction_cost")]
+        for cid in costly:
+            if cid not in chosen:
+                continue                      # already eaten as another card's cost
+            restricted = self.r.play[cid].effect == "discard_restriction_cost"
+
+            def fits(other: str, restricted: bool = restricted) -> bool:
+                return not restricted or self.r.play[other].family == RESTRICTION
+
+            unused = [o for o, k in spare.items() if k > 0 and fits(o)]
+            if unused:
+                spare[unused[0]] -= 1
+                continue
+            rest = list(chosen)
+            rest.remove(cid)
+            payers = [o for o in rest if fits(o)]
+            if payers:
+                chosen.remove(min(payers, key=lambda o: self.r.play[o].power))
+            else:
+                chosen.remove(cid)
+        return chosen
+
+    def greedy_value(self, action: Hashable) -> float:
+        return self._state.greedy_value(action)
+
+
+class EnforcerState(State):
+    """One position of a game of 王牌執行官."""
+
+    def __init__(self, rules: EnforcerRules, players: int) -> None:
+        self.r = rules
+        self.n = players
+        n = players
+        self.hand: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.officer: list[CardInstance | None] = [None] * n
+        self.cover: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.dealt: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.penalty_card: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.project: list[CardInstance | None] = [None] * n
+        self.award: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.scored: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.specialty: list[list[CardInstance]] = [[] for _ in range(n)]
+        self.exec_deck = rules.instances("execution")
+        self.exec_discard: list[CardInstance] = []
+        self.obligor_deck = rules.instances("obligor")
+        self.table: list[CardInstance] = []
+        self.objection_deck = rules.instances("objection")
+        self.objection_shown: list[CardInstance] = []
+        self.in_play: list[CardInstance] = []
+        self.officer_deck = rules.instances("officer")
+        self.penalty_supply = rules.instances("penalty")
+        self.box = rules.instances("specialty")
+        # per-player status
+        self.tracks: list[Track] = [rules.std_track] * n  # type: ignore[list-item]
+        self.penalties = [0] * n
+        self.eliminated = [False] * n
+        self.helped: list[set[CardInstance]] = [set() for _ in range(n)]
+        self.points = [0] * n
+        self.spec_owner: dict[CardInstance, int] = {}
+        # obligor status
+        self.exposed: set[CardInstance] = set()
+        self.delayed: dict[CardInstance, set[int]] = {}
+        self.news: dict[CardInstance, set[int]] = {}
+        # flow
+        self.phase = "setup"
+        self.turn = 0
+        self.period = MORNING
+        self.choosing = 0
+        self.queue: list[tuple] = []
+        self.resume: str | None = None
+        self.exec: Execution | None = None
+        self.give_return = "period"
+        self.played_keys: set[str] = set()
+        self.veto_used = False
+        self.award_block: CardInstance | None = None
+        self.ending = False
+        self.final_order: list[int] = []
+        self.turns = 0
+        self.reason = ""
+        self.log: list[str] = []
+        self._legal: list | None = None
+        for seat in range(n):
+            self.queue += [("officer", seat)] * 2
+        self.resume = "choose_officers"
+        self._run()
+
+    # ---- small queries -------------------------------------------------------------------
+
+    def ob(self, ci: CardInstance) -> Obligor:
+        return self.r.obligor[ci.card]
+
+    def weak(self, ci: CardInstance) -> bool:
+        """弱勢, or 假弱勢 not yet exposed (the rulebook: treated exactly as 弱勢)."""
+        t = self.ob(ci).traits
+        return "弱勢" in t or ("假弱勢" in t and ci not in self.exposed)
+
+    def spotlight(self, ci: CardInstance) -> bool:
+        return "矚目" in self.ob(ci).traits or bool(self.news.get(ci))
+
+    def affected(self, ci: CardInstance) -> bool:
+        return bool(self.delayed.get(ci)) or bool(self.news.get(ci))
+
+    def projectable(self, ci: CardInstance) -> bool:
+        return ci in self.table and not self.ob(ci).big and not self.affected(ci)
+
+    def officer_of(self, seat: int) -> Officer | None:
+        ci = self.officer[seat]
+        return self.r.officer[ci.card] if ci else None
+
+    def hand_limit(self, seat: int) -> int:
+        off = self.officer_of(seat)
+        return off.value if off and off.effect == "hand_limit" else HAND_LIMIT
+
+    def alive(self) -> list[int]:
+        return [s for s in range(self.n) if not self.eliminated[s]]
+
+    def actor(self) -> int:
+        if self.phase == "officer":
+            return self.choosing
+        if self.phase == "exec" and self.exec:
+            return self.exec.seat
+        return self.turn
+
+    # ---- State interface -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == "end":
+            return TERMINAL
+        if self.queue:
+            return CHANCE
+        return self.actor()
+
+    def is_terminal(self) -> bool:
+        return self.phase == "end"
+
+    def end_reason(self) -> str:
+        return self.reason or "terminal"
+
+    def legal_actions(self) -> list[Hashable]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+        pile = self._chance_pile(self.queue[0])
+        counts = Counter(ci.card for ci in pile)
+        total = len(pile)
+        return [(cid, counts[cid] / total) for cid in sorted(counts)]
+
+    def apply(self, action: Hashable) -> None:
+        if self.phase == "end":
+            raise RuleViolation("the game is over")
+        if action not in self.legal_actions():
+            raise RuleViolation(f"illegal action {action!r} in phase {self.phase}")
+        self._legal = None
+        if self.queue:
+            self._apply_chance(action)
+        else:
+            self._apply_decision(action)
+        self._run()
+        self._legal = None
+
+    def zones(self) -> dict[str, list[CardInstance]]:
+        z: dict[str, list[CardInstance]] = {
+            "exec_deck": list(self.exec_deck), "exec_discard": list(self.exec_discard),
+            "obligor_deck": list(self.obligor_deck), "table": list(self.table),
+            "objection_deck": list(self.objection_deck),
+            "objection_shown": list(self.objection_shown), "in_play": list(self.in_play),
+            "officer_deck": list(self.officer_deck), "penalty_supply": list(self.penalty_supply),
+            "box": list(self.box)}
+        for s in range(self.n):
+            z[f"hand:{s}"] = list(self.hand[s])
+            z[f"officer:{s}"] = [self.officer[s]] if self.officer[s] else []
+            z[f"cover:{s}"] = list(self.cover[s])
+            z[f"dealt:{s}"] = list(self.dealt[s])
+            z[f"penalty:{s}"] = list(self.penalty_card[s])
+            z[f"project:{s}"] = [self.project[s]] if self.project[s] else []
+            z[f"award:{s}"] = list(self.award[s])
+            z[f"scored:{s}"] = list(self.scored[s])
+            z[f"specialty:{s}"] = list(self.specialty[s])
+        return z
+
+    def hidden_view(self, seat: int) -> EnforcerView:
+        return EnforcerView(self, seat)
+
+    def cards_played(self) -> list[str]:
+        return list(self.log)
+
+    # ---- scoring ---------------------------------------------------------------------------
+
+    def _love_winners(self, helped_counts: list[int]) -> set[int]:
+        alive = self.alive()
+        best = max((helped_counts[s] for s in alive), default=0)
+        return {s for s in alive if best > 0 and helped_counts[s] == best}
+
+    def returns(self) -> list[float]:
+        """Final points: obligor scores + 執行有愛 + 公義無礙 − the penalty track's loss."""
+        love = self._love_winners([len(h) for h in self.helped])
+        out = []
+        for s in range(self.n):
+            cats = set().union(*(self.ob(ci).cats for ci in self.scored[s])) \
+                if self.scored[s] else set()
+            total = self.points[s] + self.tracks[s].loss(self.penalties[s])
+            total += LOVE_BONUS if s in love else 0
+            total += JUSTICE_BONUS if cats >= set(CATEGORIES) else 0
+            out.append(float(total))
+        return out
+
+    def scores_from_rules(self) -> list[float]:
+        """Recomputed from the zones alone: scored piles, penalty cards and the helped set."""
+        helped_counts = [sum(1 for ci in self.scored[s] if ci in self.helped[s])
+                         for s in range(self.n)]
+        love = self._love_winners(helped_counts)
+        out = []
+        for s in range(self.n):
+            base = sum(self.r.obligor[ci.card].score for ci in self.scored[s])
+            cats: set[str] = set()
+            for ci in self.scored[s]:
+                cats |= self.r.obligor[ci.card].cats
+            off = self.officer_of(s)
+            track = self.r.rookie_track if off and off.effect == "rookie_track" \
+                else self.r.std_track
+            bonus = (LOVE_BONUS if s in love else 0) + \
+                (JUSTICE_BONUS if all(c in cats for c in CATEGORIES) else 0)
+            out.append(float(base + bonus + track.loss(self.penalties[s])))  # type: ignore
+        return out
+
+    def winners(self) -> list[int]:
+        """Highest score among players still in; ties: more obligors, then fewer penalties."""
+        if not self.is_terminal():
+            return []
+        scores = self.returns()
+        alive = self.alive()
+        if not alive:
+            return []
+        key = {s: (scores[s], len(self.scored[s]), -self.penalties[s]) for s in alive}
+        best = max(key.values())
+        return [s for s in alive if key[s] == best]
+
+    # ---- the automatic part of the flow ----------------------------------------------------
+
+    def _chance_pile(self, task: tuple) -> list[CardInstance]:
+        kind = task[0]
+        if kind == "draw":
+            return self.exec_deck
+        if kind == "reveal":
+            return self.obligor_deck
+        if kind == "objection":
+            return self.objection_deck
+        return self.officer_deck
+
+    def _run(self) -> None:
+        """Advance through automatic steps until a decision, a chance node or the end."""
+        while self.phase != "end":
+            if self.queue:
+                task = self.queue[0]
+                if task[0] == "draw" and not self.exec_deck and self.exec_discard:
+                    self.exec_deck, self.exec_discard = self.exec_discard, []
+                if self._chance_pile(task):
+                    return
+                self.queue.pop(0)      # nothing left to draw: the draw is lost
+                continue
+            if self.resume is None:
+                return
+            token, self.resume = self.resume, None
+            getattr(self, f"_resume_{token}")()
+
+    def _resume_choose_officers(self) -> None:
+        self.phase = "officer"
+        self.choosing = 0
+
+    def _resume_start_game(self) -> None:
+        self._begin_turn(0)
+
+    def _resume_morning(self) -> None:
+        self.phase = "period"
+        self.period = MORNING
+
+    def _resume_next_period(self) -> None:
+        self._next_period()
+
+    def _resume_stay(self) -> None:
+        """After a strategy card's draws/reveals: the same phase goes on unless the game ended."""
+        self._check_end()
+
+    def _resume_give(self) -> None:
+        """After 協同辦案's draws: give one card away (skipped when nothing can be given)."""
+        seat = self.actor()
+        if self._give_actions(seat):
+            self.give_return, self.phase = self.phase, "give"
+
+    def _resume_final_next(self) -> None:
+        self._next_final()
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.turns += 1
+        self._expire_effects(seat)
+        self.played_keys = set()
+        self.veto_used = False
+        self.award_block = None
+        if self.turns > self.r.max_turns:
+            self._start_final("turn_limit")
+            return
+        if self._master_can_take(seat):
+            self.phase = "clock_in"
+            return
+        self.phase = "clock_in_auto"
+        self.queue.append(("draw", seat))
+        self.resume = "morning"
+
+    def _expire_effects(self, seat: int) -> None:
+        for effects in (self.delayed, self.news):
+            for ci in list(effects):
+                effects[ci].discard(seat)
+                if not effects[ci]:
+                    del effects[ci]
+
+    def _next_period(self) -> None:
+        if self._check_end():
+            return
+        if self.eliminated[self.turn]:
+            self._next_turn()
+            return
+        self.phase = "period"
+        self.period = min(self.period + 1, EVENING)
+
+    def _next_turn(self) -> None:
+        alive = self.alive()
+        seat = next(s for s in [(self.turn + k) % self.n for k in range(1, self.n + 1)]
+                    if s in alive)
+        self._begin_turn(seat)
+
+    def _check_end(self) -> bool:
+        """Ends the game (or starts the make-up executions) when a condition holds."""
+        if self.phase == "end":
+            return True
+        if len(self.alive()) <= 1:
+            self._finish("last_player")
+            return True
+        if not self.ending and len(self.table) < TABLE_SIZE and not self.obligor_deck \
+                and not any(t[0] == "reveal" for t in self.queue):
+            self._start_final("table")
+            return True
+        return False
+
+    def _start_final(self, reason: str) -> None:
+        self.ending = True
+        self.reason = reason
+        self.exec = None
+        order = [(self.turn + k) % self.n for k in range(self.n)]
+        self.final_order = [s for s in order if not self.eliminated[s] and self.project[s]]
+        self._next_final()
+
+    def _next_final(self) -> None:
+        if len(self.alive()) <= 1:
+            self._finish("last_player")
+            return
+        while self.final_order:
+            seat = self.final_order.pop(0)
+            if self.eliminated[seat] or self.project[seat] is None:
+                continue
+            self.turn = seat
+            self.played_keys = set()
+            self.veto_used = False
+            self._open_execution(seat, self.project[seat], "project", final=True)
+            return
+        self._finish(self.reason or "table")
+
+    def _finish(self, reason: str) -> None:
+        self.reason = reason
+        self.phase = "end"
+        self.queue.clear()
+        self.resume = None
+
+    # ---- card movement -----------------------------------------------------------------------
+
+    @staticmethod
+    def _take(pile: list[CardInstance], cid: str) -> CardInstance:
+        for i, ci in enumerate(pile):
+            if ci.card == cid:
+                return pile.pop(i)
+        raise RuleViolation(f"card {cid} is not in the expected pile")
+
+    def _to_discard(self, ci: CardInstance) -> None:
+        """Played or discarded cards: execution cards to the discard, specialties home."""
+        owner = self.spec_owner.get(ci)
+        if owner is not None:
+            self.specialty[owner].append(ci)
+        else:
+            self.exec_discard.append(ci)
+
+    def _refill(self) -> None:
+        pending = sum(1 for t in self.queue if t[0] == "reveal")
+        for _ in range(max(0, TABLE_SIZE - len(self.table) - pending)):
+            self.queue.append(("reveal",))
+
+    def _drop_project(self, seat: int) -> None:
+        """The project (if any) goes back to the table; its 獎檢公告 cards are discarded."""
+        if self.project[seat] is not None:
+            self.table.append(self.project[seat])
+            self.project[seat] = None
+        while self.award[seat]:
+            self._to_discard(self.award[seat].pop())
+
+    def _set_project(self, seat: int, ci: CardInstance) -> None:
+        self._drop_project(seat)
+        self.table.remove(ci)
+        self.project[seat] = ci
+        self._refill()
+
+    def _penalize(self, seat: int) -> None:
+        self.penalties[seat] += 1
+        if self.penalties[seat] >= self.tracks[seat].eliminate_at:
+            self._eliminate(seat)
+
+    def _eliminate(self, seat: int) -> None:
+        self.eliminated[seat] = True
+        while self.hand[seat]:
+            self._to_discard(self.hand[seat].pop())
+        self._drop_project(seat)
+        self._expire_effects(seat)
+
+    # ---- chance ---------------------------------------------------------------------------------
+
+    def _apply_chance(self, cid: str) -> None:
+        task = self.queue.pop(0)
+        kind = task[0]
+        if kind == "officer":
+            self.dealt[task[1]].append(self._take(self.officer_deck, cid))
+        elif kind == "draw":
+            self.hand[task[1]].append(self._take(self.exec_deck, cid))
+        elif kind == "reveal":
+            self.table.append(self._take(self.obligor_deck, cid))
+        elif kind == "objection":
+            self.objection_shown.append(self._take(self.objection_deck, cid))
+            e = self.exec
+            if e and self.r.objection[cid].effect == "none" \
+                    and self.ob(e.target).effect == "redraw_on_dismissed":
+                self.queue.insert(0, ("objection",))
+
+    # ---- legal actions ----------------------------------------------------------------------
+
+    def _compute_legal(self) -> list:
+        if self.phase == "end":
+            return []
+        if self.queue:
+            return sorted({ci.card for ci in self._chance_pile(self.queue[0])})
+        seat = self.actor()
+        acts: list = []
+        if self.phase == "officer":
+            acts = [("officer", ci.card) for ci in self.dealt[seat]]
+        elif self.phase == "clock_in":
+            acts = [("draw",), ("take_specialty",)]
+        elif self.phase == "period":
+            acts = self._strategy_actions(seat)
+            if self.period == EVENING:
+                acts.append(("end_turn",))
+            else:
+                acts += self._main_actions(seat)
+        elif self.phase == "exec":
+            acts = self._exec_actions(seat)
+        elif self.phase == "give":
+            acts = self._give_actions(seat)
+        elif self.phase == "discard":
+            acts = [("discard", cid) for cid in {ci.card for ci in self.hand[seat]}]
+        return sorted(set(acts))
+
+    def _master_can_take(self, seat: int) -> bool:
+        off = self.officer_of(seat)
+        return bool(off and off.effect == "master" and self.specialty[seat])
+
+    def _main_actions(self, seat: int) -> list:
+        acts: list = [("research",)]
+        if self._master_can_take(seat):
+            acts.append(("research_sp",))
+        for ci in self.table:
+            if not self.delayed.get(ci) and ci != self.award_block:
+                acts.append(("execute", str(ci)))
+            if self.projectable(ci):
+                acts.append(("project", str(ci)))
+        proj = self.project[seat]
+        if proj is not None and proj != self.award_block:
+            acts.append(("execute", str(proj)))
+        return acts
+
+    def _strategy_actions(self, seat: int) -> list:
+        acts: list = []
+        for cid in {ci.card for ci in self.hand[seat]}:
+            c = self.r.play[cid]
+            if c.family != STRATEGY:
+                continue
+            if c.effect in ("delay", "news"):
+                acts += [("strat", cid, str(t)) for t in self.table]
+            elif c.effect == "bonus_project":
+                acts += [("strat", cid, str(t)) for t in self.table if self.projectable(t)]
+            elif c.effect == "assign_project":
+                acts += [("strat", cid, str(t), s) for t in self.table if self.projectable(t)
+                         for s in self.alive()]
+            else:                   # cowork, or an effect the engine does not know
+                acts.append(("strat", cid))
+        return acts
+
+    def _play_block(self, c: PlayCard, e: Execution) -> str | None:
+        """Why card `c` cannot be played in execution `e` (None: it can)."""
+        ob = self.ob(e.target)
+        weak = self.weak(e.target)
+        if weak and (c.family in (SEIZURE, RESTRICTION) or c.effect == "not_vs_weak"):
+            return "無效：弱勢"
+        if not weak and c.family == AID:
+            return "扶助類僅能對弱勢使用"
+        if c.family == RESTRICTION and ob.effect == "immune_restriction":
+            return "限制類執行卡無效"
+        if c.effect == "min_difficulty" and ob.difficulty < c.value:
+            return f"難度須≥{c.value}"
+        if c.effect == "requires_card" and c.requires not in self.played_keys:
+            return f"本回合須先打出 {c.requires}"
+        return None
+
+    def _exec_actions(self, seat: int) -> list:
+        e = self.exec
+        assert e is not None
+        acts: list = [("resolve",)]
+        hand = self.hand[seat]
+        ids = Counter(ci.card for ci in hand)
+        active = self._active_objections()
+        for cid in ids:
+            c = self.r.play[cid]
+            if c.family == STRATEGY:
+                if c.effect == "cowork":
+                    acts.append(("strat", cid))
+                continue
+            if self._play_block(c, e):
+                continue
+            rest = ids.copy()
+            rest[cid] -= 1
+            if c.effect == "discard_cost":
+                acts += [("play", cid, other) for other, k in rest.items() if k > 0]
+            elif c.effect == "discard_restriction_cost":
+                acts += [("play", cid, other) for other, k in rest.items()
+                         if k > 0 and self.r.play[other].family == RESTRICTION]
+            elif c.effect == "cancel_objection":
+                acts += [("play", cid, i) for i in active] or [("play", cid, -1)]
+            else:
+                acts.append(("play", cid))
+        if active and not self.veto_used and hand:
+            off = self.officer_of(seat)
+            if off and off.effect == "veto_objection":
+                acts += [("veto", i, cid) for i in active for cid in ids]
+        return acts
+
+    def _give_actions(self, seat: int) -> list:
+        cards = {ci.card for ci in self.hand[seat] if ci not in self.spec_owner}
+        return [("give", cid, s) for cid in cards for s in self.alive() if s != seat]
+
+    # ---- decisions ------------------------------------------------------------------------------
+
+    def _apply_decision(self, a: tuple) -> None:
+        seat = self.actor()
+        getattr(self, f"_do_{a[0]}")(seat, *a[1:])
+
+    def _do_officer(self, seat: int, cid: str) -> None:
+        chosen = self._take(self.dealt[seat], cid)
+        self.officer[seat] = chosen
+        self.cover[seat] = self.dealt[seat]
+        self.dealt[seat] = []
+        off = self.r.officer[cid]
+        self.penalty_card[seat].append(self.penalty_supply.pop())
+        if off.effect == "rookie_track":
+            self.tracks[seat] = self.r.rookie_track  # type: ignore[assignment]
+        if off.effect == "master":
+            sp = self._take(self.box, off.specialty)  # type: ignore[arg-type]
+            self.specialty[seat].append(sp)
+            self.spec_owner[sp] = seat
+        if seat + 1 < self.n:
+            self.choosing = seat + 1
+            return
+        self.box += self.officer_deck
+        self.officer_deck = []
+        self.phase = "deal"
+        for s in range(self.n):
+            self.queue += [("draw", s)] * START_HAND
+        self.queue += [("reveal",)] * TABLE_SIZE
+        self.resume = "start_game"
+
+    def _do_draw(self, seat: int) -> None:
+        self.queue.append(("draw", seat))
+        self.resume = "morning"
+
+    def _do_take_specialty(self, seat: int) -> None:
+        self.hand[seat].append(self.specialty[seat].pop())
+        self._resume_morning()
+
+    def _do_research(self, seat: int) -> None:
+        self.queue.append(("draw", seat))
+        self.resume = "next_period"
+
+    def _do_research_sp(self, seat: int) -> None:
+        self.hand[seat].append(self.specialty[seat].pop())
+        self._next_period()
+
+    def _do_project(self, seat: int, target: str) -> None:
+        ci = _ci(target)
+        if self.project[seat] is not None:
+            self._penalize(seat)             # 專案列管 replaces the old project: a penalty
+        if self.eliminated[seat]:
+            self._next_period()
+            return
+        self._set_project(seat, ci)
+        self.resume = "next_period"
+
+    def _do_execute(self, seat: int, target: str) -> None:
+        ci = _ci(target)
+        if self.project[seat] == ci:
+            self._open_execution(seat, ci, "project")
+            return
+        due = 0
+        if not self.spotlight(ci) and any(self.spotlight(o) for o in self.table if o != ci):
+            due += 1                          # skipped a 矚目 obligor on the table
+        if self.project[seat] is not None:
+            due += 1                          # abandoned the own project
+            self._drop_project(seat)
+        for _ in range(due):
+            if not self.eliminated[seat]:
+                self._penalize(seat)
+        if self.eliminated[seat]:
+            self._next_period()
+            return
+        self._open_execution(seat, ci, "table")
+
+    def _open_execution(self, seat: int, ci: CardInstance, source: str,
+                        final: bool = False) -> None:
+        self.exec = Execution(seat, ci, source, final)
+        self.phase = "exec"
+        self.queue += [("objection",)] * self.ob(ci).objections
+
+    def _do_end_turn(self, seat: int) -> None:
+        if len(self.hand[seat]) > self.hand_limit(seat):
+            self.phase = "discard"
+        else:
+            self._next_turn()
+
+    def _do_discard(self, seat: int, cid: str) -> None:
+        self._to_discard(self._take(self.hand[seat], cid))
+        if len(self.hand[seat]) <= self.hand_limit(seat):
+            self._next_turn()
+
+    def _do_give(self, seat: int, cid: str, to: int) -> None:
+        self.hand[to].append(self._take(self.hand[seat], cid))
+        self.phase = self.give_return
+
+    def _do_veto(self, seat: int, idx: int, cost: str) -> None:
+        self._to_discard(self._take(self.hand[seat], cost))
+        self.veto_used = True
+        assert self.exec is not None
+        self.exec.cancelled.add(idx)
+
+    def _do_strat(self, seat: int, cid: str, target: str | None = None,
+                  to: int | None = None) -> None:
+        card = self._take(self.hand[seat], cid)
+        self.log.append(cid)
+        c = self.r.play[cid]
+        ci = _ci(target) if target else None
+        if c.effect == "bonus_project" and ci is not None:
+            self._set_project(seat, ci)
+            self.award[seat].append(card)
+            self.award_block = ci
+            self.resume = "stay"
+            return
+        self._to_discard(card)
+        if c.effect == "cowork":
+            self.queue += [("draw", seat)] * c.value
+            self.resume = "give"
+        elif c.effect == "assign_project" and ci is not None and to is not None:
+            self._set_project(to, ci)
+            self.resume = "stay"
+        elif c.effect == "delay" and ci is not None:
+            self.delayed.setdefault(ci, set()).add(seat)
+        elif c.effect == "news" and ci is not None:
+            self.news.setdefault(ci, set()).add(seat)
+
+    def _do_play(self, seat: int, cid: str, extra: Any = None) -> None:
+        e = self.exec
+        assert e is not None
+        card = self._take(self.hand[seat], cid)
+        c = self.r.play[cid]
+        self.in_play.append(card)
+        self.played_keys.add(c.key)
+        self.log.append(cid)
+        if c.effect in ("discard_cost", "discard_restriction_cost"):
+            self._to_discard(self._take(self.hand[seat], extra))
+        elif c.effect == "draw":
+            self.queue += [("draw", seat)] * c.value
+        elif c.effect == "expose":
+            if "假弱勢" in self.ob(e.target).traits:
+                self.exposed.add(e.target)
+        elif c.effect == "cancel_objection" and isinstance(extra, int) and extra >= 0:
+            e.cancelled.add(extra)
+        elif c.effect == "extra_objection":
+            self.queue += [("objection",)] * c.value
+
+    def _do_resolve(self, seat: int) -> None:
+        e = self.exec
+        assert e is not None
+        ob = self.ob(e.target)
+        success = self.execution_power() >= self.execution_difficulty()
+        weak = self.weak(e.target)
+        aided = weak and any(self.r.play[ci.card].family == AID for ci in self.in_play)
+        while self.in_play:
+            self._to_discard(self.in_play.pop())
+        self.objection_deck += self.objection_shown
+        self.objection_shown = []
+        self.exec = None
+        if success:
+            if e.source == "project":
+                self.project[seat] = None
+                while self.award[seat]:
+                    self._to_discard(self.award[seat].pop())
+            else:
+                self.table.remove(e.target)
+                self._refill()
+            self.scored[seat].append(e.target)
+            self.points[seat] += ob.score
+            if aided:
+                self.helped[seat].add(e.target)
+            off = self.officer_of(seat)
+            if off and off.effect == "draw_on_success" and (
+                    (off.condition == "弱勢" and weak) or
+                    (off.condition == "聲明異議" and "聲明異議" in ob.traits)):
+                self.queue += [("draw", seat)] * off.value
+        else:
+            self._penalize(seat)
+        self.resume = "final_next" if e.final else "next_period"
+
+    # ---- execution arithmetic (public for tests and the greedy agent) ---------------------
+
+    def _active_objections(self) -> list[int]:
+        e = self.exec
+        if e is None:
+            return []
+        return [i for i in range(len(self.objection_shown)) if i not in e.cancelled]
+
+    def execution_difficulty(self) -> int:
+        """The target's difficulty plus the active objections' increases."""
+        e = self.exec
+        if e is None:
+            raise RuleViolation("no execution under way")
+        diff = self.ob(e.target).difficulty
+        for i in self._active_objections():
+            o = self.r.objection[self.objection_shown[i].card]
+            if o.effect == "difficulty_up":
+                diff += o.value
+        return diff
+
+    def execution_power(self, extra: list[str] | None = None) -> int:
+        """Power of the cards in play (plus `extra` card ids, for look-ahead)."""
+        e = self.exec
+        if e is None:
+            raise RuleViolation("no execution under way")
+        return self.power_against(e.seat, e.target, e.source,
+                                  [ci.card for ci in self.in_play] + list(extra or []),
+                                  self._voided_families())
+
+    def _voided_families(self) -> set[str]:
+        out = set()
+        for i in self._active_objections():
+            o = self.r.objection[self.objection_shown[i].card]
+            if o.effect == "void_family" and o.family:
+                out.add(o.family)
+        return out
+
+    def power_against(self, seat: int, target: CardInstance, source: str, cards: list[str],
+                      voided: set[str] = frozenset()) -> int:  # type: ignore[assignment]
+        """Total power of `cards` against `target`: weakness ×2, 拍賣 pairs, 專股, 獎檢公告."""
+        ob = self.ob(target)
+        weak = self.weak(target)
+        total = 0
+        auctions = 0
+        seizures: list[int] = []
+        for cid in cards:
+            c = self.r.play[cid]
+            if c.family == STRATEGY or c.family in voided:
+                continue
+            if c.family == AID and not weak:
+                continue                      # 扶助 voided once a 假弱勢 is exposed
+            p = c.power * (2 if ob.weakness and c.key == ob.weakness else 1)
+            if c.family == SEIZURE:
+                seizures.append(p)
+                continue
+            if c.effect == "double_seizure":
+                auctions += 1
+            total += p
+        seizures.sort(reverse=True)
+        total += sum(p * 2 if i < auctions else p for i, p in enumerate(seizures))
+        off = self.officer_of(seat)
+        if off and off.effect == "specialist" and off.category in ob.cats:
+            total += off.value
+        if source == "project" and self.project[seat] == target:
+            total += sum(self.r.play[ci.card].power for ci in self.award[seat])
+        return total
+
+    # ---- greedy heuristic ------------------------------------------------------------------------
+
+    def _hand_potential(self, seat: int, target: CardInstance, source: str) -> int:
+        """Rough best power the hand could reach against `target` (costs ignored)."""
+        ob = self.ob(target)
+        weak = self.weak(target)
+        has_notice = any(self.r.play[ci.card].key == "EX-notice" for ci in self.hand[seat])
+        usable = []
+        for ci in self.hand[seat]:
+            c = self.r.play[ci.card]
+            if c.family == STRATEGY:
+                continue
+            if weak and (c.family in (SEIZURE, RESTRICTION) or c.effect == "not_vs_weak"):
+                continue
+            if not weak and c.family == AID:
+                continue
+            if c.family == RESTRICTION and ob.effect == "immune_restriction":
+                continue
+            if c.effect == "min_difficulty" and ob.difficulty < c.value:
+                continue
+            if c.effect == "requires_card" and not (has_notice or c.requires in self.played_keys):
+                continue
+            usable.append(ci.card)
+        return self.power_against(seat, target, source, self._pay_costs(seat, usable))
+
+    def _pay_costs(self, seat: int, usable: list[str]) -> list[str]:
+        """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
+        chosen = sorted(usable, key=lambda cid: -self.r.play[cid].power)
+        spare = Counter(ci.card for ci in self.hand[seat])
         spare.subtract(chosen)
         for cid in [c for c in chosen if self.r.play[c].effect in
                     ("discard_cost", "discard_restriction_cost")]:
