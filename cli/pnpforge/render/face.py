@@ -1064,10 +1064,12 @@ def _badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol
 
 def _hatch_op(colour: str) -> BoxOp:
     """Soft diagonal hatching: an art slot waiting for art."""
-    light = mix(colour, "#ffffff", 0.55)
+    from pnpforge.render.units import luminance
+    # light slot on light cards, dark slot on dark ones: the colour sets the mood
+    ground = mix(colour, "#ffffff", 0.55) if luminance(colour) > 0.2 else mix(colour, "#000000", 0.35)
 
     def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-        c.setFillColorRGB(*hex_to_rgb(light))
+        c.setFillColorRGB(*hex_to_rgb(ground))
         c.rect(x, y, w, h, stroke=0, fill=1)
         p = c.beginPath()
         p.rect(x, y, w, h)
