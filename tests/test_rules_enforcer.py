@@ -185,6 +185,17 @@ def test_strategy_cards_do_not_use_up_the_action(rules):
     assert len(st.hand[0]) == size - 1 and st.phase == "period" and st.period == 0
 
 
+def test_only_joint_investigation_is_playable_during_an_execution(rules):
+    st = setup(rules, hands={0: ["EX-cowork", "EX-delay", "EX-news", "EX-assign", "EX-award"]})
+    act(st, "execute", ob("OB-03"))
+    strategies = [a for a in st.legal_actions() if a[0] == "strat"]
+    assert strategies == [("strat", "EX-cowork")]
+    act(st, "strat", "EX-cowork")
+    settle(st)
+    act(st, "give", "EX-delay", 1)
+    assert st.phase == "exec" and st.exec.target.card == "OB-03"
+
+
 def test_master_takes_the_specialty_card_instead_of_drawing(rules):
     st = rules.new_initial_state(3, random.Random(0))
     feed(st, "OF-auction", "OF-tax", "OF-fee", "OF-gold", "OF-ace", "OF-fine")
@@ -674,6 +685,35 @@ def test_bad_card_data_and_options_are_clear_errors(shipped_db):
         repo.update_card(conn, card)
     with pytest.raises(PnpError, match="PEN.*track"):
         make_rules(db, {})
+
+
+def test_turn_cap_option_ends_a_stuck_game(db):
+    capped = make_rules(db, {"max_turns": 2})
+    st = setup(capped)
+    for _ in range(2):                                          # seat 0, then seat 1: research
+        for _ in range(2):
+            act(st, "research")
+            settle(st)
+        act(st, "end_turn")
+        while st.phase == "discard":
+            act(st, "discard", st.legal_actions()[0][1])
+        settle(st)
+    assert st.is_terminal() and st.end_reason() == "turn_limit"
+
+
+def test_notice_only_enables_arrest_in_the_same_turn(rules):
+    st = setup(rules, hands={0: ["EX-notice", "EX-arrest"]}, table=["OB-06", *QUIET_TABLE[:3]])
+    act(st, "execute", ob("OB-06"))
+    feed(st, "OBJ-dismissed")
+    act(st, "play", "EX-notice")
+    settle(st)
+    act(st, "resolve")
+    settle(st)
+    st._begin_turn(0)                                           # a new day for seat 0
+    settle(st)
+    act(st, "execute", ob("OB-06"))
+    settle(st)
+    assert ("play", "EX-arrest") not in st.legal_actions()
 
 
 def test_illegal_action_is_refused(rules):

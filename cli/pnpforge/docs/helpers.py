@@ -47,7 +47,8 @@ MARK_COLOUR = "#b03a2e"
 PAPER = "#fbfaf6"
 INK = "#1c1c1c"
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,30}$")
-_AID_KEYS = {"id", "template", "title", "component", "card_type", "count", "per_player", "body_pt"}
+_AID_KEYS = {"id", "template", "title", "title_en", "component", "card_type", "count", "per_player",
+             "body_pt"}
 _TOP_KEYS = {"size", "aid"}
 
 
@@ -60,6 +61,7 @@ class AidSpec:
     id: str
     template: str
     title: str = ""
+    title_en: str = ""
     component: str | None = None
     card_type: str | None = None
     count: int | None = None
@@ -143,11 +145,11 @@ def _aid(a: Any, i: int, folder: Path, problems: list[str]) -> AidSpec | None:
     if not isinstance(per, bool):
         problems.append(f"{where}: 'per_player' must be true or false")
         per = False
-    title = a.get("title", "")
-    if not isinstance(title, str):
-        problems.append(f"{where}: 'title' must be a string")
-        title = ""
-    return AidSpec(aid_id, str(template), title, a.get("component"), a.get("card_type"),
+    title, title_en = a.get("title", ""), a.get("title_en", "")
+    if not isinstance(title, str) or not isinstance(title_en, str):
+        problems.append(f"{where}: 'title' and 'title_en' must be strings")
+        title = title_en = ""
+    return AidSpec(aid_id, str(template), title, title_en, a.get("component"), a.get("card_type"),
                    count, per, float(body))
 
 
@@ -219,6 +221,7 @@ class Style:
     accent: str
     s: float
     measure: Any
+    continued: str = " (cont.)"     # added to a section heading repeated on the next card
 
     @property
     def lead(self) -> float:
@@ -237,7 +240,7 @@ class Row:
     space_before: float = 0.0
     keep_with_next: bool = False
     break_before: bool = False
-    repeat: "Row | None" = None       # a table header to repeat on a continuation card
+    repeat: tuple["Row", ...] = ()    # rows to repeat when this row starts a card
     text: str = ""                    # plain text (tests and overflow messages)
 
 
@@ -356,18 +359,23 @@ def _para_rows(st: Style, text: str, width: float, where: str, size: float | Non
 
 def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Row]:
     """A table as one Row per table row; the header repeats on a continuation card."""
+    from pnpforge.render import text as tx
     from pnpforge.render.units import hex_to_rgb, mix
     size = st.s * 0.95
     pad = size * 0.45
     ncol = t.columns
     all_rows = ([t.header] if t.header else []) + list(t.rows)
     natural = [0.0] * ncol
+    minimum = [0.0] * ncol
     for r in all_rows:
         for i, cell in enumerate(r):
+            atoms = tx.atomize(_spans(cell, bold=r is t.header), st.measure)
+            longest = max((a.width for a in atoms if a.kind in ("word", "cjk")), default=0.0)
+            minimum[i] = max(minimum[i], longest * size + 2 * pad)
             w = sum(st.measure.text(run, st.bold if (b or r is t.header) else st.regular)
                     for run, b in markup.spans(cell)) * size
             natural[i] = max(natural[i], w + 2 * pad)
-    widths = _fit_columns(natural, width)
+    widths = _fit_columns(natural, width, minimum)
     align = t.align or ("left",) * ncol
     tint = mix(st.accent, "#ffffff", 0.88)
     rows: list[Row] = []
@@ -397,7 +405,7 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
     head = make(t.header, True, False) if t.header else None
     for k, r in enumerate(t.rows):
         row = make(r, False, k % 2 == 1)
-        row.repeat = head
+        row.repeat = (head,) if head else ()
         rows.append(row)
     if head is not None:
         head.keep_with_next = True
@@ -407,24 +415,36 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
     return rows
 
 
-def _fit_columns(natural: list[float], width: float) -> list[float]:
-    """Natural widths; too wide -> narrow columns keep theirs, wide ones share the rest."""
+def _fit_columns(natural: list[float], width: float, minimum: list[float] | None = None
+                 ) -> list[float]:
+    """Column widths filling `width`.
+
+    Natural widths plus an equal share of the slack when the table fits; else every
+    column keeps at least its longest word (`minimum`) and the rest of the width
+    goes to the columns in proportion to how much more they would like.
+    """
+    n = len(natural)
+    minimum = [min(m, w) for m, w in zip(minimum or [0.0] * n, natural)]
     if sum(natural) <= width:
-        widest = max(range(len(natural)), key=lambda i: natural[i])
-        out = list(natural)
-        out[widest] += width - sum(natural)
-        return out
-    fair = width / len(natural)
-    fixed = sum(w for w in natural if w <= fair)
-    flex = sum(w for w in natural if w > fair)
-    return [w if w <= fair else (width - fixed) * w / flex for w in natural]
+        extra = (width - sum(natural)) / n
+        return [w + extra for w in natural]
+    if sum(minimum) >= width:      # even the longest words do not fit: scale them down
+        return [m * width / sum(minimum) for m in minimum]
+    want = [w - m for w, m in zip(natural, minimum)]
+    room = width - sum(minimum)
+    return [m + room * x / sum(want) for m, x in zip(minimum, want)]
 
 
 def build_rows(blocks: list[markup.Block], st: Style, width: float, where: str) -> list[Row]:
-    """Every block as rows, in order (a Break marks the next row to start a card)."""
+    """Every block as rows, in order (a Break marks the next row to start a card).
+
+    Rows after a section heading carry that heading, marked as continued, to
+    repeat when the section runs onto another card.
+    """
     rows: list[Row] = []
     pending_break = False
     prev: markup.Block | None = None
+    section: tuple[Row, ...] = ()
     for b in blocks:
         if isinstance(b, markup.Break):
             pending_break = True
@@ -432,6 +452,8 @@ def build_rows(blocks: list[markup.Block], st: Style, width: float, where: str) 
             continue
         if isinstance(b, markup.Heading):
             new = _heading_rows(st, b, width, where)
+            section = tuple(_heading_rows(st, markup.Heading(b.level, b.text + st.continued),
+                                          width, where))
         elif isinstance(b, markup.Item):
             new = _item_rows(st, b, width, where, not isinstance(prev, markup.Item))
         elif isinstance(b, markup.Para):
@@ -442,6 +464,9 @@ def build_rows(blocks: list[markup.Block], st: Style, width: float, where: str) 
             new = _table_rows(st, b, width, where)
         else:  # pragma: no cover - parse() makes only these
             raise AssertionError(b)
+        if not isinstance(b, markup.Heading):
+            for r in new:
+                r.repeat = section + r.repeat
         if new:
             new[0].break_before = pending_break
             pending_break = False
@@ -450,13 +475,30 @@ def build_rows(blocks: list[markup.Block], st: Style, width: float, where: str) 
     return rows
 
 
+def segments(blocks: list[markup.Block]) -> list[list[markup.Block]]:
+    """Blocks split at the template's explicit card breaks ('---')."""
+    out: list[list[markup.Block]] = [[]]
+    for b in blocks:
+        if isinstance(b, markup.Break):
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(b)
+    return [seg for seg in out if seg]
+
+
 def paginate(rows: list[Row], height: float) -> list[list[Row]]:
-    """Fill cards top to bottom; keep-with-next chains move whole, table headers repeat."""
+    """Fill cards top to bottom; keep-with-next chains move whole, headings repeat."""
     pages: list[list[Row]] = [[]]
     used = 0.0
 
     def cost(row: Row, page: list[Row]) -> float:
         return row.height + (row.space_before if page else 0.0)
+
+    def lead_in(row: Row) -> float:
+        """Height of what a card must repeat before `row` when `row` starts it."""
+        return sum(r.height + (r.space_before if k else 0.0) for k, r in enumerate(row.repeat)) \
+            + (row.space_before if row.repeat else 0.0)
 
     def start_page() -> None:
         nonlocal used
@@ -466,9 +508,10 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
     def put(row: Row) -> None:
         nonlocal used
         page = pages[-1]
-        if not page and row.repeat is not None:
-            page.append(row.repeat)
-            used += row.repeat.height
+        if not page:
+            for r in row.repeat:
+                used += cost(r, page)
+                page.append(r)
         used += cost(row, page)
         page.append(row)
 
@@ -482,9 +525,7 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
             start_page()
         page = pages[-1]
         need = sum(r.height for r in group) + sum(r.space_before for r in group[1:])
-        need += group[0].space_before if page else 0.0
-        if not page and group[0].repeat is not None:
-            need += group[0].repeat.height
+        need += group[0].space_before if page else lead_in(group[0])
         if used + need <= height + 0.01:
             for r in group:
                 put(r)
@@ -497,7 +538,7 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
         for r in group:
             if pages[-1] and used + cost(r, pages[-1]) > height + 0.01:
                 start_page()
-            if not pages[-1] and r.height > height + 0.01:
+            if not pages[-1] and r.height + lead_in(r) > height + 0.01:
                 raise PnpError(f"one row is taller than a whole card: “{r.text[:30]}”")
             put(r)
         i = j + 1
@@ -569,16 +610,24 @@ def _sizes(preferred: float) -> list[float]:
 
 
 def layout_aid(blocks: list[markup.Block], fonts: Any, accent: str, width: float, height: float,
-               preferred: float, where: str) -> tuple[float, list[list[Row]], Style]:
-    """The largest size (≥ MIN_PT) that needs the fewest cards, and the cards' rows."""
+               preferred: float, where: str, continued: str = " (cont.)"
+               ) -> list[tuple[float, list[Row], Style]]:
+    """Cards for an aid: each '---' segment at the largest size (≥ MIN_PT) needing fewest cards.
+
+    Returns (size, rows, style) per card, in order.
+    """
     from pnpforge.render import text as tx
     measure = tx.Measure(fonts.regular, fonts.bold)
-    tried: list[tuple[float, list[list[Row]], Style]] = []
-    for s in _sizes(preferred):
-        st = Style(fonts.regular, fonts.bold, accent, s, measure)
-        tried.append((s, paginate(build_rows(blocks, st, width, where), height), st))
-    fewest = min(len(p) for _, p, _ in tried)
-    return next(t for t in tried if len(t[1]) == fewest)
+    cards: list[tuple[float, list[Row], Style]] = []
+    for seg in segments(blocks):
+        tried: list[tuple[float, list[list[Row]], Style]] = []
+        for s in _sizes(preferred):
+            st = Style(fonts.regular, fonts.bold, accent, s, measure, continued)
+            tried.append((s, paginate(build_rows(seg, st, width, where), height), st))
+        fewest = min(len(p) for _, p, _ in tried)
+        size, pages, st = next(t for t in tried if len(t[1]) == fewest)
+        cards.extend((size, rows, st) for rows in pages)
+    return cards
 
 
 def plan_helpers(db: sqlite_utils.Database, game: str, players: int | None = None,
@@ -599,6 +648,8 @@ def plan_helpers(db: sqlite_utils.Database, game: str, players: int | None = Non
     ctx = context.build_context(db, game, players=players, root=root)
     fonts = ensure_fonts(g.language)
     accent = context.accent_colour(db, game)
+    L = context.labels(g.language, root)
+    continued = f"{L['open_paren']}{L['continued']}{L['close_paren']}"
     width, height = body_box(size_t.width_mm, size_t.height_mm)
     plans: list[AidPlan] = []
     cards: list[HelperCard] = []
@@ -607,13 +658,14 @@ def plan_helpers(db: sqlite_utils.Database, game: str, players: int | None = Non
         title, blocks = aid_blocks(aid, ctx, root, game)
         comp = comps.get(aid.component or "")
         title = title or (comp.name if comp else aid.id)
-        title_en = comp.name_en if comp else ""
+        title_en = aid.title_en or (comp.name_en if comp else "")
         qty, why = quantity(aid, g, comps, counts, players, spec.path)
-        size, pages, st = layout_aid(blocks, fonts, accent, width, height, aid.body_pt, where)
-        plan = AidPlan(aid, title, title_en, qty, why, blocks, pages, size)
+        laid = layout_aid(blocks, fonts, accent, width, height, aid.body_pt, where, continued)
+        plan = AidPlan(aid, title, title_en, qty, why, blocks, [rows for _, rows, _ in laid],
+                       min(size for size, _, _ in laid))
         plans.append(plan)
-        for k, rows in enumerate(pages, 1):
-            cards.append(HelperCard(f"AID-{aid.id}-{k}", aid.id, title, title_en, k, len(pages),
+        for k, (_, rows, st) in enumerate(laid, 1):
+            cards.append(HelperCard(f"AID-{aid.id}-{k}", aid.id, title, title_en, k, len(laid),
                                     rows, st, copies=qty))
     return HelperSet(g, size_t.width_mm, size_t.height_mm, size_t.slug, size_t.size_provisional,
                      plans, cards, accent)

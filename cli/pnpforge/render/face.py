@@ -218,6 +218,14 @@ class FaceRenderer:
     def _zh(self) -> bool:
         return self.game.language.startswith("zh")
 
+    def _word(self, key: str) -> str:
+        """The few words the renderer itself prints, in the game's script."""
+        words = {
+            "zh-Hant": {"badge": "暫", "legend": "暫定值", "missing": "缺圖"},
+            "zh-Hans": {"badge": "暂", "legend": "暂定值", "missing": "缺图"},
+        }.get(self.game.language, {"badge": "P", "legend": "provisional", "missing": "missing art"})
+        return words[key]
+
     def _make_env(self):
         from jinja2 import Undefined
         from jinja2.sandbox import SandboxedEnvironment
@@ -723,7 +731,7 @@ class FaceRenderer:
         return result
 
     def _placeholder_op(self, ctx: _Ctx, colour: str, filename: str) -> Op:
-        label = ("缺圖 " if self._zh() else "missing art ") + filename
+        label = f"{self._word('missing')} {filename}"
         label = "".join(ch for ch in label
                         if not fontmod.missing_glyphs(ch, self.fonts.regular)) or "?"
         hatch = _hatch_op(colour)
@@ -757,7 +765,7 @@ class FaceRenderer:
         ops: list[Op] = []
         badge_text = ""
         if card.is_provisional and pv["badge"]:
-            badge_text = ("暫" if self._zh() else "P") if pv["badge"] == "auto" else \
+            badge_text = self._word("badge") if pv["badge"] == "auto" else \
                 self._render(ctx, pv["badge"], self._where(ctx, "[provisional] badge")).strip()
         d = pv["badge_size"]
         corner = pv["position"]
@@ -785,7 +793,7 @@ class FaceRenderer:
         where = self._where(ctx, "[stamp]")
         text = _tidy(self._render(ctx, st["text"], where)).replace("\n", " ")
         if ctx.marks_used and pv["legend"]:
-            legend = (f"{pv['mark']} 暫定值" if self._zh() else f"{pv['mark']} provisional") \
+            legend = f"{pv['mark']} {self._word('legend')}" \
                 if pv["legend"] == "auto" else self._render(ctx, pv["legend"], where)
             text = f"{text} · {legend}" if text else legend
         if not text:

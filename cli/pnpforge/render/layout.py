@@ -95,7 +95,7 @@ STAMP = [
 ]
 PROVISIONAL = [
     _O("badge", "template", "auto", "Badge on a card with any provisional value "
-       "(`auto`: 暫 for Chinese games, P otherwise; empty: no badge)."),
+       "(`auto`: 暫 / 暂 for Chinese games, P otherwise; empty: no badge)."),
     _O("badge_size", "mm", 3.2, "Badge diameter."),
     _O("badge_fill", "colour", "#b03a2e", "Badge colour."),
     _O("badge_text_colour", "colour", "#ffffff", "Badge text colour."),
@@ -104,7 +104,7 @@ PROVISIONAL = [
     _O("mark", "text", "†", "Sign after each provisional value (cards that are only partly provisional)."),
     _O("mark_colour", "colour", "#b03a2e", "Colour of the sign."),
     _O("legend", "template", "auto", "Added to the stamp when a sign is shown "
-       "(`auto`: `† 暫定值` / `† provisional`; empty: none)."),
+       "(`auto`: `† 暫定值` / `† 暂定值` / `† provisional`; empty: none)."),
 ]
 BACK = [
     _O("colour", "colour", "", "Back colour (empty: the card type's back.colour, else #34495e)."),
@@ -674,6 +674,10 @@ def check_geometry(layout: Layout, width: float, height: float, type_slug: str) 
     """Regions must lie on the card; text must keep inside the safe area."""
     problems = []
     safe = layout.card["safe_margin"]
+    stamp = layout.stamp
+    # the stamp's line (and the provisional badge beside it) belongs to no region
+    band = max(stamp["size"] * 1.25 / units.MM, layout.provisional["badge_size"])
+    band_top = safe + band if stamp["position"] == "top" else height - safe - band
     for reg in layout.regions:
         o = reg.opts
         x, y, w, h = (units.eval_length(o[k], width, height) for k in ("x", "y", "w", "h"))
@@ -693,6 +697,13 @@ def check_geometry(layout: Layout, width: float, height: float, type_slug: str) 
                 problems.append(f"{reg.origin}: region '{reg.name}' reaches {over:.2f} mm into the "
                                 f"{safe:g} mm safe margin (move it in, add padding, or set "
                                 f"outside_safe = true)")
+            elif stamp["enabled"]:
+                into = (y + h - pad) - band_top if stamp["position"] == "bottom" \
+                    else band_top - (y + pad)
+                if into > eps:
+                    problems.append(f"{reg.origin}: region '{reg.name}' covers the stamp line by "
+                                    f"{into:.2f} mm (keep text {band:.1f} mm clear of the "
+                                    f"{stamp['position']} of the safe area)")
     if problems:
         raise LayoutError(f"layout '{layout.name}' on card type '{type_slug}':\n  - "
                           + "\n  - ".join(problems))
@@ -723,3 +734,59 @@ def load_game_layouts(templates_dir: Path, game: str, types: list[Any]) -> tuple
                 warnings.append(f"{_label(p, templates_dir)} matches no card type of '{game}' "
                                 f"(types: {', '.join(slugs)}) and no layout extends it")
     return layouts, warnings
+
+
+# ---- documentation ---------------------------------------------------------------------
+
+SECTION_TITLES = {
+    "card": "Card-wide settings",
+    "categories": "Colours by category",
+    "icons.NAME": "Icons (badges drawn in icon regions and inline as :NAME:)",
+    "keywords.WORD": "Keywords (styled wherever text regions print them)",
+    "stamp": "Stamp (version, date and card id inside the safe area)",
+    "provisional": "Provisional marks",
+    "back": "Card backs",
+    "regions": "Every region",
+    "regions.text": "Text regions (kind = \"text\")",
+    "regions.rows": "Label/value rows (kind = \"rows\")",
+    "regions.image": "Art (kind = \"image\")",
+    "regions.shape": "Shapes (kind = \"shape\")",
+    "regions.icon": "One icon (kind = \"icon\")",
+    "regions.icons": "A row or column of icons (kind = \"icons\")",
+}
+
+
+def format_default(opt: Opt) -> str:
+    """An option's default as the docs show it (TOML spelling)."""
+    d = opt.default
+    if isinstance(d, Inherit):
+        return repr(d)
+    if isinstance(d, bool):
+        return "true" if d else "false"
+    if isinstance(d, float):
+        return f"{d:g}"
+    if isinstance(d, dict):
+        return "{}"
+    if isinstance(d, str):
+        return '"' + d.replace('"', '\\"') + '"'
+    return str(d)
+
+
+def options_markdown() -> str:
+    """The option tables of templates/README.md, generated from the table above."""
+    out: list[str] = []
+    for key, opts in SECTIONS.items():
+        out.append(f"### `{key}` — {SECTION_TITLES[key]}\n")
+        if not opts:
+            out.append("No options beyond those of every region.\n")
+            continue
+        out.append("| option | default | allowed | meaning |")
+        out.append("|---|---|---|---|")
+        for o in opts:
+            allowed = ", ".join(f"`{c}`" for c in o.choices) if o.choices else o.kind
+            req = " **Required.**" if o.required else ""
+            default = "—" if o.required else f"`{format_default(o).replace('|', '&#124;')}`"
+            doc = o.doc.replace("|", "&#124;")
+            out.append(f"| `{o.name}` | {default} | {allowed} | {doc}{req} |")
+        out.append("")
+    return "\n".join(out)

@@ -1224,7 +1224,8 @@ class DirtyMoneyState(State):
                 raise RuleViolation(f"{zone}: {count} markers placed, {len(self.z.get(zone, []))} there")
         fixers = {(f.kind, f.p) for f in self.stack}
         for q in range(self.n):
-            if len(self.z[f"hand:{q}"]) > self.hand_limit(q) and not any(
+            size = len(self.z[f"hand:{q}"])
+            if size > HAND_LIMIT and size > self.hand_limit(q) and not any(
                     (k, q) in fixers for k in ("hand_limit", "resolve_card", "launder")):
                 raise RuleViolation(f"seat {q} holds {len(self.z[f'hand:{q}'])} money cards, "
                                     f"over the limit {self.hand_limit(q)}, with nothing to fix it")

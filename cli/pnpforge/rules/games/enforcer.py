@@ -14,6 +14,7 @@ live here, keyed by each card's `effect` field.  Where the rulebook leaves a
 detail open the engine decides (the bundle's rule section 原型補充規則 says the
 same):
 
+* seat 0 starts (the rulebook: whoever last paid a tax or a fine);
 * draws pick a card id at a chance node, weighted by copies left (a face-down
   pile is a multiset); an empty execution deck reshuffles the discard pile;
 * objection cards are flipped when the execution is declared (扣押存款 flips
