@@ -120,7 +120,8 @@ def test_restaurant_example_fits_the_designed_points(cards):
 
 def test_currency_and_actions(cards):
     """Crypto is worth 3 and counts as any currency; the named action cards and their numbers."""
-    crypto = [c for c in cards.values() if c.type == "currency" and c.fields["currency"] == "CRYPTO"]
+    crypto = [c for c in cards.values()
+              if c.type == "currency" and c.fields["currency"] == "CRYPTO"]
     assert crypto and {c.fields["value"] for c in crypto} == {3}
     assert all(c.provenance == "rulebook" and "copies" in c.provisional_fields for c in crypto)
     currencies = {c.fields["currency"] for c in cards.values() if c.type == "currency"}

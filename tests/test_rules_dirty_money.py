@@ -565,7 +565,7 @@ def test_launderer_draws_past_action_cards_and_discards_one(db):
     assert s.legal_actions() == [("launder",), ("skip",)]
     s.apply(("launder",))
     ensure_in(s, "money_deck", "ACT-TRD")
-    s.apply("ACT-TRD")                                         # an action card: discarded, draw again
+    s.apply("ACT-TRD")                                  # an action card: discarded, draw again
     assert s.current_player() == CHANCE and "ACT-TRD" in ids(s, "discard")
     ensure_in(s, "money_deck", "EUR-3")
     s.apply("EUR-3")

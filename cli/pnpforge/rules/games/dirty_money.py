@@ -236,7 +236,8 @@ class DirtyMoneyRules(GameRules):
         return [loc for loc in self.locations
                 if loc.min_players <= players and loc.effect in LOCATION_EFFECTS]
 
-    def new_initial_state(self, players: int, rng: random.Random | None = None) -> "DirtyMoneyState":
+    def new_initial_state(self, players: int,
+                          rng: random.Random | None = None) -> "DirtyMoneyState":
         if not self.info.players_min <= players <= self.info.players_max:
             raise PnpError(f"{SLUG} is for {self.info.players_min}–{self.info.players_max} "
                            f"players, not {players}")
@@ -365,7 +366,8 @@ class DirtyMoneyState(State):
             if inst.card in r.placements:
                 self.z[f"pdeck:{r.placements[inst.card].region}"].append(inst)
             elif inst.card in r.money:
-                self.z["action_setup" if r.money[inst.card].is_action else "money_deck"].append(inst)
+                pile = "action_setup" if r.money[inst.card].is_action else "money_deck"
+                self.z[pile].append(inst)
             elif inst.card in r.villains:
                 self.z["villain_pool"].append(inst)
             else:
@@ -670,7 +672,8 @@ class DirtyMoneyState(State):
         elif mode == "gallery":
             if self.r.money[inst.card].is_action:
                 self._move(inst, "money_deck", "resolving")
-                self.stack.append(Frame("resolve_card", p=p, d={"card": str(inst), "id": inst.card}))
+                self.stack.append(Frame("resolve_card", p=p,
+                                        d={"card": str(inst), "id": inst.card}))
             else:
                 self._move(inst, "money_deck", f"hand:{p}")
                 self.stack.append(Frame("hand_limit", p=p))
@@ -1163,7 +1166,8 @@ class DirtyMoneyState(State):
         tableau = [self.r.placements[c.card] for c in self.z[f"tableau:{q}"]]
         by_region = Counter(pl.region for pl in tableau)
         out = Counter(printed=sum(pl.points for pl in tableau),
-                      art=art_set_score(sum(pl.effect == "art" for pl in tableau), self.r.art_table))
+                      art=art_set_score(sum(pl.effect == "art" for pl in tableau),
+                                        self.r.art_table))
         for c in self.z[f"tableau:{q}"]:
             pl = self.r.placements[c.card]
             if pl.effect in _TUCK_EFFECTS:
@@ -1221,7 +1225,8 @@ class DirtyMoneyState(State):
     def check_invariants(self) -> None:
         for zone, count in self.ledger.items():
             if count != len(self.z.get(zone, [])):
-                raise RuleViolation(f"{zone}: {count} markers placed, {len(self.z.get(zone, []))} there")
+                there = len(self.z.get(zone, []))
+                raise RuleViolation(f"{zone}: {count} markers placed, {there} there")
         fixers = {(f.kind, f.p) for f in self.stack}
         for q in range(self.n):
             size = len(self.z[f"hand:{q}"])
@@ -1279,11 +1284,13 @@ class DirtyMoneyState(State):
                     "launder_discard": "launder away"}[kind]
             return f"{verb} {self._name(action[1])}"
         if kind == "pay":
-            return f"pay with {self._name(action[1])}" + (" as $2 (loan shark)" if action[2] else "")
+            shark = " as $2 (loan shark)" if action[2] else ""
+            return f"pay with {self._name(action[1])}{shark}"
         if kind == "trade":
             if not action[2]:
                 return f"look at seat {action[1]}'s hand"
-            return f"trade: take {self._name(action[2])} from seat {action[1]}, give {self._name(action[3])}"
+            return (f"trade: take {self._name(action[2])} from seat {action[1]}, "
+                    f"give {self._name(action[3])}")
         if kind == "target":
             return f"inspect seat {action[1]}"
         if kind == "bear_region":
