@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, check, data, db
+from pnpforge.commands import _common, cards, check, data, db, docs
 from pnpforge.commands import print as print_cmd
 
 app = typer.Typer(
@@ -44,6 +44,7 @@ app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
 print_cmd.register(app)
+docs.register(app)
 
 
 def main() -> None:

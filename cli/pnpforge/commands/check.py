@@ -23,7 +23,7 @@ def _options(mission: Optional[str], option: list[str]) -> dict:
 
 
 def check_cmd(game: str = typer.Argument(..., help="Game slug."),
-              games: int = typer.Option(200, "--games", "-n", min=0, help="Sample games to play."),
+              games: int = typer.Option(100, "--games", "-n", min=0, help="Sample games to play."),
               seed: int = typer.Option(1, "--seed", help="Seed of the first game (game i uses seed+i)."),
               players: Optional[int] = typer.Option(None, "--players", "-p",
                                                     help="Players per game (default: cycle over all allowed)."),

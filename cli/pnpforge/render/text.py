@@ -234,14 +234,28 @@ def _paragraphs(atoms: list[Atom]) -> list[Atom]:
 
 
 def can_break(a: Atom, b: Atom) -> bool:
-    """May a line end after `a` and the next start with `b`?"""
+    """May a line end with `a` and the next start with `b` (both not spaces)?"""
     if b.kind == "mark":
         return False
-    if b.kind == "space" or a.kind == "space":
-        return True
     if b.first in NO_START or a.last in NO_END:
         return False
     return True
+
+
+def break_allowed(seq: list[Atom], k: int) -> bool:
+    """May a line break fall before seq[k]?  Spaces at the break vanish, so the rules
+    look at the last non-space atom before it and the first non-space one after."""
+    p = k - 1
+    while p >= 0 and seq[p].kind == "space":
+        p -= 1
+    q = k
+    while q < len(seq) and seq[q].kind == "space":
+        q += 1
+    if p < 0:
+        return False                  # nothing but spaces before: no line
+    if q >= len(seq):
+        return True
+    return can_break(seq[p], seq[q])
 
 
 @dataclass
@@ -331,13 +345,11 @@ def break_lines(atoms: list[Atom], width: float, m: Measure) -> list[Line]:
 
 
 def _find_cut(cur: list[Atom], nxt: Atom) -> int | None:
-    """Largest k >= 1 such that breaking between cur[k-1] and cur[k] (or nxt) is allowed."""
+    """Largest k >= 1 such that a break before (cur + [nxt])[k] is allowed."""
     seq = cur + [nxt]
     for k in range(len(cur), 0, -1):
-        if can_break(seq[k - 1], seq[k]):
-            # a line of only spaces is no line
-            if any(x.kind != "space" for x in cur[:k]):
-                return k
+        if break_allowed(seq, k):
+            return k
     return None
 
 

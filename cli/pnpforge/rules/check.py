@@ -22,7 +22,7 @@ AGENT_MODES = AGENTS + ("mixed",)
 
 @dataclass
 class CheckOptions:
-    games: int = 200
+    games: int = 100
     seed: int = 1
     players: int | None = None
     agent: str = "mixed"

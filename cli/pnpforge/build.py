@@ -1,0 +1,371 @@
+"""The print-and-play kit builder behind `pnp build`: everything a playtest needs, per game.
+
+For each game it writes, into output/GAME/:
+
+    GAME-PAPER.pdf              card sheets with backs (render.print_cards)
+    GAME-helpers-PAPER.pdf      player-aid cards on the same sheets (docs.helpers)
+    GAME-rules-PAPER.pdf        the rulebook summary, and GAME-rules.md (docs.summary)
+    images/                     a PNG per card face, per back, per helper card
+    tts/                        Tabletop Simulator deck sheets, backs and README.txt
+    manifest.json               every file: size, pages, cards, sha256; the database hash
+
+Safety: a game is built in a temporary folder next to output/GAME and swapped in
+with renames only when every step succeeded, so a failed build leaves the
+previous kit untouched.  Determinism: nothing here reads the clock; the
+manifest has no timestamps and no absolute paths, so the same database gives
+the same manifest.  Games build in parallel worker processes (`jobs`), each
+reporting its steps through a queue so the command can draw one progress bar.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pnpforge.errors import PnpError
+
+KIT_FORMAT = "pnpforge-kit/1"
+STEPS = ("sheets", "helpers", "rules", "images", "tts", "manifest")
+Progress = Callable[[str, str], None]          # (game, finished step)
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """How the kit is printed; the defaults are the README's."""
+
+    paper: str = "a4"
+    bleed: float = 3.0
+    gap: float = 0.0
+    marks: bool = True
+    backs: str = "duplex"
+    flip: str = "long"
+    offset: tuple[float, float] = (0.0, 0.0)
+    dpi: int = 300
+    players: int | None = None
+
+    def print_options(self, output: Path) -> Any:
+        from pnpforge.render import PrintOptions
+        return PrintOptions(paper=self.paper, bleed=self.bleed, gap=self.gap, marks=self.marks,
+                            backs=self.backs, flip=self.flip, offset=self.offset,
+                            output=str(output)).validate()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"paper": self.paper, "bleed": self.bleed, "gap": self.gap, "marks": self.marks,
+                "backs": self.backs, "flip": self.flip,
+                "offset": {"x": self.offset[0], "y": self.offset[1]}, "dpi": self.dpi,
+                "players": self.players}
+
+
+@dataclass
+class KitFile:
+    """One file of a kit as the manifest lists it."""
+
+    path: str               # relative to output/GAME, '/' separators
+    kind: str
+    bytes: int
+    sha256: str
+    pages: int | None = None
+    cards: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"path": self.path, "kind": self.kind, "bytes": self.bytes}
+        if self.pages is not None:
+            d["pages"] = self.pages
+        if self.cards is not None:
+            d["cards"] = self.cards
+        d["sha256"] = self.sha256
+        return d
+
+
+@dataclass
+class GameKit:
+    """What one game's build produced."""
+
+    game: str
+    directory: str
+    files: list[KitFile] = field(default_factory=list)
+    db_hash: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def bytes(self) -> int:
+        return sum(f.bytes for f in self.files)
+
+    @property
+    def pages(self) -> int:
+        return sum(f.pages or 0 for f in self.files)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "directory": self.directory, "files": len(self.files),
+                "bytes": self.bytes, "pages": self.pages, "database_sha256": self.db_hash,
+                "warnings": list(self.warnings)}
+
+
+# ---- one game -------------------------------------------------------------------------
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _rel(path: str | Path, root: Path) -> str:
+    return Path(path).resolve().relative_to(root.resolve()).as_posix()
+
+
+def _stage(db: Any, game: str, work: Path, opts: BuildOptions, progress: Progress
+           ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Write every part of the kit into `work`; return per-file facts and warnings."""
+    from pnpforge import render
+    from pnpforge.docs import helpers, summary
+
+    facts: dict[str, dict[str, Any]] = {}
+    warnings: list[str] = []
+    popts = opts.print_options(work)
+
+    m = render.print_cards(db, game, popts)
+    facts[_rel(m.path, work)] = {"kind": "card-sheets", "pages": m.pages, "cards": m.cards}
+    warnings += m.warnings
+    progress(game, "sheets")
+
+    hs = None
+    if helpers.spec_path(_templates(db), game).is_file():
+        hm, hs = helpers.print_helpers(db, game, popts, players=opts.players)
+        facts[_rel(hm.path, work)] = {"kind": "helper-sheets", "pages": hm.pages,
+                                      "cards": hm.cards}
+        warnings += hm.warnings
+    else:
+        warnings.append(f"{game}: no helper cards declared "
+                        f"({helpers.spec_path(_templates(db), game)} is missing)")
+    progress(game, "helpers")
+
+    res = summary.write_summary(db, game, fmt="pdf", paper=opts.paper, output=work)
+    facts[_rel(res.path, work)] = {"kind": "rules-summary", "pages": res.pages}
+    warnings += res.warnings
+    md = summary.write_summary(db, game, fmt="md", output=work)
+    facts[_rel(md.path, work)] = {"kind": "rules-summary-md"}
+    progress(game, "rules")
+
+    images = render.images(db, game, dpi=opts.dpi, output=str(work / "images"))
+    for f in images.files:
+        name = Path(f).name
+        facts[_rel(f, work)] = ({"kind": "card-back-image"} if name.startswith("back-")
+                                else {"kind": "card-image", "cards": 1})
+    warnings += images.warnings
+    if hs is not None:
+        for f, kind in helper_images(hs, db, work / "images", opts.dpi):
+            facts[_rel(f, work)] = {"kind": kind, **({"cards": 1} if kind == "helper-image" else {})}
+    progress(game, "images")
+
+    tts = render.tts(db, game, output=str(work / "tts"))
+    decks = {d["file"]: d for d in tts.decks}
+    for f in tts.files:
+        name = Path(f).name
+        if name in decks:
+            facts[_rel(f, work)] = {"kind": "tts-sheet", "cards": decks[name]["number"]}
+        elif name.endswith(".png"):
+            facts[_rel(f, work)] = {"kind": "tts-back"}
+        else:
+            facts[_rel(f, work)] = {"kind": "tts-readme"}
+    progress(game, "tts")
+    return facts, list(dict.fromkeys(warnings))
+
+
+def _templates(db: Any) -> Path:
+    from pnpforge.docs.context import templates_dir
+    return templates_dir(db)
+
+
+def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str]]:
+    """PNG of each helper card face (one per card of a set) and of the aid back.
+
+    Drawn by the same renderer as the helper sheets and rasterised by
+    render.raster, so images and print agree.
+    """
+    from types import SimpleNamespace
+
+    from pnpforge.docs import context
+    from pnpforge.docs.helpers import AID_TYPE, HelperRenderer
+    from pnpforge.render import raster
+    from pnpforge.render.fonts import ensure_fonts
+
+    fonts = ensure_fonts(hs.game.language)
+    date = context.stamp_date(db, hs.game.slug)[:10]
+    renderer = HelperRenderer(hs, fonts, date, context.labels(hs.game.language,
+                                                              context.templates_dir(db)))
+    items = [raster.Item("face", c, hs.width_mm, hs.height_mm) for c in hs.cards]
+    items.append(raster.Item("back", AID_TYPE, hs.width_mm, hs.height_mm))
+    ctx = SimpleNamespace(renderer=renderer, game=hs.game, fonts=fonts, date=date)
+    ppm = dpi / 25.4
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[tuple[Path, str]] = []
+    with tempfile.TemporaryDirectory(prefix="pnp-helpers-") as tmp:
+        pdf_path = Path(tmp) / "helpers.pdf"
+        raster.write_item_pdf(pdf_path, items, ctx, ppm)
+        for it, img in zip(items, raster.rasterise(pdf_path, items, ppm)):
+            name = f"{it.obj.id}.png" if it.kind == "face" else f"back-{AID_TYPE}.png"
+            img.save(out / name, dpi=(dpi, dpi))
+            written.append((out / name, "helper-image" if it.kind == "face" else "helper-back-image"))
+    return written
+
+
+def manifest(game: Any, db_hash: str, dump_lines: int, work: Path,
+             facts: dict[str, dict[str, Any]], opts: BuildOptions, date: str,
+             warnings: list[str]) -> tuple[dict[str, Any], list[KitFile]]:
+    """The manifest of a staged kit: every file under `work`, sorted by path."""
+    from pnpforge import __version__
+    files: list[KitFile] = []
+    for p in sorted(q for q in work.rglob("*") if q.is_file()):
+        rel = p.relative_to(work).as_posix()
+        if rel == "manifest.json":
+            continue
+        f = facts.get(rel, {})
+        files.append(KitFile(rel, f.get("kind", "other"), p.stat().st_size, _sha256(p),
+                             f.get("pages"), f.get("cards")))
+    doc = {
+        "format": KIT_FORMAT,
+        "game": game.slug, "title": game.title, "title_en": game.title_en,
+        "version": game.version, "date": date, "pnpforge": __version__,
+        "database": {"sha256": db_hash, "dump_lines": dump_lines,
+                     "what": "sha256 of this game's `pnp db dump` lines"},
+        "options": opts.to_dict(),
+        "totals": {"files": len(files), "bytes": sum(f.bytes for f in files),
+                   "pages": sum(f.pages or 0 for f in files)},
+        "files": [f.to_dict() for f in files],
+        "warnings": warnings,
+    }
+    return doc, files
+
+
+def build_game(db_path: str | os.PathLike, game: str, out_root: str | os.PathLike,
+               opts: BuildOptions, progress: Progress | None = None) -> GameKit:
+    """Build one game's kit into out_root/GAME, replacing the old kit only on success."""
+    from pnpforge.docs import context
+    from pnpforge.store import repo
+    from pnpforge.store.db import open_db
+
+    progress = progress or (lambda g, s: None)
+    db = open_db(db_path, readonly=True)
+    g = repo.get_game(db, game)
+    root = Path(out_root)
+    root.mkdir(parents=True, exist_ok=True)
+    final = root / game
+    work = Path(tempfile.mkdtemp(prefix=f".{game}.building-", dir=root))
+    try:
+        lines = context.dump_lines(db, game)
+        db_hash = context.content_hash(db, game)
+        facts, warnings = _stage(db, game, work, opts, progress)
+        date = context.stamp_date(db, game)[:10]
+        doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings)
+        (work / "manifest.json").write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n",
+                                            encoding="utf-8")
+        files.append(KitFile("manifest.json", "manifest", (work / "manifest.json").stat().st_size,
+                             _sha256(work / "manifest.json")))
+        _swap(work, final)
+        progress(game, "manifest")
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return GameKit(game, str(final), files, db_hash, warnings)
+
+
+def _swap(work: Path, final: Path) -> None:
+    """Put the new kit in place: old -> aside, new -> final, then delete the old one.
+
+    If the second rename fails the old kit is moved back, so `final` is never lost.
+    """
+    old: Path | None = None
+    if final.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+        os.rmdir(old)
+        os.replace(final, old)
+    try:
+        os.replace(work, final)
+    except BaseException:
+        if old is not None:
+            os.replace(old, final)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+# ---- many games -------------------------------------------------------------------------
+
+_QUEUE: Any = None
+
+
+def _init_worker(queue: Any) -> None:
+    global _QUEUE
+    _QUEUE = queue
+
+
+def _worker(db_path: str, game: str, out_root: str, opts: BuildOptions) -> GameKit:
+    def report(g: str, step: str) -> None:
+        if _QUEUE is not None:
+            _QUEUE.put((g, step))
+    return build_game(db_path, game, out_root, opts, report)
+
+
+def build(db_path: str | os.PathLike, games: list[str], out_root: str | os.PathLike = "output",
+          opts: BuildOptions | None = None, jobs: int = 1,
+          progress: Progress | None = None) -> list[GameKit]:
+    """Build every game's kit; with jobs > 1 games build in parallel processes.
+
+    Each game is all-or-nothing; the first failure is raised after the other
+    games finish (their kits are kept), naming the game.
+    """
+    opts = opts or BuildOptions()
+    progress = progress or (lambda g, s: None)
+    if not games:
+        raise PnpError("no games to build")
+    db_path = str(Path(db_path).resolve())
+    out = str(Path(out_root))
+    if jobs <= 1 or len(games) == 1:
+        return [build_game(db_path, g, out, opts, progress) for g in games]
+    return _build_parallel(db_path, games, out, opts, min(jobs, len(games)), progress)
+
+
+def _build_parallel(db_path: str, games: list[str], out: str, opts: BuildOptions, jobs: int,
+                    progress: Progress) -> list[GameKit]:
+    import multiprocessing as mp
+    import queue as queue_mod
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    results: dict[str, GameKit] = {}
+    errors: list[tuple[str, BaseException]] = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                             initargs=(q,)) as pool:
+        futures = {pool.submit(_worker, db_path, g, out, opts): g for g in games}
+        pending = set(futures)
+        while pending:
+            try:
+                while True:
+                    progress(*q.get(timeout=0.05))
+            except queue_mod.Empty:
+                pass
+            for fut in [f for f in pending if f.done()]:
+                pending.discard(fut)
+                try:
+                    results[futures[fut]] = fut.result()
+                except BaseException as e:  # noqa: BLE001 - reported below, per game
+                    errors.append((futures[fut], e))
+        with contextlib.suppress(queue_mod.Empty):
+            while True:
+                progress(*q.get(timeout=0.05))
+    if errors:
+        game, err = errors[0]
+        if isinstance(err, PnpError):
+            raise PnpError(f"{game}: {err}") from err
+        raise err
+    return [results[g] for g in games]

@@ -1,0 +1,177 @@
+"""`pnp helpers`, `pnp rules`, `pnp build`: player aids, rulebook summaries, whole kits.
+
+Thin: options are parsed here, the work happens in pnpforge.docs and pnpforge.build
+(imported inside the functions, so `pnp --help` never loads reportlab).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from pnpforge.commands._common import db_path, echo_json, handled, open_db
+
+_HELPERS_HELP = (
+    "Write player-aid cards for GAME: the rulebook's own aids in its quantities (one per player "
+    "with --players N) plus pnpforge's reference cards, at the game's card size, on the same "
+    "sheets as `pnp print` (bleed, crop marks, duplex backs).\n\n"
+    "Content comes from the database (rule sections, glossary, components, cards) through the "
+    "Jinja2 templates in templates/GAME/helpers/ (helpers.toml lists the aids). Material too "
+    "long for one card continues on further cards instead of shrinking below 6 pt.")
+
+_BUILD_HELP = (
+    "Build the whole print-and-play kit of GAME (or --all) into output/GAME/: card sheets with "
+    "backs, helper cards, the rulebook summary (PDF and Markdown), card images, Tabletop "
+    "Simulator sheets and manifest.json (every file's size, pages, cards and sha256, plus the "
+    "hash of the database content it was built from).\n\n"
+    "Each game is built in a temporary folder and swapped in only when every step succeeded, "
+    "so a failed build leaves the previous kit intact.")
+
+
+def helpers_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
+                                          help="Players: one copy per player of per-player aids."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10)."),
+    gap: float = typer.Option(0.0, "--gap", help="Space between cards in mm (>= 0)."),
+    marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks in the margins."),
+    backs: str = typer.Option("duplex", "--backs", help="duplex, separate or none."),
+    flip: str = typer.Option("long", "--flip", help="Duplex flip edge: long or short."),
+    offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
+                                         help="Shift back pages by X,Y mm (from `pnp print calibration`)."),
+    one_each: bool = typer.Option(False, "--one-each", help="One copy of every helper card (proofing)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
+                                         help="PDF file or directory (default output/GAME/)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the aids and the sheet manifest as JSON."),
+) -> None:
+    """Player-aid cards (help text: _HELPERS_HELP)."""
+    from pnpforge.docs.helpers import print_helpers
+    from pnpforge.render import PrintOptions, parse_offset
+    with handled():
+        opts = PrintOptions(paper=paper, bleed=bleed, gap=gap, marks=marks, backs=backs, flip=flip,
+                            offset=parse_offset(offset), output=output).validate()
+        manifest, hs = print_helpers(open_db(readonly=True), game, opts, players=players,
+                                     one_each=one_each)
+    aids = [{"id": a.spec.id, "title": a.title, "title_en": a.title_en, "copies": a.quantity,
+             "quantity_from": a.source, "cards_per_copy": a.cards_per_set,
+             "min_text_pt": a.size_pt} for a in hs.aids]
+    if as_json:
+        echo_json({"aids": aids, "size_mm": [hs.width_mm, hs.height_mm],
+                   "sheets": manifest.to_dict()})
+        return
+    typer.echo(f"Wrote {manifest.path}")
+    typer.echo(f"  {manifest.pages} pages on {manifest.paper}, {manifest.cards} helper cards at "
+               f"{hs.width_mm:g}×{hs.height_mm:g} mm")
+    for a in aids:
+        cards = "1 card" if a["cards_per_copy"] == 1 else f"{a['cards_per_copy']} cards"
+        typer.echo(f"  {a['title']}: ×{a['copies']} ({a['quantity_from']}), {cards} each, "
+                   f"text ≥ {a['min_text_pt']:g} pt")
+    typer.echo("  Print at 100 % / actual size and check the 10 mm bar on the page.")
+    for w in manifest.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def rules_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    fmt: str = typer.Option("pdf", "--format", "-f", help="pdf or md."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter (PDF)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
+                                         help="File, directory, or - for standard output (md)."),
+) -> None:
+    """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""
+    from pnpforge.docs import summary
+    with handled():
+        db = open_db(readonly=True)
+        if output == "-":
+            if fmt != "md":
+                raise typer.BadParameter("only --format md can go to standard output", param_hint="-o")
+            sys.stdout.write(summary.summary_markdown(db, game))
+            return
+        res = summary.write_summary(db, game, fmt=fmt, paper=paper, output=output)
+    pages = f", {res.pages} pages" if res.pages else ""
+    typer.echo(f"Wrote {res.path} ({res.bytes:,} bytes{pages})")
+    for w in res.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def build_cmd(
+    game: Optional[str] = typer.Argument(None, help="Game slug (or use --all)."),
+    all_games: bool = typer.Option(False, "--all", help="Every game in the database."),
+    output: str = typer.Option("output", "-o", "--output", metavar="DIR",
+                               help="Where the kits go (one folder per game)."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10)."),
+    backs: str = typer.Option("duplex", "--backs", help="duplex, separate or none."),
+    flip: str = typer.Option("long", "--flip", help="Duplex flip edge: long or short."),
+    offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
+                                         help="Shift back pages by X,Y mm."),
+    dpi: int = typer.Option(300, "--dpi", help="Resolution of the card images (30-1200)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0,
+                             help="Games built at once (0: one per CPU core)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress",
+                                  help="Show a progress bar on standard error."),
+    as_json: bool = typer.Option(False, "--json", help="Print the kits as JSON."),
+) -> None:
+    """Whole print-and-play kits (help text: _BUILD_HELP)."""
+    import os
+
+    from pnpforge import build as kit
+    from pnpforge.render import parse_offset
+    from pnpforge.store import repo
+    from pnpforge.store.db import resolve_path
+    with handled():
+        if bool(game) == all_games:
+            raise typer.BadParameter("give one GAME or --all", param_hint="GAME")
+        if not 30 <= dpi <= 1200:
+            raise typer.BadParameter("must be 30-1200", param_hint="--dpi")
+        db = open_db(readonly=True)
+        games = [g.slug for g in repo.list_games(db)] if all_games else [repo.get_game(db, game).slug]
+        opts = kit.BuildOptions(paper=paper, bleed=bleed, backs=backs, flip=flip,
+                                offset=parse_offset(offset), dpi=dpi)
+        opts.print_options(os.devnull)      # validate the sheet options before any work
+        workers = jobs or min(len(games), os.cpu_count() or 1)
+        total = len(games) * len(kit.STEPS)
+        with _bar(total, progress and not as_json) as advance:
+            kits = kit.build(resolve_path(db_path()), games, output, opts, jobs=workers,
+                             progress=advance)
+    if as_json:
+        echo_json([k.to_dict() for k in kits])
+        return
+    for k in kits:
+        typer.echo(f"{k.game}: {len(k.files)} files, {k.pages} pages, {k.bytes / 1e6:.1f} MB "
+                   f"in {k.directory} (database {k.db_hash[:12]})")
+    for k in kits:
+        for w in k.warnings:
+            typer.echo(f"Warning: {w}", err=True)
+
+
+class _bar:
+    """A progress bar on stderr that advances once per finished build step."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total, self.show, self.bar = total, show, None
+
+    def __enter__(self):
+        if self.show:
+            self.bar = typer.progressbar(length=self.total, label="Building kits", file=sys.stderr,
+                                         show_pos=True, item_show_func=lambda s: s)
+            self.bar.__enter__()
+
+        def advance(game: str, step: str) -> None:
+            if self.bar is not None:
+                self.bar.current_item = f"{game}: {step}"
+                self.bar.update(1)
+        return advance
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("helpers", help=_HELPERS_HELP)(helpers_cmd)
+    app.command("rules")(rules_cmd)
+    app.command("build", help=_BUILD_HELP)(build_cmd)

@@ -1,0 +1,344 @@
+"""Card faces and backs: fitting, line breaking, errors, provisional marks, art, goldens.
+
+Golden images: one card per card type of every game, rendered at 150 dpi and
+compared with tests/golden/<game>/<type>.png with a small tolerance.  The card
+itself is stored beside it (<type>.json), so editing the database's cards does
+not move the goldens; only layout and drawing changes do.  Regenerate after an
+intended change with:  PNP_UPDATE_GOLDEN=1 pytest tests/test_face.py -k golden
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnpforge.errors import PnpError
+from pnpforge.model import Card
+from pnpforge.render import text as tx
+from pnpforge.render.face import FaceRenderer, one_card_pdf, preview_png
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+DATE = "2026-01-01"
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import shutil
+    path = tmp_path_factory.mktemp("db") / "cards.db"
+    shutil.copy(ROOT / "cards.db", path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(db_path: Path):
+    return open_db(db_path)
+
+
+@pytest.fixture(scope="module")
+def renderers(db) -> dict[str, FaceRenderer]:
+    return {g.slug: FaceRenderer(db, g.slug, date=DATE) for g in repo.list_games(db)}
+
+
+def pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+    return "".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+
+
+def first_card(db, game: str, card_type: str | None = None, **want) -> Card:
+    for c in repo.list_cards(db, game, card_type):
+        if all(getattr(c, k) == v for k, v in want.items()):
+            return c
+    raise LookupError((game, card_type, want))
+
+
+# ---- every shipped card draws --------------------------------------------------------------
+
+
+def test_every_card_of_every_game_passes_check(db, renderers) -> None:
+    count = 0
+    for slug, r in renderers.items():
+        for card in repo.list_cards(db, slug):
+            r.check(card)
+            count += 1
+        assert not [w for w in r.warnings() if "no layout" in w]
+    assert count > 100
+
+
+def test_drawing_is_deterministic(db, renderers) -> None:
+    card = repo.list_cards(db, "enforcer")[0]
+    a = one_card_pdf(renderers["enforcer"], card)
+    b = one_card_pdf(FaceRenderer(db, "enforcer", date=DATE), card)
+    assert a == b
+
+
+def test_stamp_shows_version_date_and_id(db, renderers) -> None:
+    card = repo.list_cards(db, "hackers")[0]
+    text = pdf_text(one_card_pdf(renderers["hackers"], card))
+    game = repo.get_game(db, "hackers")
+    assert f"v{game.version}" in text and DATE in text and card.id in text
+
+
+# ---- errors -----------------------------------------------------------------------------------
+
+
+def test_overflow_names_card_region_and_what_is_left(db, renderers) -> None:
+    card = first_card(db, "enforcer", "execution")
+    long = dataclasses.replace(card, text="本回合執行難度加二。" * 60)
+    with pytest.raises(PnpError) as e:
+        renderers["enforcer"].check(long)
+    msg = str(e.value)
+    assert card.id in msg and "region 'text'" in msg
+    assert re.search(r"\d+ line\(s\) \(\d+ characters\) left over", msg)
+
+
+def test_text_shrinks_before_it_overflows(db, renderers) -> None:
+    card = first_card(db, "enforcer", "execution")
+    r = renderers["enforcer"]
+    # twice as much text as usual still fits: it is set smaller, not refused
+    r.check(dataclasses.replace(card, text="對弱勢義務人執行時額外獲得1點執行力。" * 4))
+
+
+def test_missing_glyph_names_card_region_and_character(db, renderers) -> None:
+    card = first_card(db, "infiltraitors", "special")
+    bad = dataclasses.replace(card, text="只提示花色 ✗ 好")
+    with pytest.raises(PnpError) as e:
+        renderers["infiltraitors"].check(bad)
+    msg = str(e.value)
+    assert card.id in msg and "region 'text'" in msg and "U+2717" in msg
+
+
+def test_unknown_card_type_lists_the_types(db, renderers) -> None:
+    with pytest.raises(PnpError, match="no card type 'nope'.*allowed"):
+        renderers["hackers"].draw_back(None, "nope", 0, 0, 0)
+
+
+# ---- provisional values -----------------------------------------------------------------------
+
+
+def test_partly_provisional_card_marks_values_and_wears_a_badge(db, renderers) -> None:
+    card = first_card(db, "enforcer", "obligor", provenance="rulebook")
+    clean = dataclasses.replace(card, provisional_fields=[])
+    text = pdf_text(one_card_pdf(renderers["enforcer"], clean))
+    assert "†" not in text and "暫" not in text
+    marked = dataclasses.replace(card, provisional_fields=["difficulty"])
+    text = pdf_text(one_card_pdf(renderers["enforcer"], marked))
+    assert f"{card.fields['difficulty']}†" in re.sub(r"\s", "", text)
+    assert "暫" in text and "暫定值" in text
+
+
+def test_wholly_provisional_card_has_badge_not_signs(db, renderers) -> None:
+    card = dataclasses.replace(first_card(db, "enforcer", "execution"),
+                               provenance="provisional", provisional_fields=[])
+    text = pdf_text(one_card_pdf(renderers["enforcer"], card))
+    assert "暫" in text and "†" not in text
+
+
+def test_simplified_game_uses_simplified_words(db, renderers) -> None:
+    card = dataclasses.replace(first_card(db, "dirty-money", "action"),
+                               provenance="provisional")
+    assert "暂" in pdf_text(one_card_pdf(renderers["dirty-money"], card))
+
+
+# ---- art -----------------------------------------------------------------------------------------
+
+
+def test_missing_art_is_a_warning_and_a_placeholder(db) -> None:
+    r = FaceRenderer(db, "accusation", date=DATE)
+    card = dataclasses.replace(first_card(db, "accusation", "follower"), art="art/nowhere.png")
+    text = pdf_text(one_card_pdf(r, card))
+    assert "缺圖" in text
+    assert any("nowhere.png" in w and "not found" in w for w in r.warnings())
+
+
+def test_art_is_fitted_into_its_region(db, db_path: Path) -> None:
+    from PIL import Image
+    from pypdf import PdfReader
+    art = db_path.parent / "art"
+    art.mkdir(exist_ok=True)
+    Image.new("RGB", (900, 300), (200, 30, 30)).save(art / "wide.jpg")
+    r = FaceRenderer(db, "accusation", date=DATE)
+    card = dataclasses.replace(first_card(db, "accusation", "follower"), art="art/wide.jpg")
+    page = PdfReader(io.BytesIO(one_card_pdf(r, card))).pages[0]
+    images = [x.get_object() for x in page["/Resources"]["/XObject"].values()]
+    assert len(images) == 1
+    # resampled to the region at 300 dpi (54 × 33 mm), cropped to cover it
+    assert abs(images[0]["/Width"] - round(54 / 25.4 * 300)) <= 2
+    assert abs(images[0]["/Height"] - round(31 / 25.4 * 300)) <= 30
+    assert not r.warnings()
+
+
+# ---- backs ----------------------------------------------------------------------------------------
+
+
+def test_back_shows_title_and_is_mirror_symmetric_outside_its_text(db, renderers) -> None:
+    from PIL import ImageChops, ImageOps
+    for slug, r in renderers.items():
+        for t in repo.card_types(db, slug):
+            data = one_card_pdf(r, back=t.slug)
+            title = (t.back.get("title") or repo.get_game(db, slug).title).split()[0]
+            assert title in pdf_text(data).replace("\n", " ")
+        t = repo.card_types(db, slug)[0]
+        img = preview_png(r, back=t.slug, dpi=72).convert("L")
+        diff = ImageChops.difference(img, ImageOps.mirror(img))
+        w, h = img.size
+        # the frame and pattern mirror onto themselves; only the lettering differs
+        top = diff.crop((0, 0, w, int(h * 0.25)))
+        assert max(top.getextrema()) < 60, slug
+
+
+# ---- line breaking --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def measure() -> tx.Measure:
+    from pnpforge.render.fonts import ensure_fonts
+    fs = ensure_fonts("zh-Hant")
+    return tx.Measure(fs.regular, fs.bold)
+
+
+def lines_of(text: str, width_em: float, m: tx.Measure) -> list[str]:
+    atoms = tx.atomize(tx.parse_markup(text), m)
+    return ["".join(a.text for a in ln.atoms) for ln in tx.break_lines(atoms, width_em, m)]
+
+
+def test_no_line_starts_with_closing_or_ends_with_opening_punctuation(measure) -> None:
+    text = "查封類（限制類）執行卡，對弱勢義務人無效。「矚目」須優先執行！"
+    for width in range(3, 20):
+        lines = lines_of(text, width, measure)
+        assert "".join(lines) == text
+        for ln in lines[1:]:
+            assert ln[0] not in tx.NO_START, (width, lines)
+        for ln in lines:
+            assert ln[-1] not in tx.NO_END, (width, lines)
+
+
+def test_latin_words_wrap_at_spaces(measure) -> None:
+    lines = lines_of("Trojan Horse attacks the red server twice", 8, measure)
+    assert all(not ln.startswith(" ") and not ln.endswith(" ") for ln in lines)
+    words = " ".join(lines).split()
+    assert words == "Trojan Horse attacks the red server twice".split()
+
+
+def test_markup_bold_icons_and_paragraphs(measure) -> None:
+    spans = tx.parse_markup("**詠頌**：抽:R:1張\n\n第二段", icon_names=["R"])
+    assert spans[0] == tx.Span("詠頌", bold=True)
+    assert any(s.icon == "R" for s in spans)
+    atoms = tx.atomize(spans, measure)
+    lines = tx.break_lines(atoms, 40, measure)
+    assert len(lines) == 2 and lines[1].para_before
+
+
+def test_keywords_are_styled_longest_first() -> None:
+    spans = tx.apply_keywords([tx.Span("假弱勢視為弱勢")],
+                              {"弱勢": {"colour": "#00ff00"}, "假弱勢": {"colour": "#ff0000"}})
+    assert [(s.text, s.colour) for s in spans] == [("假弱勢", "#ff0000"), ("視為", None),
+                                                   ("弱勢", "#00ff00")]
+
+
+def test_fit_reports_overflow_at_min_size(measure) -> None:
+    atoms = tx.atomize([tx.Span("字" * 400)], measure)
+    fitted = tx.fit(atoms[:20], 100, 40, 10, 5, 1.3, measure)
+    assert fitted.size == 10
+    with pytest.raises(tx.Overflow) as e:
+        tx.fit(atoms, 100, 40, 10, 5, 1.3, measure)
+    assert e.value.size == 5 and e.value.chars_over > 0
+
+
+CJK = st.sampled_from(list("執行官義務人稅健罰費查封限制難度分數"))
+PUNCT = st.sampled_from(list("，。、；：！？）」』》（「『《"))
+WORD = st.text(alphabet="abcdefgXYZ0123", min_size=1, max_size=7)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(CJK, CJK, PUNCT, WORD.map(lambda w: f" {w} ")), min_size=1,
+                max_size=40), st.integers(min_value=4, max_value=30))
+def test_breaking_keeps_every_character_and_the_rules(measure, parts, width) -> None:
+    text = "".join(parts).strip()
+    if not text:
+        return
+    atoms = tx.atomize([tx.Span(text)], measure)
+    lines = tx.break_lines(atoms, width, measure)
+    joined = "".join("".join(a.text for a in ln.atoms) for ln in lines)
+    assert joined.replace(" ", "") == text.replace(" ", "")
+    for prev, ln in zip(lines, lines[1:]):
+        if not ln.atoms or not prev.atoms:
+            continue
+        first, last = ln.atoms[0], prev.atoms[-1]
+        if first.first in tx.NO_START or last.last in tx.NO_END:
+            # a rule may only give way when the line could not have ended anywhere else
+            seq = prev.atoms + ln.atoms[:1]
+            assert not any(tx.break_allowed(seq, k) for k in range(1, len(prev.atoms))), \
+                ([a.text for a in prev.atoms], [a.text for a in ln.atoms])
+
+
+# ---- golden images --------------------------------------------------------------------------------
+
+
+def _golden_cards(db) -> list[tuple[str, str, Card]]:
+    out = []
+    for game in repo.list_games(db):
+        for t in repo.card_types(db, game.slug):
+            cards = repo.list_cards(db, game.slug, t.slug)
+            if cards:
+                out.append((game.slug, t.slug, cards[0]))
+    return out
+
+
+def _card_from_json(path: Path) -> Card:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("created_at", None)
+    data.pop("updated_at", None)
+    return Card(**data)
+
+
+def _compare(img, golden_path: Path) -> tuple[float, float]:
+    from PIL import Image, ImageChops
+    golden = Image.open(golden_path).convert("RGB")
+    if golden.size != img.size:
+        return 255.0, 1.0
+    diff = ImageChops.difference(img, golden).convert("L")
+    hist = diff.histogram()
+    total = img.size[0] * img.size[1]
+    mean = sum(i * n for i, n in enumerate(hist)) / total
+    big = sum(hist[48:]) / total
+    return mean, big
+
+
+def test_golden_images_one_card_per_type(db, renderers) -> None:
+    update = os.environ.get("PNP_UPDATE_GOLDEN") == "1"
+    failures = []
+    for game, slug, card in _golden_cards(db):
+        folder = GOLDEN / game
+        png, js = folder / f"{slug}.png", folder / f"{slug}.json"
+        r = renderers[game]
+        r.game.version = "0.1"           # the stamp must not move with the game's version
+        if update or not js.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            d = card.to_dict()
+            d["game"] = game
+            d.pop("created_at", None)
+            d.pop("updated_at", None)
+            js.write_text(json.dumps(d, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                          encoding="utf-8")
+        stored = _card_from_json(js)
+        img = preview_png(r, stored, dpi=150)
+        if update or not png.exists():
+            img.quantize(colors=96, dither=0).save(png, optimize=True)
+            continue
+        mean, big = _compare(img, png)
+        if mean > 2.0 or big > 0.01:
+            failures.append(f"{game}/{slug}: mean diff {mean:.2f}, {big:.2%} pixels differ")
+    assert not failures, ("faces changed (PNP_UPDATE_GOLDEN=1 regenerates after an intended "
+                          "change):\n" + "\n".join(failures))
+
