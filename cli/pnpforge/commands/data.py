@@ -35,10 +35,12 @@ def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON a
             typer.echo(f"{g['slug']}: {g['title']} / {g['title_en']} — {g['language']}, "
                        f"{g['players_min']}–{g['players_max']} players, v{g['version']}, "
                        f"{g['cards']} cards")
-            for t in g["card_types"]:
-                size = f"{t['width_mm']:g}×{t['height_mm']:g} mm" + ("*" if t["size_provisional"] else "")
-                typer.echo(f"    {t['slug']:<14} {t['name']} / {t['name_en']:<22} {size:<16} "
-                           f"{t['cards']:>4} {'(aid)' if t['role'] == 'aid' else ''}".rstrip())
+            rows = [[t["slug"], t["name"], t["name_en"],
+                     f"{t['width_mm']:g}×{t['height_mm']:g} mm" + ("*" if t["size_provisional"] else ""),
+                     t["cards"], "aid" if t["role"] == "aid" else "deck"]
+                    for t in g["card_types"]]
+            body = table(["type", "name", "name_en", "size", "cards", "role"], rows).splitlines()
+            typer.echo("\n".join("    " + line for line in body) + "\n")
         if any(t["size_provisional"] for g in out for t in g["card_types"]):
             typer.echo("* size chosen by pnpforge (provisional): the rulebook gives none")
 
