@@ -340,7 +340,8 @@ def _build_parallel(db_path: str, games: list[str], out: str, opts: BuildOptions
     import queue as queue_mod
     from concurrent.futures import ProcessPoolExecutor
 
-    ctx = mp.get_context("spawn")
+    # fork starts workers in milliseconds with everything imported; spawn where there is no fork
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     q = ctx.Queue()
     results: dict[str, GameKit] = {}
     errors: list[tuple[str, BaseException]] = []

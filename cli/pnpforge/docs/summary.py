@@ -12,11 +12,12 @@ footer, invariant mode and a fixed creation date for byte-identical rebuilds.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from xml.sax.saxutils import escape
 
 import sqlite_utils
@@ -338,9 +339,33 @@ def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
     frame = Frame(left, bottom, pw - left - right, ph - top - bottom, id="body",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
-    doc.build(flowables(blocks, st, pw - left - right), canvasmaker=NumberedCanvas)
+    with kinsoku():
+        doc.build(flowables(blocks, st, pw - left - right), canvasmaker=NumberedCanvas)
     data = buf.getvalue()
     return data, _count_pages(data)
+
+
+@contextlib.contextmanager
+def kinsoku() -> Iterator[None]:
+    """Chinese line-breaking rules for platypus while one summary is set.
+
+    reportlab's CJK wrapping keeps a line from starting with some closing
+    punctuation, but its list lacks the full-width ，；：！？ that Chinese text is
+    full of.  We extend it with render.text's NO_START (the rules the cards use)
+    for the duration of the build and put the original back afterwards.
+    """
+    from reportlab.lib import textsplit
+    from reportlab.platypus import paragraph
+
+    from pnpforge.render.text import NO_START
+    originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
+    extended = originals[1] + "".join(sorted(set(NO_START) - set(originals[1])))
+    # platypus reads its own copy for multi-run paragraphs, textsplit's for single runs
+    paragraph.ALL_CANNOT_START = textsplit.ALL_CANNOT_START = extended
+    try:
+        yield
+    finally:
+        paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START = originals
 
 
 def _count_pages(data: bytes) -> int:
