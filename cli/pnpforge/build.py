@@ -270,12 +270,22 @@ def build_game(db_path: str | os.PathLike, game: str, out_root: str | os.PathLik
                                             encoding="utf-8")
         files.append(KitFile("manifest.json", "manifest", (work / "manifest.json").stat().st_size,
                              _sha256(work / "manifest.json")))
+        _normal_permissions(work)
         _swap(work, final)
         progress(game, "manifest")
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
     return GameKit(game, str(final), files, db_hash, warnings)
+
+
+def _normal_permissions(folder: Path) -> None:
+    """Temporary files and folders are private (0600/0700); a kit is for sharing: umask rules."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(folder, 0o777 & ~mask)
+    for p in folder.rglob("*"):
+        os.chmod(p, (0o777 if p.is_dir() else 0o666) & ~mask)
 
 
 def _swap(work: Path, final: Path) -> None:

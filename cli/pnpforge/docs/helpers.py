@@ -419,9 +419,10 @@ def _fit_columns(natural: list[float], width: float, minimum: list[float] | None
                  ) -> list[float]:
     """Column widths filling `width`.
 
-    Natural widths plus an equal share of the slack when the table fits; else every
-    column keeps at least its longest word (`minimum`) and the rest of the width
-    goes to the columns in proportion to how much more they would like.
+    A table that fits gets its natural widths plus an equal share of the slack.
+    Otherwise narrow columns keep their natural width and the wide ones share
+    what is left (water-filling), and then no column goes below its longest
+    word (`minimum`): the difference comes from the columns with room to spare.
     """
     n = len(natural)
     minimum = [min(m, w) for m, w in zip(minimum or [0.0] * n, natural)]
@@ -430,9 +431,17 @@ def _fit_columns(natural: list[float], width: float, minimum: list[float] | None
         return [w + extra for w in natural]
     if sum(minimum) >= width:      # even the longest words do not fit: scale them down
         return [m * width / sum(minimum) for m in minimum]
-    want = [w - m for w, m in zip(natural, minimum)]
-    room = width - sum(minimum)
-    return [m + room * x / sum(want) for m, x in zip(minimum, want)]
+    widths = [0.0] * n
+    left = width
+    for k, i in enumerate(sorted(range(n), key=lambda i: natural[i])):
+        widths[i] = min(natural[i], left / (n - k))
+        left -= widths[i]
+    deficit = sum(max(0.0, m - w) for m, w in zip(minimum, widths))
+    if deficit > 0:
+        spare = [max(0.0, w - m) for m, w in zip(minimum, widths)]
+        total = sum(spare)
+        widths = [max(m, w - deficit * sp / total) for m, w, sp in zip(minimum, widths, spare)]
+    return widths
 
 
 def build_rows(blocks: list[markup.Block], st: Style, width: float, where: str) -> list[Row]:

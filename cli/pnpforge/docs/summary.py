@@ -96,6 +96,9 @@ def _atomic_write(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)      # mkstemp makes it private; a summary is to share
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -466,8 +466,8 @@ class FaceRenderer:
     def _plan_shape(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         return None                       # the shape itself is drawn by _shape_op
 
-    def _spans(self, ctx: _Ctx, reg: Region, raw: str, base_colour: str, bold: bool,
-               keywords: bool) -> list[tx.Span]:
+    def _spans(self, ctx: _Ctx, raw: str, bold: bool, keywords: bool) -> list[tx.Span]:
+        """Markup -> spans, with the layout's keyword styles resolved for this card."""
         spans = tx.parse_markup(raw, ctx.layout.icons)
         if bold:
             spans = [tx.Span(s.text, True, s.colour, s.icon, s.mark) for s in spans]
@@ -503,7 +503,7 @@ class FaceRenderer:
         if not raw.strip():
             return None
         colour = self._colour(ctx, o["colour"], where + " option 'colour'") or "#1a1a1a"
-        spans = self._spans(ctx, reg, raw, colour, o["font"] == "bold", o["keywords"])
+        spans = self._spans(ctx, raw, o["font"] == "bold", o["keywords"])
         atoms = self._atoms_checked(ctx, spans, where)
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         try:
@@ -536,7 +536,7 @@ class FaceRenderer:
             if not vtext:
                 continue
             lspans = [tx.Span(_tidy(str(label)), o["label_font"] == "bold", lcolour)]
-            vspans = self._spans(ctx, reg, vtext, colour, o["font"] == "bold", o["keywords"])
+            vspans = self._spans(ctx, vtext, o["font"] == "bold", o["keywords"])
             vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark)
                       for s in vspans]
             rows.append((self._atoms_checked(ctx, lspans, where),
@@ -568,10 +568,9 @@ class FaceRenderer:
         align = o["align"]
 
         def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            bh = h
-            bw = min(w, _badge_width(ctx.measure, spec, name, bh, self.fonts))
-            if bw < _badge_width(ctx.measure, spec, name, bh, self.fonts):
-                bh = bh * bw / _badge_width(ctx.measure, spec, name, bh, self.fonts)
+            natural = _badge_width(ctx.measure, spec, name, h, self.fonts)
+            bw = min(w, natural)
+            bh = h * bw / natural           # too wide for the region: scale it down whole
             bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
             _draw_badge(c, spec, name, bx, y + (h - bh) / 2, bw, bh, ctx.measure, self.fonts)
             if mark:

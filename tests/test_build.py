@@ -1,0 +1,135 @@
+"""`pnp build`: a whole kit per game, a manifest that tells the truth, safe replacement."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from pnpforge import build as kit
+from pnpforge.docs import context
+from pnpforge.errors import PnpError
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
+
+FAST = kit.BuildOptions(dpi=30)          # small images: the tests check structure, not pixels
+
+
+def _small_games(db_path: Path, n: int) -> list[str]:
+    """The n games with the fewest distinct cards (fastest to build)."""
+    db = open_db(db_path)
+    games = [g.slug for g in repo.list_games(db)]
+    return sorted(games, key=lambda g: (len(repo.list_cards(db, g)), g))[:n]
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_manifest_lists_every_file_truthfully(shipped_db: Path, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+    [game] = _small_games(shipped_db, 1)
+    [k] = kit.build(shipped_db, [game], tmp_path / "out", FAST)
+    folder = tmp_path / "out" / game
+    assert Path(k.directory) == folder
+    doc = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert doc["format"] == kit.KIT_FORMAT and doc["game"] == game
+    db = open_db(shipped_db)
+    assert doc["database"]["sha256"] == context.content_hash(db, game)
+    assert doc["database"]["dump_lines"] == len(context.dump_lines(db, game))
+    listed = {f["path"]: f for f in doc["files"]}
+    on_disk = {p for p in _tree(folder) if p != "manifest.json"}
+    assert set(listed) == on_disk
+    for path, f in listed.items():
+        data = (folder / path).read_bytes()
+        assert f["bytes"] == len(data) and f["sha256"] == hashlib.sha256(data).hexdigest()
+        if path.endswith(".pdf"):
+            assert f["pages"] == len(PdfReader(str(folder / path)).pages)
+    kinds = {f["kind"] for f in doc["files"]}
+    assert {"card-sheets", "helper-sheets", "rules-summary", "rules-summary-md", "card-image",
+            "helper-image", "tts-sheet", "tts-readme"} <= kinds
+    sheets = next(f for f in doc["files"] if f["kind"] == "card-sheets")
+    assert sheets["cards"] == sum(c.copies for c in repo.list_cards(db, game))
+    tts_cards = sum(f["cards"] for f in doc["files"] if f["kind"] == "tts-sheet")
+    assert tts_cards == sheets["cards"]
+    assert doc["totals"]["files"] == len(listed)
+    # a kit is for sharing: no private temp-file permissions, no leftovers
+    assert all(p.stat().st_mode & 0o044 for p in folder.rglob("*"))
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [game]
+
+
+def test_rebuild_is_identical_and_follows_the_database(shipped_db: Path, tmp_path: Path, run) -> None:
+    [game] = _small_games(shipped_db, 1)
+    kit.build(shipped_db, [game], tmp_path / "a", FAST)
+    kit.build(shipped_db, [game], tmp_path / "b", FAST)
+    first = _tree(tmp_path / "a" / game)
+    assert first == _tree(tmp_path / "b" / game)
+    card = next(c for c in repo.list_cards(open_db(shipped_db), game) if c.copies > 0)
+    res = run("--db", shipped_db, "cards", "set", game, card.id, f"copies={card.copies + 1}")
+    assert res.exit_code == 0, res.output
+    kit.build(shipped_db, [game], tmp_path / "a", FAST)
+    again = json.loads((tmp_path / "a" / game / "manifest.json").read_text(encoding="utf-8"))
+    old = json.loads(first["manifest.json"])
+    assert again["database"]["sha256"] != old["database"]["sha256"]
+    sheets = lambda d: next(f for f in d["files"] if f["kind"] == "card-sheets")  # noqa: E731
+    assert sheets(again)["cards"] == sheets(old)["cards"] + 1
+
+
+def test_failed_build_leaves_the_previous_kit(shipped_db: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    [game] = _small_games(shipped_db, 1)
+    out = tmp_path / "out"
+    kit.build(shipped_db, [game], out, FAST)
+    before = _tree(out / game)
+
+    def broken(*a, **kw):
+        raise PnpError("simulated failure while writing the summary")
+
+    from pnpforge.docs import summary
+    monkeypatch.setattr(summary, "write_summary", broken)
+    with pytest.raises(PnpError, match="simulated failure"):
+        kit.build(shipped_db, [game], out, kit.BuildOptions(dpi=40))
+    assert _tree(out / game) == before
+    assert [p.name for p in out.iterdir()] == [game]        # the temporary folder is gone
+
+
+def test_parallel_build_matches_serial(shipped_db: Path, tmp_path: Path) -> None:
+    games = _small_games(shipped_db, 2)
+    seen: list[tuple[str, str]] = []
+    kits = kit.build(shipped_db, games, tmp_path / "par", FAST, jobs=2,
+                     progress=lambda g, s: seen.append((g, s)))
+    assert [k.game for k in kits] == games
+    assert sorted(seen) == sorted((g, s) for g in games for s in kit.STEPS)
+    serial = kit.build(shipped_db, games[:1], tmp_path / "ser", FAST)
+    assert _tree(tmp_path / "par" / games[0]) == _tree(tmp_path / "ser" / games[0])
+    assert serial[0].db_hash == kits[0].db_hash
+
+
+def test_build_command_arguments(shipped_db: Path, tmp_path: Path, run) -> None:
+    out = tmp_path / "out"
+    res = run("--db", shipped_db, "build", "-o", out)
+    assert res.exit_code == 2 and "--all" in res.output
+    [game] = _small_games(shipped_db, 1)
+    res = run("--db", shipped_db, "build", game, "--all", "-o", out)
+    assert res.exit_code == 2
+    res = run("--db", shipped_db, "build", "no-such-game", "-o", out)
+    assert res.exit_code == 2 and "unknown game" in res.output
+    res = run("--db", shipped_db, "build", game, "--paper", "a3", "-o", out)
+    assert res.exit_code == 2 and "allowed" in res.output
+    assert not out.exists() or not any(out.iterdir())
+    res = run("--db", shipped_db, "build", game, "--dpi", "30", "-o", out, "--json")
+    assert res.exit_code == 0, res.output
+    [summary] = json.loads(res.stdout)
+    assert summary["game"] == game and summary["files"] > 10
+
+
+@pytest.mark.slow
+def test_build_all_on_the_shipped_database(shipped_db: Path, tmp_path: Path, run) -> None:
+    res = run("--db", shipped_db, "build", "--all", "-o", tmp_path, "--no-progress")
+    assert res.exit_code == 0, res.output
+    for g in repo.list_games(open_db(shipped_db)):
+        doc = json.loads((tmp_path / g.slug / "manifest.json").read_text(encoding="utf-8"))
+        assert doc["totals"]["files"] > 10
