@@ -38,23 +38,46 @@ GAMES = ["enforcer", "dirty-money", "hackers", "infiltraitors", "accusation"]
 # ---- child jobs (run in a subprocess) -----------------------------------------------------
 
 def _peak_kb() -> int:
+    """This process's peak RSS in KB.
+
+    VmHWM, not ru_maxrss: Linux carries ru_maxrss across fork+exec, so a child
+    would report its parent's size (which here holds the synthetic bundles).
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def child_print(db_path: str, games: list[str], out_dir: str) -> dict:
+    from pnpforge.errors import PnpError
     from pnpforge.render import PrintOptions, print_cards
     from pnpforge.store.db import open_db
+    from pnpforge.render.fonts import ensure_fonts
+    from pnpforge.store import repo
     db = open_db(db_path, readonly=True)
+    for g in games:     # register the fonts before the clock starts, as the baseline does
+        ensure_fonts(repo.get_game(db, g).language)
     rss0 = _peak_kb()
     t = time.perf_counter()
     pages = cards = 0
     paths = []
+    failed: dict[str, str] = {}
+    done: list[str] = []
     for g in games:
-        m = print_cards(db, g, PrintOptions(output=str(Path(out_dir) / f"{g}.pdf")))
+        try:
+            m = print_cards(db, g, PrintOptions(output=str(Path(out_dir) / f"{g}.pdf")))
+        except PnpError as e:          # report it, keep measuring the others
+            failed[g] = str(e)
+            continue
         pages, cards = pages + m.pages, cards + m.cards
         paths.append(m.path)
+        done.append(g)
     return {"seconds": time.perf_counter() - t, "peak_kb": _peak_kb(), "peak_before_kb": rss0,
-            "pages": pages, "cards": cards, "paths": paths}
+            "pages": pages, "cards": cards, "paths": paths, "done": done, "failed": failed}
 
 
 def child_baseline(specs: list[dict], language: str, out_dir: str) -> dict:
@@ -87,8 +110,12 @@ def child_tracemalloc(db_path: str, games: list[str], out_dir: str) -> dict:
     """Python-heap peak of one print (tracemalloc slows things down: not timed)."""
     import tracemalloc
     from pnpforge.render import PrintOptions, print_cards
+    from pnpforge.render.fonts import ensure_fonts
+    from pnpforge.store import repo
     from pnpforge.store.db import open_db
     db = open_db(db_path, readonly=True)
+    for g in games:                    # the fonts are loaded once per process: not the deck's
+        ensure_fonts(repo.get_game(db, g).language)
     tracemalloc.start()
     for g in games:
         print_cards(db, g, PrintOptions(output=str(Path(out_dir) / f"{g}.pdf")))
@@ -129,11 +156,12 @@ def synthetic_db(path: Path, n: int) -> None:
         bundle.write(conn, bundle.parse(data), replace=False)
 
 
-_OPS = re.compile(rb"(?<![A-Za-z])(re|f\*?|B\*?|b\*?|Tj|TJ)(?![A-Za-z*])")
+_OPS = re.compile(rb"(?<![A-Za-z])(re|f\*?|B\*?|b\*?|S|s|Tj|TJ)(?![A-Za-z*])")
+_STRINGS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>", re.S)
 
 
 def count_ops(pdf_path: str) -> dict:
-    """Pages, painted shapes (re/f/B/b) and text runs (Tj/TJ) in every content stream."""
+    """Pages, painted paths (fill/stroke operators) and text runs (Tj/TJ) in every content stream."""
     import pypdf
     reader = pypdf.PdfReader(pdf_path)
     shapes = texts = 0
@@ -156,7 +184,7 @@ def count_ops(pdf_path: str) -> dict:
 
     for page in reader.pages:
         for s in streams(page):
-            data = s.get_data()
+            data = _STRINGS.sub(b" ", s.get_data())    # operators only, not text that looks like one
             for m in _OPS.finditer(data):
                 op = m.group(1)
                 if op in (b"Tj", b"TJ"):
@@ -214,7 +242,9 @@ def main() -> None:
                     t += run_child("baseline", json.dumps(sub), lang, tmp)["seconds"]
                 base_times.append(t)
             base = statistics.median(base_times)
-            report["games"] = {"games": games, "seconds": statistics.median(times), "all_runs": times,
+            games = res["done"]
+            report["games"] = {"games": games, "failed": res["failed"],
+                               "seconds": statistics.median(times), "all_runs": times,
                                "pages": res["pages"], "cards": res["cards"], "peak_rss_mb": res["peak_kb"] / 1024,
                                "baseline_seconds": base, "overhead": statistics.median(times) / base,
                                "ops": {"shapes": sum(s["shapes"] for s in specs),
@@ -245,13 +275,15 @@ def summary(r: dict) -> str:
     lines = [f"pnp print benchmark (medians of {r['runs']} runs, each in a fresh process)"]
     if "games" in r:
         g = r["games"]
+        for name, err in g.get("failed", {}).items():
+            lines.append(f"  {name}: FAILED, not counted: {err}")
         lines.append(f"  {len(g['games'])} games, {g['cards']} cards, {g['pages']} pages: {g['seconds']:.2f} s "
                      f"(target < 5 s); baseline {g['baseline_seconds']:.2f} s; overhead {g['overhead']:.2f}× "
                      f"(target < 3); peak RSS {g['peak_rss_mb']:.0f} MB")
     for s in r["synthetic"]:
         lines.append(f"  synthetic {s['cards']:>6} cards, {s['pages']:>5} pages: {s['seconds']:6.2f} s; "
                      f"baseline {s['baseline_seconds']:.2f} s; overhead {s['overhead']:.2f}×; "
-                     f"peak RSS {s['peak_rss_mb']:.0f} MB (data loaded: {s['rss_before_print_mb']:.0f} MB); "
+                     f"peak RSS {s['peak_rss_mb']:.0f} MB (before printing: {s['rss_before_print_mb']:.0f} MB); "
                      f"Python heap peak {s['tracemalloc_peak_mb']:.1f} MB; PDF {s['pdf_mb']:.1f} MB")
     return "\n".join(lines)
 

@@ -5,7 +5,7 @@ For each game it writes, into output/GAME/:
     GAME-PAPER.pdf              card sheets with backs (render.print_cards)
     GAME-helpers-PAPER.pdf      player-aid cards on the same sheets (docs.helpers)
     GAME-rules-PAPER.pdf        the rulebook summary, and GAME-rules.md (docs.summary)
-    images/                     a PNG per card face, per back, per helper card
+    images/                     a PNG per card face and back; images/helpers/ the helper cards
     tts/                        Tabletop Simulator deck sheets, backs and README.txt
     manifest.json               every file: size, pages, cards, sha256; the database hash
 
@@ -13,8 +13,10 @@ Safety: a game is built in a temporary folder next to output/GAME and swapped in
 with renames only when every step succeeded, so a failed build leaves the
 previous kit untouched.  Determinism: nothing here reads the clock; the
 manifest has no timestamps and no absolute paths, so the same database gives
-the same manifest.  Games build in parallel worker processes (`jobs`), each
-reporting its steps through a queue so the command can draw one progress bar.
+the same manifest.  Each game is made in three independent parts (documents,
+images, Tabletop Simulator sheets); with `jobs` > 1 the parts of all games run
+in worker processes, longest first, reporting their steps through a queue so
+the command can draw one progress bar.
 """
 
 from __future__ import annotations
@@ -122,24 +124,40 @@ def _rel(path: str | Path, root: Path) -> str:
     return Path(path).resolve().relative_to(root.resolve()).as_posix()
 
 
-def _stage(db: Any, game: str, work: Path, opts: BuildOptions, progress: Progress
-           ) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Write every part of the kit into `work`; return per-file facts and warnings."""
+# The kit is made in three independent parts, so games and parts can share the CPUs:
+# each part writes its own files into the game's staging folder.
+PARTS: dict[str, tuple[str, ...]] = {"docs": ("sheets", "helpers", "rules"),
+                                     "images": ("images",), "tts": ("tts",)}
+# Relative cost per distinct card, measured on the shipped games (longest tasks start first).
+_COST = {"images": 1.0, "tts": 0.55, "docs": 0.3}
+
+Facts = dict[str, dict[str, Any]]
+
+
+def run_part(db: Any, game: str, part: str, work: Path, opts: BuildOptions,
+             progress: Progress) -> tuple[Facts, list[str]]:
+    """Write one part of a game's kit into `work`; return per-file facts and warnings."""
+    step = {"docs": _docs, "images": _images, "tts": _tts}[part]
+    facts: Facts = {}
+    warnings: list[str] = []
+    step(db, game, work, opts, facts, warnings, progress)
+    return facts, warnings
+
+
+def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str],
+          progress: Progress) -> None:
+    """Card sheets, helper sheets, the summary (PDF and Markdown)."""
     from pnpforge import render
     from pnpforge.docs import helpers, summary
 
-    facts: dict[str, dict[str, Any]] = {}
-    warnings: list[str] = []
     popts = opts.print_options(work)
-
     m = render.print_cards(db, game, popts)
     facts[_rel(m.path, work)] = {"kind": "card-sheets", "pages": m.pages, "cards": m.cards}
     warnings += m.warnings
     progress(game, "sheets")
 
-    hs = None
     if helpers.spec_path(_templates(db), game).is_file():
-        hm, hs = helpers.print_helpers(db, game, popts, players=opts.players)
+        hm, _ = helpers.print_helpers(db, game, popts, players=opts.players)
         facts[_rel(hm.path, work)] = {"kind": "helper-sheets", "pages": hm.pages,
                                       "cards": hm.cards}
         warnings += hm.warnings
@@ -155,16 +173,30 @@ def _stage(db: Any, game: str, work: Path, opts: BuildOptions, progress: Progres
     facts[_rel(md.path, work)] = {"kind": "rules-summary-md"}
     progress(game, "rules")
 
+
+def _images(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts,
+            warnings: list[str], progress: Progress) -> None:
+    """A PNG per card face and back (render.images), and per helper card."""
+    from pnpforge import render
+    from pnpforge.docs import helpers
+
     images = render.images(db, game, dpi=opts.dpi, output=str(work / "images"))
     for f in images.files:
         name = Path(f).name
         facts[_rel(f, work)] = ({"kind": "card-back-image"} if name.startswith("back-")
                                 else {"kind": "card-image", "cards": 1})
     warnings += images.warnings
-    if hs is not None:
-        for f, kind in helper_images(hs, db, work / "images", opts.dpi):
+    if helpers.spec_path(_templates(db), game).is_file():
+        hs = helpers.plan_helpers(db, game, opts.players)
+        for f, kind in helper_images(hs, db, work / "images" / "helpers", opts.dpi):
             facts[_rel(f, work)] = {"kind": kind, **({"cards": 1} if kind == "helper-image" else {})}
     progress(game, "images")
+
+
+def _tts(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str],
+         progress: Progress) -> None:
+    """Tabletop Simulator sheets, backs and README (render.tts)."""
+    from pnpforge import render
 
     tts = render.tts(db, game, output=str(work / "tts"))
     decks = {d["file"]: d for d in tts.decks}
@@ -176,8 +208,8 @@ def _stage(db: Any, game: str, work: Path, opts: BuildOptions, progress: Progres
             facts[_rel(f, work)] = {"kind": "tts-back"}
         else:
             facts[_rel(f, work)] = {"kind": "tts-readme"}
+    warnings += tts.warnings
     progress(game, "tts")
-    return facts, list(dict.fromkeys(warnings))
 
 
 def _templates(db: Any) -> Path:
@@ -212,7 +244,7 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
         pdf_path = Path(tmp) / "helpers.pdf"
         raster.write_item_pdf(pdf_path, items, ctx, ppm)
         for it, img in zip(items, raster.rasterise(pdf_path, items, ppm)):
-            name = f"{it.obj.id}.png" if it.kind == "face" else f"back-{AID_TYPE}.png"
+            name = f"{it.obj.id}.png" if it.kind == "face" else "back.png"
             img.save(out / name, dpi=(dpi, dpi))
             written.append((out / name, "helper-image" if it.kind == "face" else "helper-back-image"))
     return written
@@ -249,33 +281,34 @@ def manifest(game: Any, db_hash: str, dump_lines: int, work: Path,
 def build_game(db_path: str | os.PathLike, game: str, out_root: str | os.PathLike,
                opts: BuildOptions, progress: Progress | None = None) -> GameKit:
     """Build one game's kit into out_root/GAME, replacing the old kit only on success."""
+    return build(db_path, [game], out_root, opts, jobs=1, progress=progress)[0]
+
+
+def _stage_dir(root: Path, game: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{game}.building-", dir=root))
+
+
+def finish(db_path: str | os.PathLike, game: str, work: Path, final: Path, opts: BuildOptions,
+           facts: Facts, warnings: list[str]) -> GameKit:
+    """Write the manifest of a fully staged kit and swap it into place."""
     from pnpforge.docs import context
     from pnpforge.store import repo
     from pnpforge.store.db import open_db
 
-    progress = progress or (lambda g, s: None)
     db = open_db(db_path, readonly=True)
     g = repo.get_game(db, game)
-    root = Path(out_root)
-    root.mkdir(parents=True, exist_ok=True)
-    final = root / game
-    work = Path(tempfile.mkdtemp(prefix=f".{game}.building-", dir=root))
-    try:
-        lines = context.dump_lines(db, game)
-        db_hash = context.content_hash(db, game)
-        facts, warnings = _stage(db, game, work, opts, progress)
-        date = context.stamp_date(db, game)[:10]
-        doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings)
-        (work / "manifest.json").write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n",
-                                            encoding="utf-8")
-        files.append(KitFile("manifest.json", "manifest", (work / "manifest.json").stat().st_size,
-                             _sha256(work / "manifest.json")))
-        _normal_permissions(work)
-        _swap(work, final)
-        progress(game, "manifest")
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
+    lines = context.dump_lines(db, game)
+    db_hash = context.content_hash(db, game)
+    date = context.stamp_date(db, game)[:10]
+    warnings = list(dict.fromkeys(warnings))
+    doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings)
+    (work / "manifest.json").write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n",
+                                        encoding="utf-8")
+    files.append(KitFile("manifest.json", "manifest", (work / "manifest.json").stat().st_size,
+                         _sha256(work / "manifest.json")))
+    _normal_permissions(work)
+    _swap(work, final)
     return GameKit(game, str(final), files, db_hash, warnings)
 
 
@@ -305,7 +338,10 @@ def _swap(work: Path, final: Path) -> None:
             os.replace(old, final)
         raise
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        if old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            old.unlink(missing_ok=True)
 
 
 # ---- many games -------------------------------------------------------------------------
@@ -318,34 +354,113 @@ def _init_worker(queue: Any) -> None:
     _QUEUE = queue
 
 
-def _worker(db_path: str, game: str, out_root: str, opts: BuildOptions) -> GameKit:
+def _part_worker(db_path: str, game: str, part: str, work: str, opts: BuildOptions
+                 ) -> tuple[Facts, list[str]]:
+    """One part in a worker process; steps are reported through the shared queue."""
+    from pnpforge.store.db import open_db
+
     def report(g: str, step: str) -> None:
         if _QUEUE is not None:
             _QUEUE.put((g, step))
-    return build_game(db_path, game, out_root, opts, report)
+    return run_part(open_db(db_path, readonly=True), game, part, Path(work), opts, report)
+
+
+def _plan_tasks(db_path: str, games: list[str]) -> list[tuple[str, str]]:
+    """(game, part) pairs, most expensive first, so the last task to start is a short one."""
+    from pnpforge.store import repo
+    from pnpforge.store.db import open_db
+    db = open_db(db_path, readonly=True)
+    size = {g: max(1, len(repo.list_cards(db, g))) for g in games}
+    tasks = [(g, part) for g in games for part in PARTS]
+    return sorted(tasks, key=lambda t: -size[t[0]] * _COST[t[1]])
+
+
+@dataclass
+class _GameState:
+    work: Path
+    parts_left: set[str]
+    facts: Facts = field(default_factory=dict)
+    warnings: dict[str, list[str]] = field(default_factory=dict)    # per part
+    error: BaseException | None = None
+
+    def all_warnings(self) -> list[str]:
+        """Warnings in part order, whatever order the parts finished in (a stable manifest)."""
+        return [w for part in PARTS for w in self.warnings.get(part, [])]
 
 
 def build(db_path: str | os.PathLike, games: list[str], out_root: str | os.PathLike = "output",
           opts: BuildOptions | None = None, jobs: int = 1,
           progress: Progress | None = None) -> list[GameKit]:
-    """Build every game's kit; with jobs > 1 games build in parallel processes.
+    """Build every game's kit; with jobs > 1 the parts of all games share worker processes.
 
-    Each game is all-or-nothing; the first failure is raised after the other
-    games finish (their kits are kept), naming the game.
+    Each game is all-or-nothing: its staging folder replaces output/GAME only when
+    all its parts succeeded.  After every game has finished, the first failure is
+    raised, naming the game; the kits that did succeed are kept.
     """
+    from pnpforge.store import repo
+    from pnpforge.store.db import open_db
+
     opts = opts or BuildOptions()
     progress = progress or (lambda g, s: None)
     if not games:
         raise PnpError("no games to build")
     db_path = str(Path(db_path).resolve())
-    out = str(Path(out_root))
-    if jobs <= 1 or len(games) == 1:
-        return [build_game(db_path, g, out, opts, progress) for g in games]
-    return _build_parallel(db_path, games, out, opts, min(jobs, len(games)), progress)
+    db = open_db(db_path, readonly=True)
+    for g in games:
+        repo.get_game(db, g)                   # unknown game -> PnpError before any work
+    root = Path(out_root)
+    states = {g: _GameState(_stage_dir(root, g), set(PARTS)) for g in games}
+    kits: dict[str, GameKit] = {}
+    try:
+        tasks = _plan_tasks(db_path, games)
+        if jobs <= 1:
+            for g, part in tasks:
+                if states[g].error is None:
+                    _collect(states[g], part, lambda: run_part(db, g, part, states[g].work, opts,
+                                                               progress))
+                _maybe_finish(db_path, g, states[g], root, opts, kits, progress)
+        else:
+            _run_parallel(db_path, tasks, states, root, opts, min(jobs, len(tasks)), kits, progress)
+    finally:
+        for st in states.values():
+            if st.work.exists():
+                shutil.rmtree(st.work, ignore_errors=True)
+    failed = [(g, states[g].error) for g in games if states[g].error is not None]
+    if failed:
+        game, err = failed[0]
+        if isinstance(err, PnpError):
+            raise PnpError(f"{game}: {err}") from err
+        raise err  # type: ignore[misc]
+    return [kits[g] for g in games]
 
 
-def _build_parallel(db_path: str, games: list[str], out: str, opts: BuildOptions, jobs: int,
-                    progress: Progress) -> list[GameKit]:
+def _collect(st: _GameState, part: str, run: Callable[[], tuple[Facts, list[str]]]) -> None:
+    try:
+        facts, warnings = run()
+        st.facts.update(facts)
+        st.warnings[part] = warnings
+    except Exception as e:  # noqa: BLE001 - kept and raised once every game has finished
+        st.error = e
+    finally:
+        st.parts_left.discard(part)
+
+
+def _maybe_finish(db_path: str, game: str, st: _GameState, root: Path, opts: BuildOptions,
+                  kits: dict[str, GameKit], progress: Progress) -> None:
+    """Once a game's last part is in: manifest and swap (or, after a failure, nothing)."""
+    if st.parts_left or game in kits or st.error is not None:
+        return
+    try:
+        kits[game] = finish(db_path, game, st.work, root / game, opts, st.facts,
+                            st.all_warnings())
+        progress(game, "manifest")
+    except Exception as e:  # noqa: BLE001
+        st.error = e
+
+
+def _run_parallel(db_path: str, tasks: list[tuple[str, str]], states: dict[str, _GameState],
+                  root: Path, opts: BuildOptions, jobs: int, kits: dict[str, GameKit],
+                  progress: Progress) -> None:
     import multiprocessing as mp
     import queue as queue_mod
     from concurrent.futures import ProcessPoolExecutor
@@ -353,30 +468,22 @@ def _build_parallel(db_path: str, games: list[str], out: str, opts: BuildOptions
     # fork starts workers in milliseconds with everything imported; spawn where there is no fork
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     q = ctx.Queue()
-    results: dict[str, GameKit] = {}
-    errors: list[tuple[str, BaseException]] = []
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                             initargs=(q,)) as pool:
-        futures = {pool.submit(_worker, db_path, g, out, opts): g for g in games}
-        pending = set(futures)
-        while pending:
-            try:
-                while True:
-                    progress(*q.get(timeout=0.05))
-            except queue_mod.Empty:
-                pass
-            for fut in [f for f in pending if f.done()]:
-                pending.discard(fut)
-                try:
-                    results[futures[fut]] = fut.result()
-                except BaseException as e:  # noqa: BLE001 - reported below, per game
-                    errors.append((futures[fut], e))
+
+    def drain() -> None:
         with contextlib.suppress(queue_mod.Empty):
             while True:
-                progress(*q.get(timeout=0.05))
-    if errors:
-        game, err = errors[0]
-        if isinstance(err, PnpError):
-            raise PnpError(f"{game}: {err}") from err
-        raise err
-    return [results[g] for g in games]
+                progress(*q.get(timeout=0.02))
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                             initargs=(q,)) as pool:
+        futures = {pool.submit(_part_worker, db_path, g, part, str(states[g].work), opts): (g, part)
+                   for g, part in tasks}
+        pending = set(futures)
+        while pending:
+            drain()
+            for fut in [f for f in pending if f.done()]:
+                pending.discard(fut)
+                g, part = futures[fut]
+                _collect(states[g], part, fut.result)
+                _maybe_finish(db_path, g, states[g], root, opts, kits, progress)
+        drain()

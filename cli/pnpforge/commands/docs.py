@@ -109,6 +109,9 @@ def build_cmd(
     offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
                                          help="Shift back pages by X,Y mm."),
     dpi: int = typer.Option(300, "--dpi", help="Resolution of the card images (30-1200)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
+                                          help="Print per-player aids for N players "
+                                               "(every game built must allow N)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0,
                              help="Games built at once (0: one per CPU core)."),
     progress: bool = typer.Option(True, "--progress/--no-progress",
@@ -129,8 +132,13 @@ def build_cmd(
             raise typer.BadParameter("must be 30-1200", param_hint="--dpi")
         db = open_db(readonly=True)
         games = [g.slug for g in repo.list_games(db)] if all_games else [repo.get_game(db, game).slug]
+        for slug in games:
+            g = repo.get_game(db, slug)
+            if players is not None and not g.players_min <= players <= g.players_max:
+                raise typer.BadParameter(f"{slug} is for {g.players_min}–{g.players_max} players",
+                                         param_hint="--players")
         opts = kit.BuildOptions(paper=paper, bleed=bleed, backs=backs, flip=flip,
-                                offset=parse_offset(offset), dpi=dpi)
+                                offset=parse_offset(offset), dpi=dpi, players=players)
         opts.print_options(os.devnull)      # validate the sheet options before any work
         workers = jobs or min(len(games), os.cpu_count() or 1)
         total = len(games) * len(kit.STEPS)

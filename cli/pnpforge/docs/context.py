@@ -153,6 +153,7 @@ class CountNode:
     provisional: bool
     card_type: str | None
     children: list["CountNode"] = field(default_factory=list)
+    whole_type: bool = False      # counts every card of its type (the table already shows it)
 
     @property
     def matches(self) -> bool:
@@ -213,7 +214,7 @@ def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
         cards = _rule_cards(db, game, r, all_cards)
         nodes[r.id] = CountNode(r.id, clean_label(r.label), sum(c.copies for c in cards), r.expected,
                                 r.provisional or any(c.is_value_provisional("copies") for c in cards),
-                                r.card_type)
+                                r.card_type, whole_type=bool(r.card_type) and not r.query.strip())
     whole_type = {r.card_type: r.id for r in rules
                   if r.parent is None and r.card_type and not r.query.strip()}
     roots: list[CountNode] = []
@@ -305,6 +306,8 @@ def build_context(db: sqlite_utils.Database, game: str, *, players: int | None =
         "glossary_entries": gloss, "glossary": glossary,
         "categories": [c for c in CATEGORIES if any(e.category == c for e in gloss)],
         "components": comps, "card_types": types, "composition": tree,
+        # the rules worth listing under the table: not a bare whole-type count it already shows
+        "breakdown": [n for n in tree if n.children or not n.whole_type],
         "cards": cards, "count": count, "tally": tally, "allowed": allowed, "mark": mark,
         "MARK": MARK,
         "types": {t.slug: t for t in types}, "grouped": group_same_text,

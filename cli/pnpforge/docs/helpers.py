@@ -223,10 +223,6 @@ class Style:
     measure: Any
     continued: str = " (cont.)"     # added to a section heading repeated on the next card
 
-    @property
-    def lead(self) -> float:
-        return self.s * LEADING
-
 
 Draw = Callable[[Any, float, float, float], None]      # (canvas, left x, top y, width) in pt
 
@@ -419,7 +415,7 @@ def _fit_columns(natural: list[float], width: float, minimum: list[float] | None
                  ) -> list[float]:
     """Column widths filling `width`.
 
-    A table that fits gets its natural widths plus an equal share of the slack.
+    A table that fits grows every column in proportion to its natural width.
     Otherwise narrow columns keep their natural width and the wide ones share
     what is left (water-filling), and then no column goes below its longest
     word (`minimum`): the difference comes from the columns with room to spare.
@@ -427,8 +423,7 @@ def _fit_columns(natural: list[float], width: float, minimum: list[float] | None
     n = len(natural)
     minimum = [min(m, w) for m, w in zip(minimum or [0.0] * n, natural)]
     if sum(natural) <= width:
-        extra = (width - sum(natural)) / n
-        return [w + extra for w in natural]
+        return [w * width / sum(natural) for w in natural]
     if sum(minimum) >= width:      # even the longest words do not fit: scale them down
         return [m * width / sum(minimum) for m in minimum]
     widths = [0.0] * n
@@ -856,12 +851,21 @@ def print_helpers(db: sqlite_utils.Database, game: str, opts: Any, players: int 
                        language=g.language, date=date[:10], font=fonts.regular)
     with pdf.atomic_output(path) as fh:
         manifest.pages = pdf.write_card_sheets(fh, [job], sheet_opts, renderer, info, on_place)
+    _shareable(path)
     notes = list(layout.warnings)
     if hs.size_provisional:
         notes.append(f"helper cards take the size of card type '{hs.size_type}', "
                      f"{hs.width_mm:g}×{hs.height_mm:g} mm, a provisional size")
     manifest.warnings = notes + renderer.warnings()
     return manifest, hs
+
+
+def _shareable(path: Path) -> None:
+    """The temporary file behind atomic_output is private (0600); a PDF is to share."""
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
 
 
 def _output_path(output: str | None, game: str, paper: str) -> Path:

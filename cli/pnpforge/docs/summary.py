@@ -30,6 +30,9 @@ FORMATS = ("pdf", "md")
 MAX_PAGES = 4
 MARGIN_MM = (17.0, 15.0, 16.0, 18.0)     # left, top, right, bottom
 BODY_PT = 9.0
+# A summary that would end with a nearly empty page is set again a little tighter;
+# these are the body sizes tried, largest first (never below 8.4 pt).
+BODY_SIZES = (9.0, 8.7, 8.4)
 MM = 72.0 / 25.4
 
 
@@ -115,9 +118,10 @@ class _Styles:
     cjk: bool
     accent: str
     s: dict[str, Any]
+    cell_pt: float = 8.5
 
 
-def _styles(regular: str, bold: str, cjk: bool, accent: str) -> _Styles:
+def _styles(regular: str, bold: str, cjk: bool, accent: str, body: float = BODY_PT) -> _Styles:
     from reportlab.lib import colors
     from reportlab.lib.styles import ParagraphStyle
     wrap = "CJK" if cjk else None
@@ -126,8 +130,8 @@ def _styles(regular: str, bold: str, cjk: bool, accent: str) -> _Styles:
     grey = colors.HexColor("#5a5a5a")
 
     def st(name: str, **kw: Any) -> ParagraphStyle:
-        base = dict(fontName=regular, fontSize=BODY_PT, leading=BODY_PT * 1.45, textColor=ink,
-                    bulletFontName=regular, bulletFontSize=BODY_PT, wordWrap=wrap,
+        base = dict(fontName=regular, fontSize=body, leading=body * 1.45, textColor=ink,
+                    bulletFontName=regular, bulletFontSize=body, wordWrap=wrap,
                     allowWidows=0, allowOrphans=0, spaceAfter=0, spaceBefore=0)
         base.update(kw)
         return ParagraphStyle(name, **base)
@@ -141,19 +145,16 @@ def _styles(regular: str, bold: str, cjk: bool, accent: str) -> _Styles:
                  spaceAfter=1.5, keepWithNext=1, bulletFontName=bold),
         "p": st("p", spaceAfter=3),
         "li": st("li", spaceAfter=1.6),
-        "note": st("note", fontSize=7.5, leading=10.5, textColor=grey, spaceBefore=3, spaceAfter=2,
-                   bulletFontSize=7.5),
-        "cell": st("cell", fontSize=8.5, leading=11.5),
-        "cell_r": st("cell_r", fontSize=8.5, leading=11.5, alignment=2),
-        "cell_c": st("cell_c", fontSize=8.5, leading=11.5, alignment=1),
-        "th": st("th", fontName=bold, fontSize=8.5, leading=11.5, textColor=colors.white,
-                 bulletFontName=bold),
-        "th_r": st("th_r", fontName=bold, fontSize=8.5, leading=11.5, textColor=colors.white,
-                   alignment=2, bulletFontName=bold),
-        "th_c": st("th_c", fontName=bold, fontSize=8.5, leading=11.5, textColor=colors.white,
-                   alignment=1, bulletFontName=bold),
+        "note": st("note", fontSize=body - 1.5, leading=(body - 1.5) * 1.4, textColor=grey,
+                   spaceBefore=3, spaceAfter=2, bulletFontSize=body - 1.5),
     }
-    return _Styles(regular, bold, cjk, accent, s)
+    cell = body - 0.5
+    for suffix, align in (("", 0), ("_r", 2), ("_c", 1)):
+        s["cell" + suffix] = st("cell" + suffix, fontSize=cell, leading=cell * 1.35,
+                                alignment=align)
+        s["th" + suffix] = st("th" + suffix, fontName=bold, fontSize=cell, leading=cell * 1.35,
+                              textColor=colors.white, alignment=align, bulletFontName=bold)
+    return _Styles(regular, bold, cjk, accent, s, cell)
 
 
 def inline_xml(text: str, bold_font: str) -> str:
@@ -176,7 +177,7 @@ def heading_xml(text: str, st: _Styles, level: int) -> str:
 
 
 def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
-    """Natural widths, shrinking the widest columns when the table is too wide."""
+    """Natural widths scaled to the frame; too wide -> the wide columns give way."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
     pad = 12.0
     n = t.columns
@@ -185,12 +186,10 @@ def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
     for r in rows:
         for i, cell in enumerate(r):
             font = st.bold if r is t.header else st.regular
-            natural[i] = max(natural[i], stringWidth(markup.plain(cell), font, 8.5) + pad)
+            natural[i] = max(natural[i], stringWidth(markup.plain(cell), font, st.cell_pt) + pad)
     if sum(natural) <= avail:
-        # fill the width: the widest (text) column takes the rest
-        widest = max(range(n), key=lambda i: natural[i])
-        natural[widest] += avail - sum(natural)
-        return natural
+        # fill the width: every column grows in proportion, so no column looks stranded
+        return [w * avail / sum(natural) for w in natural]
     fixed = [w for w in natural if w <= avail / n]
     free = avail - sum(fixed)
     flex_total = sum(w for w in natural if w > avail / n)
@@ -212,7 +211,7 @@ def _table(t: markup.Table, avail: float, st: _Styles):
     acc = colors.HexColor(st.accent)
     tint = colors.HexColor(_tint(st.accent, 0.92))
     cmds: list[tuple] = [
-        ("FONT", (0, 0), (-1, -1), st.regular, 8.5),
+        ("FONT", (0, 0), (-1, -1), st.regular, st.cell_pt),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
         ("LEFTPADDING", (0, 0), (-1, -1), 5), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
@@ -220,7 +219,7 @@ def _table(t: markup.Table, avail: float, st: _Styles):
     ]
     start = 0
     if t.header:
-        cmds += [("BACKGROUND", (0, 0), (-1, 0), acc), ("FONT", (0, 0), (-1, 0), st.bold, 8.5)]
+        cmds += [("BACKGROUND", (0, 0), (-1, 0), acc), ("FONT", (0, 0), (-1, 0), st.bold, st.cell_pt)]
         start = 1
     for i in range(start, len(data)):
         if (i - start) % 2 == 1:
@@ -239,17 +238,24 @@ def _tint(colour: str, t: float) -> str:
 def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
     """Platypus flowables for the blocks, in order."""
     from reportlab.lib import colors
-    from reportlab.platypus import HRFlowable, Paragraph, Spacer
+    from reportlab.platypus import CondPageBreak, HRFlowable, Paragraph, Spacer
     out: list = []
-    for b in blocks:
+    for k, b in enumerate(blocks):
         if isinstance(b, markup.Heading):
             level = min(b.level, 3)
-            out.append(Paragraph(heading_xml(b.text, st, level), st.s[f"h{level}"]))
+            # keep-with-next would carry a whole table to the next page and leave a hole;
+            # before a table, ask only for room for the heading and a few rows
+            before_table = k + 1 < len(blocks) and isinstance(blocks[k + 1], markup.Table)
+            if before_table:
+                out.append(CondPageBreak(90))
+            head = Paragraph(heading_xml(b.text, st, level), st.s[f"h{level}"])
+            head.keepWithNext = 0 if before_table else 1
+            out.append(head)
             if level <= 2:
                 rule = HRFlowable(width="100%", thickness=1.2 if level == 1 else 0.6,
                                   color=colors.HexColor(st.accent), spaceBefore=1,
                                   spaceAfter=4 if level == 1 else 3)
-                rule.keepWithNext = 1
+                rule.keepWithNext = 0 if before_table else 1
                 out.append(rule)
         elif isinstance(b, markup.Para):
             out.append(Paragraph(inline_xml(b.text, st.bold), st.s["p"]))
@@ -280,7 +286,23 @@ def pdf_date(iso: str) -> str:
 
 def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
             labels: dict[str, str], accent: str) -> tuple[bytes, int]:
-    """The summary PDF as bytes, and its page count."""
+    """The summary PDF as bytes, and its page count.
+
+    Set at BODY_PT; when a slightly smaller body size saves a page (a last page
+    with a few lines on it), that version is kept instead.
+    """
+    best = _typeset(blocks, game, date_iso, paper, labels, accent, BODY_SIZES[0])
+    for body in BODY_SIZES[1:]:
+        if best[1] <= 1:
+            break
+        tighter = _typeset(blocks, game, date_iso, paper, labels, accent, body)
+        if tighter[1] < best[1]:
+            return tighter
+    return best
+
+
+def _typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
+             labels: dict[str, str], accent: str, body: float) -> tuple[bytes, int]:
     import io
 
     from reportlab.lib import colors
@@ -293,7 +315,7 @@ def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
     fonts = ensure_fonts(game.language)
     registerFontFamily(fonts.regular, normal=fonts.regular, bold=fonts.bold,
                        italic=fonts.regular, boldItalic=fonts.bold)
-    st = _styles(fonts.regular, fonts.bold, game.language.startswith("zh"), accent)
+    st = _styles(fonts.regular, fonts.bold, game.language.startswith("zh"), accent, body)
     pw, ph = (v * MM for v in PAPERS_MM[paper])
     left, top, right, bottom = (v * MM for v in MARGIN_MM)
     stamp = pdf_date(date_iso)
@@ -337,7 +359,7 @@ def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
     doc = BaseDocTemplate(buf, pagesize=(pw, ph), leftMargin=left, rightMargin=right,
                           topMargin=top, bottomMargin=bottom, title=title, author="pnpforge",
                           creator="pnpforge", subject=f"rulebook summary v{game.version}",
-                          invariant=1, initialFontName=fonts.regular, initialFontSize=BODY_PT,
+                          invariant=1, initialFontName=fonts.regular, initialFontSize=body,
                           pageCompression=1, lang=game.language)
     frame = Frame(left, bottom, pw - left - right, ph - top - bottom, id="body",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)

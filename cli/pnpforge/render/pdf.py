@@ -9,7 +9,7 @@ properties matter beyond the drawing itself:
 - Streaming: reportlab keeps every page in memory until `save()` and then
   builds the whole file as one bytes object.  `_SpoolingCanvas` compresses each
   page's content stream into a temporary file as soon as the page is done, and
-  `_save_streaming` writes the final PDF object by object straight to disk, so
+  its `save_to` writes the final PDF object by object straight to disk, so
   memory stays flat however many cards a deck has (what remains per page is a
   small page dictionary).  Card backs are drawn once per card type as a Form
   XObject and reused on every back page.
@@ -410,10 +410,12 @@ CALIBRATION_STEPS = (
 
 
 def calibration_marks(pw: float, ph: float) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
-    """Centres (mm) of the X scales (on the line x = pw/2) and Y scales (on y = ph * 0.42).
+    """Zero points (mm, front page) of the X scales, on the line x = pw/2, and of the
+    Y scales, on the line y = ph/2.
 
-    Both lines are their own mirror image under a long- or short-edge flip, so one
-    page calibrates either way of printing.
+    Each line is its own mirror image under a long- or short-edge flip, so one
+    design calibrates either way of printing; the back draws each scale at the
+    flipped position of its zero point.
     """
     x_scales = [(pw / 2, ph * 0.22), (pw / 2, ph * 0.62)]
     y_scales = [(pw * 0.25, ph / 2), (pw * 0.75, ph / 2)]
@@ -562,41 +564,76 @@ def output_path(output: str | None, game: str, name: str) -> Path:
     return Path("output") / game / name
 
 
-def plan_jobs(types: dict, cards: list, opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
-    """One Job per (role, size): the sheet layout and the copies it will place."""
+def selection_sql(db: Any, game: str, card_type: str | None, query: str | None) -> tuple[str, list]:
+    """WHERE clause over alias `c` for the game, --type and --query.
+
+    The query compiles exactly as pnpforge.query.search compiles it, so the
+    cards can be streamed from a cursor instead of loaded as one list.
+    """
+    from pnpforge.store import repo
+    repo.get_game(db, game)
+    clauses, params = ["c.game = ?"], [game]
+    if card_type:
+        repo.get_card_type(db, game, card_type)
+        clauses.append("c.type = ?")
+        params.append(card_type)
+    if query and query.strip():
+        from pnpforge.query import compile_query, field_defs_of, type_aliases_of
+        types = repo.card_types(db, game)
+        where, qparams = compile_query(query, field_defs_of(types), type_aliases=type_aliases_of(types))
+        clauses.append(where)
+        params += list(qparams)
+    return " AND ".join(clauses), params
+
+
+def iter_cards(db: Any, where: str, params: list, type_slugs: list[str]) -> Iterator[Any]:
+    """The selected cards of some types, in deck order, one row at a time."""
+    from pnpforge.store import repo
+    marks = ", ".join("?" * len(type_slugs))
+    sql = f"{repo.CARD_SELECT} WHERE {where} AND c.type IN ({marks}) ORDER BY c.position, c.pk"
+    for row in db.conn.execute(sql, [*params, *type_slugs]):
+        yield repo.card_from_row(row)
+
+
+def plan_jobs(db: Any, types: dict, where: str, params: list,
+              opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
+    """One Job per (role, size): the sheet layout and the copies it will place.
+
+    Only counts are read here; each Job streams its cards from SQLite when drawn,
+    so memory does not grow with the deck.
+    """
     notes: list[str] = []
-    groups: dict[tuple[str, float, float], list] = {}
-    skipped = 0
-    for card in cards:
-        n = 1 if opts.one_each else card.copies
-        if n <= 0:
-            skipped += 1
-            continue
-        t = types[card.type]
-        groups.setdefault(sheet.size_key(t.width_mm, t.height_mm, t.role), []).append(card)
+    rows = db.conn.execute(
+        f"SELECT c.type, count(*), coalesce(sum(c.copies), 0), coalesce(sum(c.copies = 0), 0) "
+        f"FROM cards c WHERE {where} GROUP BY c.type", params).fetchall()
+    per_type = {slug: (n if opts.one_each else copies, zero) for slug, n, copies, zero in rows}
+    skipped = 0 if opts.one_each else sum(zero for _, zero in per_type.values())
     if skipped:
         notes.append(f"{skipped} card(s) with 0 copies not printed (use --one-each to include them)")
+    groups: dict[tuple[str, float, float], list[str]] = {}
+    for slug, t in types.items():                  # card type order, as the game defines it
+        if per_type.get(slug, (0, 0))[0] > 0:
+            groups.setdefault(sheet.size_key(t.width_mm, t.height_mm, t.role), []).append(slug)
     jobs: list[Job] = []
     sheet_opts = opts.sheet_options()
     for key in sheet.order_groups(list(groups)):
-        members = groups[key]
-        names = sorted({c.type for c in members})
-        what = f"card type {', '.join(repr(n) for n in names)}"
+        slugs = groups[key]
+        what = f"card type {', '.join(repr(n) for n in slugs)}"
         layout = sheet.plan_layout(key[1], key[2], sheet_opts, what=what)
-        count = sum(1 if opts.one_each else c.copies for c in members)
 
-        def expand(members: list = members) -> Iterator[Any]:
-            for c in members:
+        def expand(slugs: list[str] = slugs) -> Iterator[Any]:
+            for c in iter_cards(db, where, params, slugs):
                 for _ in range(1 if opts.one_each else c.copies):
                     yield c
 
-        jobs.append(Job(key, layout, count, expand))
+        jobs.append(Job(key, layout, sum(per_type[s][0] for s in slugs), expand))
         notes.extend(layout.warnings)
     provisional: dict[str, list[str]] = {}
-    for slug in dict.fromkeys(c.type for c in cards):
-        t = types[slug]
-        if t.size_provisional:
-            provisional.setdefault(f"{t.width_mm:g}×{t.height_mm:g} mm", []).append(slug)
+    for slugs in groups.values():
+        for slug in slugs:
+            t = types[slug]
+            if t.size_provisional:
+                provisional.setdefault(f"{t.width_mm:g}×{t.height_mm:g} mm", []).append(slug)
     for size, slugs in provisional.items():
         notes.append(f"provisional card size {size} (the rulebook gives none): {', '.join(slugs)}")
     return jobs, notes
@@ -611,13 +648,13 @@ def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
     opts.validate()
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
-    cards = select_cards(db, game, opts.card_type, opts.query)
-    jobs, notes = plan_jobs(types, cards, opts)
+    where, params = selection_sql(db, game, opts.card_type, opts.query)
+    jobs, notes = plan_jobs(db, types, where, params, opts)
     if not jobs:
         what = f" matching '{opts.query}'" if opts.query else ""
         raise PnpError(f"nothing to print: game '{game}' has no cards{what}"
                        + (f" of type '{opts.card_type}'" if opts.card_type else "")
-                       + (" with copies > 0" if cards else ""))
+                       + ("" if opts.one_each else " with copies > 0"))
     date = stamp_date(db, game)
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
