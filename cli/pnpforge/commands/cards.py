@@ -17,10 +17,19 @@ def _record(card, with_game: bool = False) -> dict:
     return {"game": card.game, **d} if with_game else d
 
 
-def _summary(card) -> str:
+def _summary(card, order: dict[tuple[str, str], list[str]]) -> str:
+    """Field values in the card type's own order (the order a designer defined them in)."""
+    names = order.get((card.game, card.type)) or sorted(card.fields)
     parts = [f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}"
-             for k, v in sorted(card.fields.items())]
+             for k in names if (v := card.fields.get(k)) not in (None, [], "")]
     return " ".join(parts)
+
+
+def _field_order(cards: list) -> dict[tuple[str, str], list[str]]:
+    from pnpforge.store import repo
+    db = open_db()
+    return {(g, t.slug): [f.name for f in t.fields]
+            for g in sorted({c.game for c in cards}) for t in repo.card_types(db, g)}
 
 
 def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = False) -> None:
@@ -43,10 +52,11 @@ def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = Fal
         typer.echo(buf.getvalue(), nl=False)
         return
     headers = (["game"] if with_game else []) + ["id", "type", "name", "name_en", "copies", "fields", "P"]
+    order = _field_order(cards)
     rows = [([c.game] if with_game else []) +
-            [c.id, c.type, c.name, c.name_en, c.copies, _summary(c), "P" if c.is_provisional else ""]
+            [c.id, c.type, c.name, c.name_en, c.copies, _summary(c, order), "P" if c.is_provisional else ""]
             for c in cards]
-    typer.echo(table(headers, rows))
+    typer.echo(table(headers, rows, max_col=64))
     typer.echo(f"{len(cards)} cards, {sum(c.copies for c in cards)} copies"
                + ("; P = has provisional values" if any(c.is_provisional for c in cards) else ""))
 
