@@ -12,7 +12,6 @@ wall time of the default `pnp check GAME` (target: under 10 s per game).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import subprocess

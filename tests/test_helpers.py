@@ -192,7 +192,7 @@ def _chars_by_page(path: Path) -> dict[int, list[tuple[str, tuple[float, float, 
 
 
 def test_helper_pdf_is_clean_for_every_game(shipped_db: Path, tmp_path: Path) -> None:
-    from tests.test_summary import _pdf_fonts
+    from test_summary import _pdf_fonts
     db = open_db(shipped_db)
     for game in _games(shipped_db):
         out = tmp_path / f"{game}.pdf"

@@ -68,7 +68,7 @@ def test_images_one_png_per_face_and_back_at_card_size(game_db, tmp_path):
 
 def test_images_agree_with_the_printed_sheet(game_db, tmp_path):
     dpi = 127          # 5 px per mm: trims at whole mm land on whole pixels
-    r = images(game_db, "sheets", dpi=dpi, card_type="big", output=str(tmp_path / "img"),
+    images(game_db, "sheets", dpi=dpi, card_type="big", output=str(tmp_path / "img"),
                renderer_factory=FakeRenderer)
     m = print_cards(game_db, "sheets", PrintOptions(card_type="big", backs="none",
                                                     output=str(tmp_path / "p.pdf")),

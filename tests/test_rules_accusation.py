@@ -15,7 +15,6 @@ import pytest
 from pnpforge.edit import set_card
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
-from pnpforge.rules.games import accusation as acc
 from pnpforge.rules.games.accusation import (ABILITY, ACCEPT, ACCUSE, ASIDE, CHOOSE, DECLINE,
                                              DECONSTRUCT, DISCARD, END, FIRST, GARRISON, KEEP,
                                              LOC_ACTION, NO_ACCUSE, PLAY, RAID, RAID_WITH, REBUILD,

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
-from pnpforge.rules.check import CheckOptions, summarise
+from pnpforge.rules.check import summarise
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, GameInfo, GameRules, State
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo

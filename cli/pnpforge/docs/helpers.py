@@ -851,21 +851,12 @@ def print_helpers(db: sqlite_utils.Database, game: str, opts: Any, players: int 
                        language=g.language, date=date[:10], font=fonts.regular)
     with pdf.atomic_output(path) as fh:
         manifest.pages = pdf.write_card_sheets(fh, [job], sheet_opts, renderer, info, on_place)
-    _shareable(path)
     notes = list(layout.warnings)
     if hs.size_provisional:
         notes.append(f"helper cards take the size of card type '{hs.size_type}', "
                      f"{hs.width_mm:g}×{hs.height_mm:g} mm, a provisional size")
     manifest.warnings = notes + renderer.warnings()
     return manifest, hs
-
-
-def _shareable(path: Path) -> None:
-    """The temporary file behind atomic_output is private (0600); a PDF is to share."""
-    import os
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(path, 0o666 & ~mask)
 
 
 def _output_path(output: str | None, game: str, paper: str) -> Path:

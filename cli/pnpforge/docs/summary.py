@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -94,19 +93,9 @@ def write_summary(db: sqlite_utils.Database, game: str, *, fmt: str = "pdf", pap
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder, so a failure leaves the old file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)      # mkstemp makes it private; a summary is to share
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from pnpforge.render.pdf import atomic_output
+    with atomic_output(path) as fh:
+        fh.write(data)
 
 
 # ---- typesetting -----------------------------------------------------------------------

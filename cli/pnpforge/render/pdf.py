@@ -162,11 +162,18 @@ def _pdf_date(date: str) -> str:
     return f"D:{digits}+00'00'"
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_output(path: Path) -> Iterator[Any]:
     """An open temp file next to `path`, moved into place only if writing succeeds."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh

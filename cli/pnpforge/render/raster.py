@@ -13,7 +13,7 @@ import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from pnpforge.errors import PnpError
 from pnpforge.render import pdf, sheet
