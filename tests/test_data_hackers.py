@@ -126,7 +126,7 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
         if c.provenance != "rulebook":
             assert c.provenance == "provisional"
             continue
-        designed = {"copies", "text"} | set(c.fields)
+        designed = {"copies", "text"} | {k for k, v in c.fields.items() if v != []}
         if c.type == "defence":
             designed -= {"phase", "effect"}
             if c.fields["effect"] == "deep_security":

@@ -60,7 +60,9 @@ def assign(card: Card, ctype: CardType, key: str, raw: Any) -> None:
             value = coerce(fd, raw)
         except ValueError as exc:
             raise PnpError(f"card {card.id}: field '{key}': {exc}") from None
-        if value is None:
+        if value is None and fd.type == "list":
+            card.fields[key] = []
+        elif value is None:
             card.fields.pop(key, None)
         else:
             card.fields[key] = value
@@ -76,6 +78,7 @@ def add_card(db: sqlite_utils.Database, game: str, card_type: str, card_id: str,
     card = Card(game=game, type=card_type, id=card_id, name=str(values.get("name", "")))
     for key, raw in values.items():
         assign(card, ctype, key, raw)
+    repo.with_list_defaults(card, ctype)
     _refuse(card_problems(card, types, cards), f"adding card {card_id}")
     with transaction(db) as conn:
         repo.insert_card(conn, card)
@@ -91,6 +94,7 @@ def set_card(db: sqlite_utils.Database, game: str, card_id: str,
     for key, raw in values.items():
         ctype = types.get(card.type) or repo.get_card_type(db, game, card.type)
         assign(card, ctype, key, raw)
+    repo.with_list_defaults(card, types.get(card.type) or repo.get_card_type(db, game, card.type))
     _refuse(card_problems(card, types, cards), f"editing card {card_id}")
     with transaction(db) as conn:
         repo.update_card(conn, card)
@@ -133,11 +137,21 @@ class ImportResult:
         return out
 
 
+def _flat(card: Card) -> dict[str, Any]:
+    """A card as attribute and field values, for a diff that names each changed field."""
+    d = card.to_dict()
+    fields = d.pop("fields")
+    for k in ("created_at", "updated_at"):
+        d.pop(k)
+    d["provisional_fields"] = sorted(set(d["provisional_fields"]))
+    return {**d, **{f"fields.{k}": v for k, v in fields.items()}}
+
+
 def _diff(old: Card | None, new: Card) -> Change:
     if old is None:
         return Change(new.id, "add")
-    a, b = old.to_dict(), new.to_dict()
-    changes = {k: (a[k], b[k]) for k in a if k not in ("created_at", "updated_at") and a[k] != b[k]}
+    a, b = _flat(old), _flat(new)
+    changes = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
     return Change(new.id, "update" if changes else "same", changes)
 
 
@@ -207,7 +221,7 @@ def _card_from_record(rec: "cardio.Record", game: str, types: dict[str, CardType
             assign(card, ctype, key, raw)
         except PnpError as exc:
             raise PnpError(f"{rec.column_name(key)}: {exc}") from None
-    return card
+    return repo.with_list_defaults(card, ctype)
 
 
 def export_cards(db: sqlite_utils.Database, game: str, fmt: str) -> str:

@@ -10,8 +10,8 @@ clock or a random source: the stamp date is passed in.
 from __future__ import annotations
 
 import datetime
-import json
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -26,7 +26,63 @@ from pnpforge.render.units import MM, eval_length, hex_to_rgb, is_hex_colour, mi
 Op = Callable[[Any, float, float, float], None]     # (canvas, trim x, trim y, bleed)
 
 _REPO_TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-_PLAN_CACHE_SIZE = 512
+_PLAN_CACHE_SIZE = 512      # planned faces kept (copies of a card reuse its plan)
+_FIT_CACHE_SIZE = 1024      # fitted texts kept (the same text in the same region: one fit)
+_REF_CACHE_SIZE = 256       # cards looked up by ref(), kept
+
+
+class _LRU(OrderedDict):
+    """A small least-recently-used map: caches here must not grow with the deck."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def lookup(self, key: Any) -> Any:
+        value = self.get(key, _MISSING)
+        if value is not _MISSING:
+            self.move_to_end(key)
+        return value
+
+    def store(self, key: Any, value: Any) -> Any:
+        if len(self) >= self.size:
+            self.popitem(last=False)
+        self[key] = value
+        return value
+
+
+_MISSING = object()
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable stand-in for a card value that keeps 1, 1.0 and True apart."""
+    t = type(value)
+    if t is str:
+        return value
+    if t is dict:
+        return (dict, tuple((k, _freeze(v)) for k, v in value.items()))
+    if t is list or t is tuple:
+        return (t, tuple(_freeze(v) for v in value))
+    if t is float:
+        return (t, repr(value))
+    return (t, value)
+
+
+def _plan_key(card: Card) -> tuple | None:
+    """Everything of a card a face can show (templates see no notes or timestamps);
+    None when a value cannot be hashed (then the card is planned afresh)."""
+    key = (card.type, card.id, card.name, card.name_en, _freeze(card.copies), card.text,
+           card.flavor, _freeze(card.art), card.provenance, card.source,
+           _freeze(card.provisional_fields), _freeze(card.fields))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+class _Static(str):
+    """A template without Jinja syntax: its output, rendered once."""
 
 
 def default_templates_dir(db_dir: Path) -> Path:
@@ -138,6 +194,24 @@ class CardView:
 
 
 @dataclass
+class _TypeVars:
+    """What the template context holds for a card type, built once per type."""
+
+    labels: dict[str, str]
+    game: dict[str, Any]
+    type: dict[str, Any]            # with "fields": list of FieldDef dicts
+    label: Callable[[str], str]
+    icon: Callable[[str], str]
+
+    def type_copy(self) -> dict[str, Any]:
+        """A fresh copy per card, as asdict gave: a template that changes it changes no other card."""
+        t = dict(self.type)
+        t["fields"] = [{k: (list(v) if isinstance(v, list) else v) for k, v in d.items()}
+                       for d in self.type["fields"]]
+        return t
+
+
+@dataclass
 class _Ctx:
     """Everything planning one card needs."""
 
@@ -163,7 +237,8 @@ class FaceRenderer:
 
         self.game: Game = repo.get_game(db, game)
         self.types: dict[str, CardType] = {t.slug: t for t in repo.card_types(db, game)}
-        self._names = {c.id: c for c in repo.list_cards(db, game)}
+        self._db = db                     # ref() looks cards up on demand, not all at once
+        self._refs = _LRU(_REF_CACHE_SIZE)
         self.base_dir = db_folder(db)
         self.templates_dir = Path(templates_dir) if templates_dir else \
             default_templates_dir(self.base_dir)
@@ -171,13 +246,20 @@ class FaceRenderer:
         self.fonts = fontmod.ensure_fonts(self.game.language)
         self.layouts, self._warnings = load_game_layouts(self.templates_dir, game,
                                                          list(self.types.values()))
-        self._measures = {slug: self._measure_for(lay) for slug, lay in self.layouts.items()}
+        widths: dict[tuple[str, str], float] = {}      # one character width table per game
+        self._measures = {slug: self._measure_for(lay, widths)
+                          for slug, lay in self.layouts.items()}
         for slug, lay in self.layouts.items():
             self._check_icon_glyphs(slug, lay)
         self._env = self._make_env()
         self._templates: dict[tuple[str, bool], Any] = {}
-        self._plans: dict[str, list[Op]] = {}
+        self._plans = _LRU(_PLAN_CACHE_SIZE)
+        self._backs: dict[str, list[Op]] = {}
         self._images: dict[tuple, Any] = {}
+        self._type_vars: dict[str, _TypeVars] = {}
+        self._boxes: dict[str, list[_Box]] = {}
+        self._fits = _LRU(_FIT_CACHE_SIZE)
+        self._static: dict[tuple, Any] = {}          # per-layout values no card changes
 
     # -- public API ---------------------------------------------------------------------
 
@@ -252,8 +334,8 @@ class FaceRenderer:
         return SandboxedEnvironment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                     finalize=finalize)
 
-    def _measure_for(self, lay: Layout) -> tx.Measure:
-        m = tx.Measure(self.fonts.regular, self.fonts.bold)
+    def _measure_for(self, lay: Layout, widths: dict[tuple[str, str], float]) -> tx.Measure:
+        m = tx.Measure(self.fonts.regular, self.fonts.bold, widths=widths)
         m.mark = lay.provisional["mark"] or "†"
 
         def icon_width(name: str) -> float:
@@ -278,14 +360,49 @@ class FaceRenderer:
 
     # -- context ----------------------------------------------------------------------------
 
+    def _vars_of(self, ctype: CardType) -> _TypeVars:
+        """The per-type part of the template context (labels, game, type), made once."""
+        tv = self._type_vars.get(ctype.slug)
+        if tv is not None:
+            return tv
+        lay = self.layouts[ctype.slug]
+        labels = {f.name: (f.label or f.name) for f in ctype.fields}
+
+        def icon(name: str) -> str:
+            if name not in lay.icons:
+                raise PnpError(f"icon('{name}') is not declared "
+                               f"(icons: {', '.join(lay.icons) or 'none'})")
+            return f":{name}:"
+
+        game = {"slug": self.game.slug, "title": self.game.title, "title_en": self.game.title_en,
+                "version": self.game.version, "language": self.game.language}
+        typ = {"slug": ctype.slug, "name": ctype.name, "name_en": ctype.name_en,
+               "width_mm": ctype.width_mm, "height_mm": ctype.height_mm, "role": ctype.role,
+               "fields": [f.to_dict() for f in ctype.fields]}
+        tv = _TypeVars(labels, game, typ, lambda n: labels.get(n, n), icon)
+        self._type_vars[ctype.slug] = tv
+        return tv
+
+    def _ref(self, card_id: Any) -> Any:
+        """`ref(id)` in templates: another card of the game, looked up when asked for."""
+        if not card_id:
+            return None
+        key = str(card_id)
+        other = self._refs.lookup(key)
+        if other is _MISSING:
+            from pnpforge.store import repo
+            other = self._refs.store(key, repo.find_card(self._db, self.game.slug, key))
+        return CardView(other, set(), _Tracker()) if other else None
+
     def _context(self, card: Card | None, ctype: CardType) -> _Ctx:
         lay = self.layouts[ctype.slug]
+        tv = self._vars_of(ctype)
         tracker = _Tracker()
         prov: set[str] = set()
         if card is not None and card.provenance != "provisional":
             prov = set(card.provisional_fields)   # wholly provisional cards wear the badge instead
         cats = self._categories(card, lay)
-        labels = {f.name: (f.label or f.name) for f in ctype.fields}
+        labels = tv.labels
         fview = FieldsView(card.fields if card else {}, prov, tracker)
 
         def rows() -> list[tuple[str, Any]]:
@@ -296,28 +413,13 @@ class FaceRenderer:
                     out.append((labels[fd.name], fview[fd.name]))
             return out
 
-        def icon(name: str) -> str:
-            if name not in lay.icons:
-                raise PnpError(f"icon('{name}') is not declared "
-                               f"(icons: {', '.join(lay.icons) or 'none'})")
-            return f":{name}:"
-
-        def ref(card_id: Any) -> Any:
-            other = self._names.get(str(card_id)) if card_id else None
-            return CardView(other, set(), _Tracker()) if other else None
-
-        game = {"slug": self.game.slug, "title": self.game.title, "title_en": self.game.title_en,
-                "version": self.game.version, "language": self.game.language}
-        typ = {"slug": ctype.slug, "name": ctype.name, "name_en": ctype.name_en,
-               "width_mm": ctype.width_mm, "height_mm": ctype.height_mm, "role": ctype.role,
-               "fields": [f.to_dict() for f in ctype.fields]}
         variables = {
             "card": CardView(card, prov, tracker) if card else None,
-            "f": fview, "game": game, "type": typ, "back": dict(ctype.back),
+            "f": fview, "game": dict(tv.game), "type": tv.type_copy(), "back": dict(ctype.back),
             "date": self.date, "category": cats[0] if cats else "",
             "category2": cats[1] if len(cats) > 1 else (cats[0] if cats else ""),
-            "categories": cats, "label": lambda n: labels.get(n, n), "fields": rows,
-            "icon": icon, "ref": ref,
+            "categories": cats, "label": tv.label, "fields": rows,
+            "icon": tv.icon, "ref": self._ref,
             "is_prov": lambda n: n in prov,
         }
         return _Ctx(card, ctype, lay, variables, tracker, cats, self._measures[ctype.slug])
@@ -350,6 +452,9 @@ class FaceRenderer:
         if tmpl is None:
             tmpl = self._templates[(source, False)] = self._compile(source, where, False)
         ctx.tracker.active, ctx.tracker.read = track, set()
+        if type(tmpl) is _Static:
+            ctx.tracker.active = False
+            return str(tmpl) if marks else tmpl.replace(tx.MARK, "")
         try:
             out = tmpl.render(ctx.vars)
             return out if marks else out.replace(tx.MARK, "")
@@ -375,13 +480,20 @@ class FaceRenderer:
             ctx.tracker.active = False
 
     def _compile(self, source: str, where: str, expression: bool) -> Any:
+        """Compile once per source; text without Jinja syntax is rendered once, here."""
         from jinja2 import TemplateSyntaxError
         try:
             if expression:
-                return self._env.compile_expression(source, undefined_to_none=True)
-            return self._env.from_string(source)
+                expr = self._env.compile_expression(source, undefined_to_none=True)
+                _flatten_globals(getattr(expr, "_template", None))
+                return expr
+            tmpl = self._env.from_string(source)
         except TemplateSyntaxError as e:
             raise PnpError(f"{where}: {e.message}") from e
+        _flatten_globals(tmpl)
+        if not any(tag in source for tag in ("{{", "{%", "{#")):
+            return _Static(tmpl.render())
+        return tmpl
 
     def _colour(self, ctx: _Ctx, spec: str, where: str) -> str | None:
         """Resolve a colour option for this card: hex, palette name, category or template."""
@@ -409,13 +521,12 @@ class FaceRenderer:
     # -- planning a face --------------------------------------------------------------------
 
     def _plan(self, card: Card) -> list[Op]:
-        key = json.dumps(card.to_dict(), sort_keys=True, ensure_ascii=False, default=str)
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._build_plan(card)
-            if len(self._plans) >= _PLAN_CACHE_SIZE:
-                self._plans.pop(next(iter(self._plans)))
-            self._plans[key] = plan
+        key = _plan_key(card)
+        if key is None:
+            return self._build_plan(card)
+        plan = self._plans.lookup(key)
+        if plan is _MISSING:
+            plan = self._plans.store(key, self._build_plan(card))
         return plan
 
     def _build_plan(self, card: Card) -> list[Op]:
@@ -425,11 +536,13 @@ class FaceRenderer:
         W, H = ctype.width_mm, ctype.height_mm
         bg = self._colour(ctx, lay.card["background"], self._where(ctx, "[card] background"))
         ops: list[Op] = [_background_op(bg or "#ffffff", W, H)]
-        for reg in lay.regions:
+        boxes = self._boxes.get(ctype.slug)
+        if boxes is None:
+            boxes = self._boxes[ctype.slug] = [_Box.of(reg, W, H) for reg in lay.regions]
+        for reg, box in zip(lay.regions, boxes):
             where = self._where(ctx, reg.name)
             if reg.opts["when"] and not self._eval(ctx, reg.opts["when"], where + " option 'when'"):
                 continue
-            box = _Box.of(reg, W, H)
             shape_op = self._shape_op(ctx, reg, box, W, H, where)
             if shape_op:
                 ops.append(shape_op)
@@ -831,10 +944,9 @@ class FaceRenderer:
     # -- backs ----------------------------------------------------------------------------------
 
     def _plan_back(self, slug: str) -> list[Op]:
-        key = f"\x00back:{slug}"
-        if key not in self._plans:
-            self._plans[key] = self._build_back(slug)
-        return self._plans[key]
+        if slug not in self._backs:
+            self._backs[slug] = self._build_back(slug)
+        return self._backs[slug]
 
     def _build_back(self, slug: str) -> list[Op]:
         ctype = self._ctype(slug)
@@ -890,6 +1002,17 @@ class FaceRenderer:
             tx.draw(c, fitted, ox + x * MM, oy + (H - y - h) * MM, w * MM, h * MM, "center",
                     valign, colour, m, None, colour)
         return op
+
+
+def _flatten_globals(tmpl: Any) -> None:
+    """Give a compiled template its globals as a plain dict instead of Jinja's ChainMap.
+
+    Every render copies the globals into a new context, and iterating a ChainMap
+    costs more than the rest of a one-line template's render; the environment's
+    globals never change after set-up, so the copy is the same mapping.
+    """
+    if tmpl is not None and not isinstance(getattr(tmpl, "globals", None), dict):
+        tmpl.globals = dict(tmpl.globals)
 
 
 # ---- geometry helpers -------------------------------------------------------------------------

@@ -16,8 +16,11 @@ so one layout at 1 pt serves every size the fitter tries.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
+
+from pnpforge.render.units import hex_to_rgb
 
 # No line may begin with these (closing punctuation, and the provisional sign).
 NO_START = set("，。、；：！？）」』》〉】〕〗〙｝’”．,.;:!?)]}…‥%％·・ー〜～")
@@ -140,20 +143,43 @@ def _split_keywords(sp: Span, words: list[str], keywords: dict[str, dict[str, An
 # ---- atoms --------------------------------------------------------------------------------
 
 
+# What atomize makes of a character: " " (a space), "c" (a CJK unit) or "w" (part of a word).
+_CLASS: dict[str, str] = {}
+
+
+def _char_class(ch: str) -> str:
+    cls = _CLASS.get(ch)
+    if cls is None:
+        cls = _CLASS[ch] = " " if ch in " \t" else "c" if _is_cjk(ch) else "w"
+    return cls
+
+
 def _is_cjk(ch: str) -> bool:
     """Wide characters each form their own breakable unit."""
     return unicodedata.east_asian_width(ch) in ("W", "F") or ch in "…‥—"
 
 
+ATOMS_CACHE_SIZE = 2048     # atomized texts kept per Measure (labels, rules text, copies)
+
+
 class Measure:
-    """Widths at 1 pt, cached per (font, character) since cards repeat characters a lot."""
+    """Widths at 1 pt, cached per (font, character) since cards repeat characters a lot.
+
+    Also remembers which characters each font can draw and the atoms of texts it
+    has split (bounded), so a text that recurs across cards is measured once.
+    `widths` may be shared by several Measures of the same two fonts.
+    """
 
     def __init__(self, regular: str, bold: str,
-                 icon_width: Callable[[str], float] | None = None) -> None:
+                 icon_width: Callable[[str], float] | None = None,
+                 widths: dict[tuple[str, str], float] | None = None) -> None:
         self.regular, self.bold = regular, bold
         self.mark = "†"          # the provisional sign ([provisional] mark)
         self.icon_width = icon_width or (lambda name: 1.0)
-        self._cache: dict[tuple[str, str], float] = {}
+        self._cache: dict[tuple[str, str], float] = {} if widths is None else widths
+        self._words: dict[tuple[str, str], float] = {}
+        self._glyphs: dict[tuple[str, str], bool] = {}
+        self._atoms: OrderedDict[tuple, list[Atom]] = OrderedDict()
 
     def font(self, span: Span) -> str:
         return self.bold if span.bold else self.regular
@@ -170,40 +196,78 @@ class Measure:
     def text(self, s: str, font: str) -> float:
         return sum(self.char(c, font) for c in s)
 
+    def word(self, s: str, font: str) -> float:
+        """text(), cached per (font, word): Latin words and numbers recur on many cards."""
+        key = (font, s)
+        w = self._words.get(key)
+        if w is None:
+            if len(self._words) >= 4 * ATOMS_CACHE_SIZE:
+                self._words.clear()
+            w = self._words[key] = self.text(s, font)
+        return w
+
+    def has_glyph(self, ch: str, font: str) -> bool:
+        """Can `font` draw `ch` (characters that draw nothing always can)?"""
+        key = (font, ch)
+        ok = self._glyphs.get(key)
+        if ok is None:
+            from pnpforge.render.fonts import missing_glyphs
+            ok = self._glyphs[key] = not missing_glyphs(ch, font)
+        return ok
+
 
 def atomize(spans: list[Span], m: Measure) -> list[Atom]:
-    """Split spans into the pieces line breaking works with."""
+    """Split spans into the pieces line breaking works with.
+
+    Memoised per Measure (bounded, least recently used out): the same spans give
+    the same atoms.  Atoms are shared between calls and must not be changed;
+    the list returned is the caller's own.
+    """
+    key = (m.mark, m.icon_width, tuple(spans))
+    cache = m._atoms
+    atoms = cache.get(key)
+    if atoms is None:
+        atoms = _atomize(spans, m)
+        if len(cache) >= ATOMS_CACHE_SIZE:
+            cache.popitem(last=False)
+        cache[key] = atoms
+    else:
+        cache.move_to_end(key)
+    return list(atoms)
+
+
+def _atomize(spans: list[Span], m: Measure) -> list[Atom]:
     atoms: list[Atom] = []
+    add = atoms.append
     for sp in spans:
         if sp.icon:
-            atoms.append(Atom("icon", "\ufffc", sp, m.icon_width(sp.icon)))
+            add(Atom("icon", "\ufffc", sp, m.icon_width(sp.icon)))
             continue
         if sp.mark:
-            atoms.append(Atom("mark", m.mark, sp, m.char(m.mark, m.regular) * MARK_SCALE))
+            add(Atom("mark", m.mark, sp, m.char(m.mark, m.regular) * MARK_SCALE))
             continue
         font = m.font(sp)
-        lines = sp.text.split("\n")
-        for li, line in enumerate(lines):
+        for li, line in enumerate(sp.text.split("\n")):
             if li:
-                atoms.append(Atom("newline", "\n", sp, 0.0))
-            word: list[str] = []
-
-            def end_word() -> None:
-                if word:
-                    s = "".join(word)
-                    atoms.append(Atom("word", s, sp, m.text(s, font)))
-                    word.clear()
-
-            for ch in line:
-                if ch in " \t":
-                    end_word()
-                    atoms.append(Atom("space", " ", sp, m.char(" ", font)))
-                elif _is_cjk(ch):
-                    end_word()
-                    atoms.append(Atom("cjk", ch, sp, m.char(ch, font)))
+                add(Atom("newline", "\n", sp, 0.0))
+            start = -1                 # where the word being read began
+            for i, ch in enumerate(line):
+                cls = _CLASS.get(ch) or _char_class(ch)
+                if cls == "w":
+                    if start < 0:
+                        start = i
+                    continue
+                if start >= 0:
+                    s = line[start:i]
+                    add(Atom("word", s, sp, m.word(s, font)))
+                    start = -1
+                if cls == " ":
+                    add(Atom("space", " ", sp, m.char(" ", font)))
                 else:
-                    word.append(ch)
-            end_word()
+                    add(Atom("cjk", ch, sp, m.char(ch, font)))
+            if start >= 0:
+                s = line[start:]
+                add(Atom("word", s, sp, m.word(s, font)))
     return _paragraphs(atoms)
 
 
@@ -260,11 +324,25 @@ def break_allowed(seq: list[Atom], k: int) -> bool:
 
 @dataclass
 class Line:
+    """One line of atoms; not changed once made (its width and runs are cached)."""
+
     atoms: list[Atom]
     para_before: bool = False   # a paragraph gap precedes this line
+    _width: float | None = field(default=None, init=False, repr=False, compare=False)
+    _runs: list[tuple] | None = field(default=None, init=False, repr=False, compare=False)
 
     def width(self) -> float:
-        return sum(a.width for a in self.atoms)
+        if self._width is None:
+            self._width = sum(a.width for a in self.atoms)
+        return self._width
+
+    def runs(self) -> list[tuple]:
+        """What drawing does, in order: ("text", text, span, width at 1 pt) for a run of
+        words, characters and spaces of one span; ("icon", name, width), ("mark", width)
+        and ("skip", width) for the other atoms."""
+        if self._runs is None:
+            self._runs = _runs(self.atoms)
+        return self._runs
 
     def chars(self) -> int:
         return sum(len(a.text) if a.kind in ("word", "cjk") else 1 for a in self.atoms
@@ -427,13 +505,16 @@ def _overflow(lines: list[Line], size: float, leading: float, height: float) -> 
 
 def missing_chars(atoms: list[Atom], m: Measure) -> list[tuple[str, str]]:
     """(character, font) pairs the fonts cannot draw, in order of appearance."""
-    from pnpforge.render.fonts import missing_glyphs
     out: list[tuple[str, str]] = []
+    glyphs = m._glyphs
     for a in atoms:
         if a.kind in ("word", "cjk"):
-            font = m.font(a.span)
-            for ch in missing_glyphs(a.text, font):
-                if (ch, font) not in out:
+            font = m.bold if a.span.bold else m.regular
+            for ch in a.text:
+                ok = glyphs.get((font, ch))
+                if ok is None:
+                    ok = m.has_glyph(ch, font)
+                if not ok and (ch, font) not in out:
                     out.append((ch, font))
     return out
 
@@ -448,7 +529,6 @@ def draw(canvas: Any, fitted: Fitted, x: float, y: float, w: float, h: float, al
          valign: str, colour: str, m: Measure, icon_painter: IconPainter | None,
          mark_colour: str) -> None:
     """Draw fitted lines in the box (x, y bottom-left, points)."""
-    from pnpforge.render.units import hex_to_rgb
     s, lh = fitted.size, fitted.line_height()
     top = y + h
     if valign == "middle":
@@ -465,39 +545,57 @@ def draw(canvas: Any, fitted: Fitted, x: float, y: float, w: float, h: float, al
         _draw_line(canvas, line, lx, baseline, s, colour, m, icon_painter, mark_colour, hex_to_rgb)
 
 
-def _draw_line(canvas: Any, line: Line, x: float, baseline: float, s: float, colour: str,
-               m: Measure, icon_painter: IconPainter | None, mark_colour: str, rgb) -> None:
-    pen = x
+_TEXT_KINDS = frozenset(("word", "cjk", "space"))
+
+
+def _runs(atoms: list[Atom]) -> list[tuple]:
+    """Group a line's atoms as drawing needs them (see Line.runs)."""
+    out: list[tuple] = []
     run: list[Atom] = []
 
     def flush() -> None:
-        nonlocal pen
-        if not run:
-            return
-        sp = run[0].span
-        text = "".join(a.text for a in run)
-        canvas.setFillColorRGB(*rgb(sp.colour or colour))
-        canvas.setFont(m.font(sp), s)
-        canvas.drawString(pen, baseline, text)
-        pen += sum(a.width for a in run) * s
-        run.clear()
+        if run:
+            out.append(("text", "".join(a.text for a in run), run[0].span,
+                        sum(a.width for a in run)))
+            run.clear()
 
-    for a in line.atoms:
-        if a.kind in ("word", "cjk", "space"):
+    for a in atoms:
+        if a.kind in _TEXT_KINDS:
             if run and run[0].span != a.span:
                 flush()
             run.append(a)
             continue
         flush()
-        if a.kind == "icon" and icon_painter is not None:
-            icon_painter(canvas, a.span.icon or "", pen, baseline, s)
+        if a.kind == "icon":
+            out.append(("icon", a.span.icon or "", a.width))
         elif a.kind == "mark":
+            out.append(("mark", a.width))
+        else:
+            out.append(("skip", a.width))
+    flush()
+    return out
+
+
+def _draw_line(canvas: Any, line: Line, x: float, baseline: float, s: float, colour: str,
+               m: Measure, icon_painter: IconPainter | None, mark_colour: str, rgb) -> None:
+    pen = x
+    for run in line.runs():
+        kind = run[0]
+        if kind == "text":
+            _, text, sp, width = run
+            canvas.setFillColorRGB(*rgb(sp.colour or colour))
+            canvas.setFont(m.bold if sp.bold else m.regular, s)
+            canvas.drawString(pen, baseline, text)
+            pen += width * s
+            continue
+        if kind == "icon" and icon_painter is not None:
+            icon_painter(canvas, run[1], pen, baseline, s)
+        elif kind == "mark":
             ms = min(s * MARK_SCALE, MARK_MAX)
             canvas.setFillColorRGB(*rgb(mark_colour))
             canvas.setFont(m.regular, ms)
             canvas.drawString(pen, baseline + (ASCENT * s - ASCENT * ms), m.mark)
-        pen += a.width * s
-    flush()
+        pen += run[-1] * s
 
 
 def plain_text(spans: list[Span]) -> str:

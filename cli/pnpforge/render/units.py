@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from functools import lru_cache
 
 from pnpforge.errors import PnpError
 
@@ -28,8 +29,13 @@ def is_hex_colour(text: str) -> bool:
     return bool(_HEX.match(text))
 
 
+@lru_cache(maxsize=1024)
 def hex_to_rgb(text: str) -> tuple[float, float, float]:
-    """'#c0392b' or '#c33' -> (r, g, b) in 0..1."""
+    """'#c0392b' or '#c33' -> (r, g, b) in 0..1.
+
+    Cached: drawing calls this for every run of text and every shape, with a
+    handful of distinct colours per game (a bad colour raises and is not cached).
+    """
     if not is_hex_colour(text):
         raise PnpError(f"'{text}' is not a colour (use #rgb or #rrggbb)")
     h = text[1:]
@@ -42,12 +48,14 @@ def rgb_to_hex(rgb: tuple[float, float, float]) -> str:
     return "#" + "".join(f"{max(0, min(255, round(c * 255))):02x}" for c in rgb)
 
 
+@lru_cache(maxsize=1024)
 def mix(a: str, b: str, t: float) -> str:
     """Colour `t` of the way from a to b (t=0 -> a): tints and shades for derived colours."""
     ra, rb = hex_to_rgb(a), hex_to_rgb(b)
     return rgb_to_hex(tuple(x + (y - x) * t for x, y in zip(ra, rb)))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=1024)
 def luminance(colour: str) -> float:
     """Relative luminance (WCAG): picks black or white text on a coloured badge."""
     def chan(c: float) -> float:
@@ -78,11 +86,24 @@ def eval_length(value: float | int | str, width: float, height: float) -> float:
         raise ValueError("a length cannot be true/false")
     if isinstance(value, (int, float)):
         return float(value)
+    return _eval_text(str(value), float(width), float(height))
+
+
+@lru_cache(maxsize=2048)
+def _eval_text(text: str, width: float, height: float) -> float:
+    """eval_length of an expression, cached: faces place every region of every card, and a
+    layout has a few dozen distinct expressions and one or two card sizes (errors raise and
+    are not cached)."""
+    return float(_eval(_parse(text), {"W": width, "H": height}, text))
+
+
+@lru_cache(maxsize=2048)
+def _parse(text: str) -> ast.AST:
+    """The expression's tree (cached; only read by _eval, never changed)."""
     try:
-        tree = ast.parse(str(value), mode="eval")
+        return ast.parse(text, mode="eval").body
     except SyntaxError as e:
-        raise ValueError(f"'{value}' is not arithmetic over numbers, W and H") from e
-    return float(_eval(tree.body, {"W": width, "H": height}, str(value)))
+        raise ValueError(f"'{text}' is not arithmetic over numbers, W and H") from e
 
 
 def _eval(node: ast.AST, names: dict[str, float], src: str) -> float:

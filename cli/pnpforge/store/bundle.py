@@ -111,7 +111,10 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
                 frow["allowed"] = json.dumps(frow["allowed"], ensure_ascii=False)
             frow.update(game=slug, card_type=t["slug"], position=fpos)
             _insert(conn, "field_defs", frow)
+    types = {t.slug: t for t in repo.card_types(conn, slug)}
     for card in bundle_cards(data):
+        if card.type in types:
+            repo.with_list_defaults(card, types[card.type])
         repo.insert_card(conn, card)
     for table, key in (("composition", "composition"), ("components", "components"),
                        ("glossary", "glossary"), ("rule_sections", "rules")):

@@ -22,8 +22,9 @@ _CARD_COLS = ("game", "type", "id", "name", "name_en", "copies", "fields", "text
 CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
 
 
-def _rows(db: sqlite_utils.Database, sql: str, params: Iterable[Any] = ()) -> list[dict]:
-    cur = db.conn.execute(sql, tuple(params))
+def _rows(db: sqlite_utils.Database | sqlite3.Connection, sql: str,
+          params: Iterable[Any] = ()) -> list[dict]:
+    cur = getattr(db, "conn", db).execute(sql, tuple(params))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r)) for r in cur.fetchall()]
 
@@ -46,7 +47,7 @@ def get_game(db: sqlite_utils.Database, slug: str) -> Game:
 
 # ---- card types --------------------------------------------------------------
 
-def card_types(db: sqlite_utils.Database, game: str) -> list[CardType]:
+def card_types(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[CardType]:
     fields: dict[str, list[FieldDef]] = {}
     for r in _rows(db, "SELECT * FROM field_defs WHERE game = ? ORDER BY card_type, position, name",
                    [game]):
@@ -108,6 +109,18 @@ def get_card(db: sqlite_utils.Database, game: str, card_id: str) -> Card:
     card = find_card(db, game, card_id)
     if card is None:
         raise PnpError(f"game '{game}' has no card '{card_id}'")
+    return card
+
+
+def with_list_defaults(card: Card, ctype: CardType) -> Card:
+    """A list field with no values is stored as [], never left out.
+
+    One spelling per meaning keeps CSV round trips exact (an empty cell reads back as [])
+    and lets templates and engines iterate without a presence check.
+    """
+    for f in ctype.fields:
+        if f.type == "list" and card.fields.get(f.name) is None:
+            card.fields[f.name] = []
     return card
 
 
