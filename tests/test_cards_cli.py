@@ -72,7 +72,7 @@ def test_add_set_rm_and_history(run, mini_db):
     r = run("--db", mini_db, "cards", "history", "mini", "S-02", "--json")
     assert [h["op"] for h in json.loads(r.stdout)] == ["insert", "update", "delete"]
     r = run("--db", mini_db, "cards", "history", "mini", "S-02")
-    assert "{'cost': 3} → {'cost': 4}" in r.stdout
+    assert "fields.cost: 3 → 4" in r.stdout
 
 
 @pytest.mark.parametrize("args,fragment", [

@@ -17,7 +17,7 @@ import sqlite_utils
 
 from pnpforge import cardio
 from pnpforge.errors import PnpError, ValidationFailed
-from pnpforge.model import Card, CardType
+from pnpforge.model import Card, CardType, card_changes
 from pnpforge.store import bundle, repo
 from pnpforge.store.db import transaction
 from pnpforge.validate import ERROR, Problem, card_problems, coerce, composition_problems, referrers
@@ -137,21 +137,10 @@ class ImportResult:
         return out
 
 
-def _flat(card: Card) -> dict[str, Any]:
-    """A card as attribute and field values, for a diff that names each changed field."""
-    d = card.to_dict()
-    fields = d.pop("fields")
-    for k in ("created_at", "updated_at"):
-        d.pop(k)
-    d["provisional_fields"] = sorted(set(d["provisional_fields"]))
-    return {**d, **{f"fields.{k}": v for k, v in fields.items()}}
-
-
 def _diff(old: Card | None, new: Card) -> Change:
     if old is None:
         return Change(new.id, "add")
-    a, b = _flat(old), _flat(new)
-    changes = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+    changes = card_changes(old.to_dict(), new.to_dict())
     return Change(new.id, "update" if changes else "same", changes)
 
 

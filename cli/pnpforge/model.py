@@ -101,6 +101,23 @@ class Card:
         return d
 
 
+def card_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Attribute and field changes between two card dicts, fields named `fields.NAME`.
+
+    Timestamps are ignored: a diff is about what the card says.
+    """
+    def flat(d: dict[str, Any]) -> dict[str, Any]:
+        out = {k: v for k, v in d.items()
+               if k not in ("fields", "created_at", "updated_at", "game")}
+        out.update({f"fields.{k}": v for k, v in (d.get("fields") or {}).items()})
+        if "provisional_fields" in out:
+            out["provisional_fields"] = sorted(set(out["provisional_fields"] or []))
+        return out
+
+    a, b = flat(before), flat(after)
+    return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+
+
 @dataclass
 class CompositionRule:
     """What the component list declares: `expected` copies of the cards a rule selects."""

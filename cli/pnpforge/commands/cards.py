@@ -202,11 +202,11 @@ def history_cmd(game: str = typer.Argument(..., help="Game slug."),
         if as_json:
             echo_json(rows)
             return
+        from pnpforge.model import card_changes
         out = []
         for r in rows:
             b, a = r["before"] or {}, r["after"] or {}
-            changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
-            detail = ", ".join(f"{k}: {b.get(k)!r} → {a.get(k)!r}" for k in changed) \
+            detail = ", ".join(f"{k}: {old!r} → {new!r}" for k, (old, new) in card_changes(b, a).items()) \
                 if r["op"] == "update" else (a or b).get("name", "")
             out.append([r["seq"], r["at"], r["op"], r["card"], detail])
         typer.echo(table(["#", "at", "op", "card", "change"], out, max_col=80))
