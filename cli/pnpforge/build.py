@@ -13,10 +13,12 @@ Safety: a game is built in a temporary folder next to output/GAME and swapped in
 with renames only when every step succeeded, so a failed build leaves the
 previous kit untouched.  Determinism: nothing here reads the clock; the
 manifest has no timestamps and no absolute paths, so the same database gives
-the same manifest.  Each game is made in three independent parts (documents,
-images, Tabletop Simulator sheets); with `jobs` > 1 the parts of all games run
-in worker processes, longest first, reporting their steps through a queue so
-the command can draw one progress bar.
+the same manifest.  Each game is made in two independent parts: the documents
+(with the helper-card images, drawn from the plan the helper sheets use) and
+the rasters (card images and Tabletop Simulator sheets, rasterised from one
+drawing of each card); with `jobs` > 1 the parts of all games run in worker
+processes, longest first, reporting their steps through a queue so the command
+can draw one progress bar.
 """
 
 from __future__ import annotations
@@ -124,12 +126,13 @@ def _rel(path: str | Path, root: Path) -> str:
     return Path(path).resolve().relative_to(root.resolve()).as_posix()
 
 
-# The kit is made in three independent parts, so games and parts can share the CPUs:
-# each part writes its own files into the game's staging folder.
+# The kit is made in independent parts, so games and parts can share the CPUs: each
+# part writes its own files into the game's staging folder.  Card images and TTS sheets
+# are one part because they share the drawing of every card.
 PARTS: dict[str, tuple[str, ...]] = {"docs": ("sheets", "helpers", "rules"),
-                                     "images": ("images",), "tts": ("tts",)}
+                                     "raster": ("images", "tts")}
 # Relative cost per distinct card, measured on the shipped games (longest tasks start first).
-_COST = {"images": 1.0, "tts": 0.55, "docs": 0.3}
+_COST = {"raster": 1.0, "docs": 0.45}
 
 Facts = dict[str, dict[str, Any]]
 
@@ -137,7 +140,7 @@ Facts = dict[str, dict[str, Any]]
 def run_part(db: Any, game: str, part: str, work: Path, opts: BuildOptions,
              progress: Progress) -> tuple[Facts, list[str]]:
     """Write one part of a game's kit into `work`; return per-file facts and warnings."""
-    step = {"docs": _docs, "images": _images, "tts": _tts}[part]
+    step = {"docs": _docs, "raster": _raster}[part]
     facts: Facts = {}
     warnings: list[str] = []
     step(db, game, work, opts, facts, warnings, progress)
@@ -146,7 +149,7 @@ def run_part(db: Any, game: str, part: str, work: Path, opts: BuildOptions,
 
 def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str],
           progress: Progress) -> None:
-    """Card sheets, helper sheets, the summary (PDF and Markdown)."""
+    """Card sheets, helper sheets and helper images, the summary (PDF and Markdown)."""
     from pnpforge import render
     from pnpforge.docs import helpers, summary
 
@@ -157,10 +160,12 @@ def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warn
     progress(game, "sheets")
 
     if helpers.spec_path(_templates(db), game).is_file():
-        hm, _ = helpers.print_helpers(db, game, popts, players=opts.players)
+        hm, hs = helpers.print_helpers(db, game, popts, players=opts.players)
         facts[_rel(hm.path, work)] = {"kind": "helper-sheets", "pages": hm.pages,
                                       "cards": hm.cards}
         warnings += hm.warnings
+        for f, kind in helper_images(hs, db, work / "images" / "helpers", opts.dpi):
+            facts[_rel(f, work)] = {"kind": kind, **({"cards": 1} if kind == "helper-image" else {})}
     else:
         warnings.append(f"{game}: no helper cards declared "
                         f"({helpers.spec_path(_templates(db), game)} is missing)")
@@ -174,31 +179,19 @@ def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warn
     progress(game, "rules")
 
 
-def _images(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts,
+def _raster(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts,
             warnings: list[str], progress: Progress) -> None:
-    """A PNG per card face and back (render.images), and per helper card."""
-    from pnpforge import render
-    from pnpforge.docs import helpers
+    """A PNG per card face and back, and the Tabletop Simulator sheets, backs and README."""
+    from pnpforge.render import raster
 
-    images = render.images(db, game, dpi=opts.dpi, output=str(work / "images"))
+    images, tts = raster.images_and_tts(db, game, str(work / "images"), str(work / "tts"),
+                                        dpi=opts.dpi)
     for f in images.files:
         name = Path(f).name
         facts[_rel(f, work)] = ({"kind": "card-back-image"} if name.startswith("back-")
                                 else {"kind": "card-image", "cards": 1})
     warnings += images.warnings
-    if helpers.spec_path(_templates(db), game).is_file():
-        hs = helpers.plan_helpers(db, game, opts.players)
-        for f, kind in helper_images(hs, db, work / "images" / "helpers", opts.dpi):
-            facts[_rel(f, work)] = {"kind": kind, **({"cards": 1} if kind == "helper-image" else {})}
     progress(game, "images")
-
-
-def _tts(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str],
-         progress: Progress) -> None:
-    """Tabletop Simulator sheets, backs and README (render.tts)."""
-    from pnpforge import render
-
-    tts = render.tts(db, game, output=str(work / "tts"))
     decks = {d["file"]: d for d in tts.decks}
     for f in tts.files:
         name = Path(f).name
@@ -221,7 +214,8 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
     """PNG of each helper card face (one per card of a set) and of the aid back.
 
     Drawn by the same renderer as the helper sheets and rasterised by
-    render.raster, so images and print agree.
+    render.raster, so images and print agree.  `hs` is the plan the helper
+    sheets were printed from, so the two cannot differ.
     """
     from types import SimpleNamespace
 
@@ -234,19 +228,19 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
     date = context.stamp_date(db, hs.game.slug)[:10]
     renderer = HelperRenderer(hs, fonts, date, context.labels(hs.game.language,
                                                               context.templates_dir(db)))
-    items = [raster.Item("face", c, hs.width_mm, hs.height_mm) for c in hs.cards]
-    items.append(raster.Item("back", AID_TYPE, hs.width_mm, hs.height_mm))
     ctx = SimpleNamespace(renderer=renderer, game=hs.game, fonts=fonts, date=date)
     ppm = dpi / 25.4
+    size = (max(1, round(hs.width_mm * ppm)), max(1, round(hs.height_mm * ppm)))
     out.mkdir(parents=True, exist_ok=True)
     written: list[tuple[Path, str]] = []
-    with tempfile.TemporaryDirectory(prefix="pnp-helpers-") as tmp:
-        pdf_path = Path(tmp) / "helpers.pdf"
-        raster.write_item_pdf(pdf_path, items, ctx, ppm)
-        for it, img in zip(items, raster.rasterise(pdf_path, items, ppm)):
-            name = f"{it.obj.id}.png" if it.kind == "face" else "back.png"
-            img.save(out / name, dpi=(dpi, dpi))
-            written.append((out / name, "helper-image" if it.kind == "face" else "helper-back-image"))
+    drawings = []
+    for kind, obj, name, what in ([("face", c, f"{c.id}.png", "helper-image") for c in hs.cards]
+                                  + [("back", AID_TYPE, "back.png", "helper-back-image")]):
+        sink = (lambda img, path=out / name: raster.write_png(path, img, dpi))
+        drawings.append(raster.Drawing(raster.Item(kind, obj, hs.width_mm, hs.height_mm),
+                                       [raster.Raster(ppm, size, sink)]))
+        written.append((out / name, what))
+    raster.render_drawings(drawings, ctx)
     return written
 
 

@@ -309,30 +309,8 @@ class FaceRenderer:
         return words[key]
 
     def _make_env(self):
-        from jinja2 import Undefined
-        from jinja2.sandbox import SandboxedEnvironment
-
-        sep = "、" if self._zh() else ", "
-        yes, no = ("是", "否") if self._zh() else ("yes", "no")
-
-        def plain(v: Any) -> str:
-            if v is None or isinstance(v, Undefined):
-                return ""
-            if isinstance(v, bool):
-                return yes if v else no
-            if isinstance(v, float) and v.is_integer():
-                return str(int(v))
-            if isinstance(v, (list, tuple)):
-                return sep.join(plain(x) for x in v)
-            return str(v)
-
-        def finalize(v: Any) -> str:
-            s = plain(v)
-            return s + tx.MARK if s and getattr(v, "pnp_prov", False) else s
-
-        self._finalize = finalize
-        return SandboxedEnvironment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                                    finalize=finalize)
+        env, self._finalize = _environment(self._zh())
+        return env
 
     def _measure_for(self, lay: Layout, widths: dict[tuple[str, str], float]) -> tx.Measure:
         m = tx.Measure(self.fonts.regular, self.fonts.bold, widths=widths)
@@ -480,20 +458,26 @@ class FaceRenderer:
             ctx.tracker.active = False
 
     def _compile(self, source: str, where: str, expression: bool) -> Any:
-        """Compile once per source; text without Jinja syntax is rendered once, here."""
+        """Compile once per source and environment (shared by every renderer of the process,
+        e.g. a build drawing prints, images and a proof); text without Jinja syntax is
+        rendered once, here."""
+        key = (self._zh(), source, expression)
+        compiled = _COMPILED.lookup(key)
+        if compiled is not _MISSING:
+            return compiled
         from jinja2 import TemplateSyntaxError
         try:
             if expression:
-                expr = self._env.compile_expression(source, undefined_to_none=True)
-                _flatten_globals(getattr(expr, "_template", None))
-                return expr
-            tmpl = self._env.from_string(source)
+                compiled = self._env.compile_expression(source, undefined_to_none=True)
+                _flatten_globals(getattr(compiled, "_template", None))
+            else:
+                compiled = self._env.from_string(source)
+                _flatten_globals(compiled)
+                if not any(tag in source for tag in ("{{", "{%", "{#")):
+                    compiled = _Static(compiled.render())
         except TemplateSyntaxError as e:
             raise PnpError(f"{where}: {e.message}") from e
-        _flatten_globals(tmpl)
-        if not any(tag in source for tag in ("{{", "{%", "{#")):
-            return _Static(tmpl.render())
-        return tmpl
+        return _COMPILED.store(key, compiled)
 
     def _colour(self, ctx: _Ctx, spec: str, where: str) -> str | None:
         """Resolve a colour option for this card: hex, palette name, category or template."""
@@ -585,13 +569,23 @@ class FaceRenderer:
         if bold:
             spans = [tx.Span(s.text, True, s.colour, s.icon, s.mark) for s in spans]
         if keywords and ctx.layout.keywords:
-            kws = {w: {"icon": k["icon"], "bold": k["bold"],
-                       "colour": self._colour(ctx, k["colour"], f"[keywords.{w}]")}
-                   for w, k in ctx.layout.keywords.items()}
-            spans = tx.apply_keywords(spans, kws)
+            spans = tx.apply_keywords(spans, self._keywords(ctx))
         if any(s.mark for s in spans):
             ctx.marks_used = True
         return spans
+
+    def _keywords(self, ctx: _Ctx) -> dict[str, dict[str, Any]]:
+        """The layout's keyword styles with colours resolved (once per layout when no colour
+        depends on the card)."""
+        key = ("keywords", ctx.ctype.slug)
+        kws = self._static.get(key)
+        if kws is None:
+            kws = {w: {"icon": k["icon"], "bold": k["bold"],
+                       "colour": self._colour(ctx, k["colour"], f"[keywords.{w}]")}
+                   for w, k in ctx.layout.keywords.items()}
+            if all(_card_free(k["colour"]) for k in ctx.layout.keywords.values()):
+                self._static[key] = kws
+        return kws
 
     def _template_text(self, ctx: _Ctx, source: str, where: str) -> str:
         """Render a text template; a region that read a provisional value shows the sign."""
@@ -617,14 +611,20 @@ class FaceRenderer:
             return None
         colour = self._colour(ctx, o["colour"], where + " option 'colour'") or "#1a1a1a"
         spans = self._spans(ctx, raw, o["font"] == "bold", o["keywords"])
-        atoms = self._atoms_checked(ctx, spans, where)
         bw, bh = box.content(int(o["rotate"]), o["padding"])
-        try:
-            fitted = tx.fit(atoms, bw, bh, o["size"], min(o["min_size"], o["size"]), o["leading"],
-                            ctx.measure, shrink=o["fit"] == "shrink")
-        except tx.Overflow as e:
-            raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten the "
-                           "text, enlarge the region or lower min_size)") from e
+        size, min_size, shrink = o["size"], min(o["min_size"], o["size"]), o["fit"] == "shrink"
+        # the same text in the same region (copies, shared labels, repeated rules): one fit
+        key = (ctx.ctype.slug, tuple(spans), bw, bh, size, min_size, o["leading"], shrink)
+        fitted = self._fits.lookup(key)
+        if fitted is _MISSING:
+            atoms = self._atoms_checked(ctx, spans, where)
+            try:
+                fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure,
+                                shrink=shrink)
+            except tx.Overflow as e:
+                raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
+                               "the text, enlarge the region or lower min_size)") from e
+            self._fits.store(key, fitted)
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
         align, valign, m = o["align"], o["valign"], ctx.measure
@@ -642,7 +642,7 @@ class FaceRenderer:
         colour = self._colour(ctx, o["colour"], where) or "#1a1a1a"
         lcolour = self._colour(ctx, o["label_colour"], where) or "#666666"
         rule = self._colour(ctx, o["rule"], where)
-        rows: list[tuple[list[tx.Atom], list[tx.Atom]]] = []
+        spans: list[tuple[list[tx.Span], list[tx.Span]]] = []
         for item in items:
             label, value = _pair(item, where)
             vtext = _tidy(self._finalize(value))
@@ -652,17 +652,23 @@ class FaceRenderer:
             vspans = self._spans(ctx, vtext, o["font"] == "bold", o["keywords"])
             vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark)
                       for s in vspans]
-            rows.append((self._atoms_checked(ctx, lspans, where),
-                         self._atoms_checked(ctx, vspans, where)))
-        if not rows:
+            spans.append((lspans, vspans))
+        if not spans:
             return None
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         m = ctx.measure
-        try:
-            laid = _fit_rows(rows, bw, bh, o["size"], min(o["min_size"], o["size"]),
-                             o["leading"], m)
-        except tx.Overflow as e:
-            raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm)") from e
+        size, min_size = o["size"], min(o["min_size"], o["size"])
+        key = ("rows", ctx.ctype.slug, tuple((tuple(ls), tuple(vs)) for ls, vs in spans),
+               bw, bh, size, min_size, o["leading"])
+        laid = self._fits.lookup(key)
+        if laid is _MISSING:
+            rows = [(self._atoms_checked(ctx, ls, where), self._atoms_checked(ctx, vs, where))
+                    for ls, vs in spans]
+            try:
+                laid = _fit_rows(rows, bw, bh, size, min_size, o["leading"], m)
+            except tx.Overflow as e:
+                raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm)") from e
+            self._fits.store(key, laid)
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
 
@@ -752,6 +758,18 @@ class FaceRenderer:
         return paint
 
     def _icon_spec(self, ctx: _Ctx, name: str, where: str, default: str = "") -> dict[str, Any]:
+        """An icon's look with its colours resolved for this card (shared, not to be changed:
+        kept per layout when none of its colours depends on the card)."""
+        key = ("icon", ctx.ctype.slug, name, default)
+        spec = self._static.get(key)
+        if spec is None:
+            spec = self._resolve_icon(ctx, name, where, default)
+            base = ctx.layout.icons.get(name) or ctx.layout.icons[default]
+            if all(_card_free(base[k]) for k in ("fill", "stroke", "text_colour")):
+                self._static[key] = spec
+        return spec
+
+    def _resolve_icon(self, ctx: _Ctx, name: str, where: str, default: str) -> dict[str, Any]:
         spec = ctx.layout.icons.get(name)
         if spec is None and default:
             spec = dict(ctx.layout.icons[default], text=name)
@@ -766,18 +784,27 @@ class FaceRenderer:
         return spec
 
     def _icon_painter(self, ctx: _Ctx) -> tx.IconPainter:
+        key = ("painter", ctx.ctype.slug)
+        painter = self._static.get(key)
+        if painter is None:
+            painter = self._make_icon_painter(ctx)
+            if all(("icon", ctx.ctype.slug, name, "") in self._static for name in ctx.layout.icons):
+                self._static[key] = painter      # no icon colour depends on the card
+        return painter
+
+    def _make_icon_painter(self, ctx: _Ctx) -> tx.IconPainter:
         specs: dict[str, dict[str, Any]] = {}
+        m, fonts = ctx.measure, self.fonts
 
         def paint(c: Any, name: str, x: float, baseline: float, size: float) -> None:
-            if name not in specs:
+            if name not in specs:     # markup only makes declared icons: resolved below
                 specs[name] = self._icon_spec(ctx, name, "inline icon")
             spec = specs[name]
             h = size * spec["scale"]
-            w = _badge_width(ctx.measure, spec, name, h, self.fonts)
+            w = _badge_width(m, spec, name, h, fonts)
             centre = baseline + (tx.ASCENT - 0.5) * size
             c.saveState()
-            _draw_badge(c, spec, name, x + 0.12 * size, centre - h / 2, w, h, ctx.measure,
-                        self.fonts)
+            _draw_badge(c, spec, name, x + 0.12 * size, centre - h / 2, w, h, m, fonts)
             c.restoreState()
         # resolve colours now, so a bad colour is a planning error, not a drawing one
         for name in ctx.layout.icons:
@@ -1002,6 +1029,47 @@ class FaceRenderer:
             tx.draw(c, fitted, ox + x * MM, oy + (H - y - h) * MM, w * MM, h * MM, "center",
                     valign, colour, m, None, colour)
         return op
+
+
+_ENVS: dict[bool, tuple[Any, Callable[[Any], str]]] = {}
+_COMPILED = _LRU(1024)      # (zh, source, expression) -> compiled template or expression
+
+
+def _environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
+    """The sandboxed Jinja2 environment (one per script: lists and yes/no differ) and its
+    finalize, which prints values as cards show them and marks provisional ones."""
+    if zh in _ENVS:
+        return _ENVS[zh]
+    from jinja2 import Undefined
+    from jinja2.sandbox import SandboxedEnvironment
+
+    sep = "、" if zh else ", "
+    yes, no = ("是", "否") if zh else ("yes", "no")
+
+    def plain(v: Any) -> str:
+        if v is None or isinstance(v, Undefined):
+            return ""
+        if isinstance(v, bool):
+            return yes if v else no
+        if isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        if isinstance(v, (list, tuple)):
+            return sep.join(plain(x) for x in v)
+        return str(v)
+
+    def finalize(v: Any) -> str:
+        s = plain(v)
+        return s + tx.MARK if s and getattr(v, "pnp_prov", False) else s
+
+    env = SandboxedEnvironment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
+                               finalize=finalize)
+    _ENVS[zh] = (env, finalize)
+    return _ENVS[zh]
+
+
+def _card_free(colour: str) -> bool:
+    """A colour option that resolves the same on every card (hex, palette name or empty)."""
+    return "{{" not in colour and colour not in ("category", "category2")
 
 
 def _flatten_globals(tmpl: Any) -> None:

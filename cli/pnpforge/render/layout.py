@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +213,12 @@ def region_options(kind: str) -> list[Opt]:
     return REGION_COMMON + SECTIONS.get(f"regions.{kind}", [])
 
 
+@lru_cache(maxsize=None)
+def _region_option(kind: str, name: str) -> Opt | None:
+    """The option `name` of a region kind (a lookup check_fields makes for every value)."""
+    return next((o for o in region_options(kind) if o.name == name), None)
+
+
 # ---- loaded layouts ----------------------------------------------------------------
 
 
@@ -325,13 +332,25 @@ size = 6.5
 
 
 def _parse_toml(path: Path) -> dict[str, Any]:
+    """A layout file's data (read-only: merging deep-copies what it takes).
+
+    Parsed once per file content: every card type's layout extends the same
+    base file, and a build makes several renderers of one game.  The file is
+    still read each time, so an edit is always seen.
+    """
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            data = f.read()
+        return _parse_toml_bytes(data)
     except tomllib.TOMLDecodeError as e:
         raise LayoutError(f"{path}: not valid TOML: {e}") from e
     except OSError as e:
         raise LayoutError(f"{path}: cannot read layout: {e}") from e
+
+
+@lru_cache(maxsize=256)
+def _parse_toml_bytes(data: bytes) -> dict[str, Any]:
+    return tomllib.loads(data.decode())
 
 
 def _resolve_extends(path: Path, name: str, root: Path) -> Path:
@@ -388,7 +407,12 @@ def load_layout(path: Path, root: Path | None = None) -> Layout:
 
 def generic_layout() -> Layout:
     """The built-in layout for card types that have no file."""
-    return _build([("<built-in generic layout>", tomllib.loads(GENERIC_TOML))], name="generic")
+    return _build([("<built-in generic layout>", _generic_data())], name="generic")
+
+
+@lru_cache(maxsize=1)
+def _generic_data() -> dict[str, Any]:
+    return tomllib.loads(GENERIC_TOML)
 
 
 def _build(chain: list[tuple[str, dict[str, Any]]], name: str) -> Layout:
@@ -608,26 +632,53 @@ def jinja_env():
 
 
 def _check_template(where: str, text: str, problems: list[str]) -> None:
+    error = _template_error(text)
+    if error:
+        problems.append(f"{where}: {error}")
+
+
+def _template_error(text: str) -> str:
+    """The syntax error of a template, or "" (parsed once: base layouts are checked once
+    per card type that extends them, and field_names_used reads the same tree)."""
     from jinja2 import TemplateSyntaxError
     try:
-        jinja_env().parse(text)
+        _parse_template(text)
     except TemplateSyntaxError as e:
-        problems.append(f"{where}: template error on line {e.lineno}: {e.message}")
+        return f"template error on line {e.lineno}: {e.message}"
+    return ""
+
+
+@lru_cache(maxsize=2048)
+def _parse_template(text: str) -> Any:
+    """The template's syntax tree (read-only; a syntax error raises and is not cached)."""
+    return jinja_env().parse(text)
 
 
 def _check_expr(where: str, text: str, problems: list[str]) -> None:
+    error = _expr_error(text)
+    if error:
+        problems.append(f"{where}: {error}")
+
+
+@lru_cache(maxsize=2048)
+def _expr_error(text: str) -> str:
     from jinja2 import TemplateSyntaxError
     try:
         jinja_env().compile_expression(text)
     except TemplateSyntaxError as e:
-        problems.append(f"{where}: expression error: {e.message}")
+        return f"expression error: {e.message}"
+    return ""
 
 
 def field_names_used(source: str, expression: bool = False) -> set[str]:
     """Names read as `f.NAME`, `f['NAME']` or `card.fields.NAME` in a template or expression."""
+    return set(_field_names_used(source, expression))
+
+
+@lru_cache(maxsize=2048)
+def _field_names_used(source: str, expression: bool) -> frozenset[str]:
     from jinja2 import nodes
-    env = jinja_env()
-    tree = env.parse("{{ " + source + " }}" if expression else source)
+    tree = _parse_template("{{ " + source + " }}" if expression else source)
     used: set[str] = set()
 
     def is_fields(node: nodes.Node) -> bool:
@@ -642,7 +693,7 @@ def field_names_used(source: str, expression: bool = False) -> set[str]:
         elif isinstance(node, nodes.Getitem) and is_fields(node.node) \
                 and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
             used.add(node.arg.value)
-    return used
+    return frozenset(used)
 
 
 def check_fields(layout: Layout, field_names: list[str], type_slug: str) -> None:
@@ -651,7 +702,7 @@ def check_fields(layout: Layout, field_names: list[str], type_slug: str) -> None
     allowed = set(field_names)
     for reg in layout.regions:
         for key, value in reg.opts.items():
-            opt = next((o for o in region_options(reg.kind) if o.name == key), None)
+            opt = _region_option(reg.kind, key)
             if opt is None or not isinstance(value, str) or not value:
                 continue
             if opt.kind in ("template", "colour") or (opt.kind == "expr"):

@@ -15,9 +15,11 @@ so one layout at 1 pt serves every size the fitter tries.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from pnpforge.render.units import hex_to_rgb
@@ -108,23 +110,42 @@ def apply_keywords(spans: list[Span], keywords: dict[str, dict[str, Any]]) -> li
     """Style each keyword occurrence (longest keyword first) or replace it by its icon."""
     if not keywords:
         return spans
-    words = sorted(keywords, key=len, reverse=True)
+    words = tuple(sorted(keywords, key=len, reverse=True))
+    finder = _keyword_finder(words)
     out: list[Span] = []
     for sp in spans:
         if sp.icon or sp.mark or not sp.text:
             out.append(sp)
             continue
-        out.extend(_split_keywords(sp, words, keywords))
+        out.extend(_split_keywords(sp, words, keywords, finder))
     return out
 
 
-def _split_keywords(sp: Span, words: list[str], keywords: dict[str, dict[str, Any]]) -> list[Span]:
+@lru_cache(maxsize=64)
+def _keyword_finder(words: tuple[str, ...]) -> Callable[[str, int], Any] | None:
+    """A regex finding, at the leftmost place, the first of `words` (longest first) that
+    starts there: what trying each word at each position finds, in one C-level scan.
+    None when a keyword is empty (only the plain scan handles that)."""
+    if not words or not all(words):
+        return None
+    return re.compile("|".join(re.escape(w) for w in words)).search
+
+
+def _split_keywords(sp: Span, words: tuple[str, ...] | list[str],
+                    keywords: dict[str, dict[str, Any]],
+                    finder: Callable[[str, int], Any] | None = None) -> list[Span]:
     text, out, start, i = sp.text, [], 0, 0
     while i < len(text):
-        hit = next((w for w in words if text.startswith(w, i)), None)
-        if hit is None:
-            i += 1
-            continue
+        if finder is not None:
+            found = finder(text, i)
+            if found is None:
+                break
+            i, hit = found.start(), found.group()
+        else:
+            hit = next((w for w in words if text.startswith(w, i)), None)
+            if hit is None:
+                i += 1
+                continue
         if i > start:
             out.append(replace(sp, text=text[start:i]))
         kw = keywords[hit]
