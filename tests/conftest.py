@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from pnpforge.app import app
 from pnpforge.edit import import_game
+from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,18 @@ def shipped_db(tmp_path: Path) -> Path:
     path = tmp_path / "cards.db"
     shutil.copy(SHIPPED_DB, path)
     return path
+
+
+@pytest.fixture(scope="module")
+def db():
+    """The committed cards.db, read-only: the data tests check the values it ships."""
+    return open_db(SHIPPED_DB, readonly=True)
+
+
+@pytest.fixture(scope="module")
+def cards(db, request):
+    """The cards of the test module's game (its SLUG), by id."""
+    return {c.id: c for c in repo.list_cards(db, request.module.SLUG)}
 
 
 @pytest.fixture

@@ -8,12 +8,10 @@ from pathlib import Path
 import pytest
 
 from pnpforge.store import repo
-from pnpforge.store.db import open_db
 from pnpforge.validate import composition, validate_game
 
 ROOT = Path(__file__).resolve().parent.parent
-DB_PATH = ROOT / "cards.db"
-REFERENCE_TSV = Path("/work/shared/reference/accusation-base-box.tsv")
+REFERENCE_TSV = ROOT.parent / "shared" / "reference" / "accusation-base-box.tsv"
 SLUG = "accusation"
 
 # Values of the reference file (copied here so the test runs without it): id -> row.
@@ -40,16 +38,6 @@ TYPE_SLUG = {"信徒": "follower", "地點": "location", "儀式": "ritual", "�
 # Fields whose values come from the reference file; every other field value is designed.
 REFERENCE_FIELDS = {"cult", "symbols", "mentions", "volume", "calamity", "guard", "stardust",
                     "location_type", "garrison"}
-
-
-@pytest.fixture(scope="module")
-def db():
-    return open_db(DB_PATH, readonly=True)
-
-
-@pytest.fixture(scope="module")
-def cards(db):
-    return {c.id: c for c in repo.list_cards(db, SLUG)}
 
 
 def expected_fields(row: dict) -> dict:

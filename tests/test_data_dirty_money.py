@@ -7,27 +7,13 @@ sections that state them; every designed value must be marked provisional.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pytest
 
 from pnpforge.store import repo
-from pnpforge.store.db import open_db
 from pnpforge.validate import validate_game
 from pnpforge.validate.deck import composition
 
-DB_PATH = Path(__file__).resolve().parent.parent / "cards.db"
 SLUG = "dirty-money"
-
-
-@pytest.fixture(scope="module")
-def db():
-    return open_db(DB_PATH, readonly=True)
-
-
-@pytest.fixture(scope="module")
-def cards(db):
-    return {c.id: c for c in repo.list_cards(db, SLUG)}
 
 
 def _copies(cards, card_type):

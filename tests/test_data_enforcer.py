@@ -7,27 +7,14 @@ rulebook does not give must be marked provisional.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from pnpforge.rules.games.enforcer import make_rules
 from pnpforge.store import repo
-from pnpforge.store.db import open_db
 from pnpforge.validate import composition, validate_game
 
 SLUG = "enforcer"
-CARDS_DB = Path(__file__).resolve().parent.parent / "cards.db"
-
-
-@pytest.fixture(scope="module")
-def db():
-    return open_db(CARDS_DB, readonly=True)
-
-
-@pytest.fixture(scope="module")
-def cards(db):
-    return {c.id: c for c in repo.list_cards(db, SLUG)}
 
 
 def by_name(cards, card_type: str, name: str):

@@ -6,15 +6,11 @@ compared one by one; everything else must be marked provisional.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pytest
 
 from pnpforge.store import repo
-from pnpforge.store.db import open_db
 from pnpforge.validate.deck import composition
 
-DB_PATH = Path(__file__).resolve().parent.parent / "cards.db"
 SLUG = "hackers"
 
 # 卡片效果: number -> (printed English name, effect key, phase).  The list prints "II" for
@@ -31,16 +27,6 @@ EFFECTS = {
     9: ("Zero-Day Attack", "zero_day_attack", "III"),
     10: ("Deep Security", "deep_security", "II"),
 }
-
-@pytest.fixture(scope="module")
-def db():
-    return open_db(DB_PATH, readonly=True)
-
-
-@pytest.fixture(scope="module")
-def cards(db):
-    return {c.id: c for c in repo.list_cards(db, SLUG)}
-
 
 def test_game_row(db):
     g = repo.get_game(db, SLUG)

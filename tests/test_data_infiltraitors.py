@@ -6,27 +6,14 @@ Rulebook: seeds/003_8ab308f12ac0ccf3.txt (遊戲配件, 進行遊戲, 機密檔�
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from pnpforge.store import repo
-from pnpforge.store.db import open_db
 from pnpforge.validate import ERROR, composition, validate_game
 
-DB_PATH = Path(__file__).resolve().parents[1] / "cards.db"
 SLUG = "infiltraitors"
 NAMED_SUITS = {"紅", "黑", "黃"}   # the only suits the rulebook text names
-
-
-@pytest.fixture(scope="module")
-def db():
-    return open_db(DB_PATH, readonly=True)
-
-
-@pytest.fixture(scope="module")
-def cards(db):
-    return {c.id: c for c in repo.list_cards(db, SLUG)}
 
 
 def test_game_row(db):

@@ -135,6 +135,46 @@ def test_tts_resolution_limits():
     assert raster.tts_px_per_mm(63, 88, 2, 1) == pytest.approx(raster.TTS_DPI / 25.4)
 
 
+def test_images_and_tts_together_match_each_alone(tmp_path):
+    """The build's one-drawing path writes what `pnp images` and `pnp tts` write."""
+    db = _db(tmp_path, BIG_DECK)
+    both_img, both_tts = raster.images_and_tts(db, "deck", str(tmp_path / "both" / "img"),
+                                               str(tmp_path / "both" / "tts"), dpi=90,
+                                               renderer_factory=FakeRenderer)
+    img = images(db, "deck", dpi=90, output=str(tmp_path / "img"), renderer_factory=FakeRenderer)
+    alone = tts(db, "deck", output=str(tmp_path / "tts"), renderer_factory=FakeRenderer)
+    assert [Path(f).name for f in both_img.files] == [Path(f).name for f in img.files]
+    assert [Path(f).name for f in both_tts.files] == [Path(f).name for f in alone.files]
+    assert both_tts.decks == alone.decks
+    pairs = ([(Path(a), Path(b)) for a, b in zip(both_img.files, img.files)]
+             + [(Path(a), Path(b)) for a, b in zip(both_tts.files, alone.files) if a.endswith(".png")])
+    for a, b in pairs:                  # the same pixels: one drawing, rendered alike
+        ia, ib = Image.open(a).convert("RGB"), Image.open(b).convert("RGB")
+        assert ia.size == ib.size and ia.tobytes() == ib.tobytes(), a.name
+    assert (tmp_path / "both" / "tts" / "README.txt").read_text(encoding="utf-8") == \
+        (tmp_path / "tts" / "README.txt").read_text(encoding="utf-8")
+
+
+def test_write_png_is_lossless_deterministic_and_keeps_dpi(tmp_path, monkeypatch):
+    from PIL import ImageDraw
+
+    img = Image.new("RGB", (301, 157), (250, 245, 230))
+    draw = ImageDraw.Draw(img)
+    for x in range(0, 301, 7):                                     # gradients, edges, odd width
+        draw.line([(x, 0), (300 - x, 156)], fill=(x % 256, (3 * x) % 256, 255 - x % 256), width=2)
+    draw.rectangle((20, 30, 120, 90), fill=(12, 34, 56))
+    raster.write_png(tmp_path / "a.png", img, dpi=300)
+    raster.write_png(tmp_path / "b.png", img.convert("RGBA"), dpi=300)   # converted to RGB
+    monkeypatch.setattr(raster, "_PNG_STRIP_BYTES", 5 * 3 * 301)         # many strips
+    raster.write_png(tmp_path / "c.png", img)
+    back = Image.open(tmp_path / "a.png")
+    assert back.mode == "RGB" and back.size == img.size and round(back.info["dpi"][0]) == 300
+    assert back.tobytes() == img.tobytes()
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+    striped = Image.open(tmp_path / "c.png")
+    assert "dpi" not in striped.info and striped.tobytes() == img.tobytes()
+
+
 def test_proof_layout_keeps_sizes_apart_and_never_overlaps():
     sizes = [(63, 88)] * 13 + [(44, 67)] * 5 + [(70, 120)] * 3
     w, h, corners = raster.proof_layout(sizes)

@@ -13,6 +13,7 @@ import datetime
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,7 +28,7 @@ Op = Callable[[Any, float, float, float], None]     # (canvas, trim x, trim y, b
 
 _REPO_TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 _PLAN_CACHE_SIZE = 512      # planned faces kept (copies of a card reuse its plan)
-_FIT_CACHE_SIZE = 1024      # fitted texts kept (the same text in the same region: one fit)
+_FIT_CACHE_SIZE = 512       # fitted texts kept (the same text in the same region: one fit)
 _REF_CACHE_SIZE = 256       # cards looked up by ref(), kept
 
 
@@ -546,22 +547,15 @@ class FaceRenderer:
             stroke = "#000000"          # a shape with neither would be invisible: outline it
         if not fill and not stroke:
             return None
-        shape, radius, sw, use_bleed = o["shape"], o["radius"], o["stroke_width"], o["bleed"]
-
-        def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-            x, y, w, h = box.points(ox, oy, H)
-            if use_bleed and bleed > 0:
-                x, y, w, h = box.bleed(x, y, w, h, W, H, bleed)
-            if fill:
-                c.setFillColorRGB(*hex_to_rgb(fill))
-            if stroke:
-                c.setStrokeColorRGB(*hex_to_rgb(stroke))
-                c.setLineWidth(sw * MM)
-            _draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
+        key = ("shape", ctx.ctype.slug, reg.name, fill, stroke)   # drawn alike on every card
+        op = self._static.get(key)
+        if op is None:
+            op = self._static[key] = _shape_op(reg, box, W, H, fill, stroke)
         return op
 
     def _plan_shape(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         return None                       # the shape itself is drawn by _shape_op
+
 
     def _spans(self, ctx: _Ctx, raw: str, bold: bool, keywords: bool) -> list[tx.Span]:
         """Markup -> spans, with the layout's keyword styles resolved for this card."""
@@ -624,14 +618,11 @@ class FaceRenderer:
             except tx.Overflow as e:
                 raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
                                "the text, enlarge the region or lower min_size)") from e
-            self._fits.store(key, fitted)
+            fitted = self._fits.store(key, fitted.for_drawing())
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
-        align, valign, m = o["align"], o["valign"], ctx.measure
-
-        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            tx.draw(c, fitted, x, y, w, h, align, valign, colour, m, painter, mark_colour)
-        return _padded(op, o["padding"])
+        return _padded(_TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter,
+                               mark_colour), o["padding"])
 
     def _plan_rows(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         o = reg.opts
@@ -668,13 +659,10 @@ class FaceRenderer:
                 laid = _fit_rows(rows, bw, bh, size, min_size, o["leading"], m)
             except tx.Overflow as e:
                 raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm)") from e
-            self._fits.store(key, laid)
+            laid = self._fits.store(key, laid.for_drawing())
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
-
-        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            _draw_rows(c, laid, x, y, w, h, m, painter, mark_colour, colour, rule)
-        return _padded(op, o["padding"])
+        return _padded(_RowsOp(laid, m, painter, mark_colour, colour, rule), o["padding"])
 
     def _plan_icon(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         o = reg.opts
@@ -684,17 +672,7 @@ class FaceRenderer:
             return None
         mark = self._mark_painter(ctx, where) if ctx.tracker.read else None
         spec = self._icon_spec(ctx, name, where)
-        align = o["align"]
-
-        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            natural = _badge_width(ctx.measure, spec, name, h, self.fonts)
-            bw = min(w, natural)
-            bh = h * bw / natural           # too wide for the region: scale it down whole
-            bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
-            _draw_badge(c, spec, name, bx, y + (h - bh) / 2, bw, bh, ctx.measure, self.fonts)
-            if mark:
-                mark(c, bx + bw + 0.4, y + (h + bh) / 2, bh)
-        return op
+        return _IconOp(spec, name, o["align"], ctx.measure, self.fonts, mark)
 
     def _plan_icons(self, ctx: _Ctx, reg: Region, box: "_Box", where: str) -> Op | None:
         o = reg.opts
@@ -706,56 +684,15 @@ class FaceRenderer:
             items = [items]
         names = [str(i) for i in items]
         specs = [self._icon_spec(ctx, n, where, o["default"]) for n in names]
-        direction, gap, align = o["direction"], o["gap"] * MM, o["align"]
-        m = ctx.measure
         mark = self._mark_painter(ctx, where) if marked else None
-
-        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            size = h if direction == "row" else w
-            widths = [_badge_width(m, s, n, size, self.fonts) for s, n in zip(specs, names)]
-            if direction == "row":
-                total = sum(widths) + gap * (len(widths) - 1)
-                scale = min(1.0, w / total) if total > 0 else 1.0
-            else:
-                total = size * len(widths) + gap * (len(widths) - 1)
-                scale = min(1.0, h / total) if total > 0 else 1.0
-            size *= scale
-            widths = [wd * scale for wd in widths]
-            g = gap * scale
-            if direction == "row":
-                total = sum(widths) + g * (len(widths) - 1)
-                px = x if align == "left" else x + (w - total) / 2 if align == "center" \
-                    else x + w - total
-                for s, n, bw in zip(specs, names, widths):
-                    _draw_badge(c, s, n, px, y + (h - size) / 2, bw, size, m, self.fonts)
-                    px += bw + g
-                if mark:
-                    mark(c, px - g + 0.4, y + (h + size) / 2, size)
-            else:
-                py = y + h - size
-                for s, n, bw in zip(specs, names, widths):
-                    bw = min(bw, w)
-                    bx = x if align == "left" else x + (w - bw) / 2 if align == "center" \
-                        else x + w - bw
-                    _draw_badge(c, s, n, bx, py, bw, size, m, self.fonts)
-                    py -= size + g
-                if mark:
-                    mark(c, x + w - 1, py + g + size, size)
-        return op
+        return _IconsOp(specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure,
+                        self.fonts, mark)
 
     def _mark_painter(self, ctx: _Ctx, where: str) -> Callable[[Any, float, float, float], None]:
         """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
         colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
-        sign = ctx.layout.provisional["mark"]
-        font = self.fonts.regular
         ctx.marks_used = True
-
-        def paint(c: Any, x: float, top: float, size: float) -> None:
-            s = min(tx.MARK_MAX, size * 0.6)
-            c.setFillColorRGB(*hex_to_rgb(colour))
-            c.setFont(font, s)
-            c.drawString(x, top - tx.ASCENT * s, sign)
-        return paint
+        return _mark_paint(colour, ctx.layout.provisional["mark"], self.fonts.regular)
 
     def _icon_spec(self, ctx: _Ctx, name: str, where: str, default: str = "") -> dict[str, Any]:
         """An icon's look with its colours resolved for this card (shared, not to be changed:
@@ -831,17 +768,7 @@ class FaceRenderer:
             self._warnings.append(f"{where}: cannot read art file {path} ({e}); "
                                   "printed a placeholder")
             return self._placeholder_op(ctx, empty, path.name)
-        fit_mode = o["fit"]
-
-        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            reader, iw, ih = image
-            if fit_mode == "cover":
-                c.drawImage(reader, x, y, w, h)
-            else:
-                scale = min(w / iw, h / ih)
-                dw, dh = iw * scale, ih * scale
-                c.drawImage(reader, x + (w - dw) / 2, y + (h - dh) / 2, dw, dh)
-        return op
+        return _ImageOp(image, o["fit"])
 
     def _load_image(self, path: Path, px: tuple[int, int], fit: str) -> tuple[Any, int, int]:
         """Open, orient and resample art to the region at the wanted dpi (cached)."""
@@ -960,13 +887,8 @@ class FaceRenderer:
             raise PnpError(f"{where}: the stamp “{text}” does not fit on one line even at "
                            f"{st['min_size']:g} pt ({e.chars_over} characters over); shorten "
                            "[stamp] text") from e
-        align, m = st["align"], ctx.measure
-
-        def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-            x = ox + left * MM
-            y = oy + (H - top - line_h) * MM
-            tx.draw(c, fitted, x, y, box_w, box_h, align, "middle", colour, m, None, colour)
-        return [op]
+        return [_StampOp(fitted.for_drawing(), left, top, line_h, box_w, box_h, H, st["align"],
+                         ctx.measure, colour)]
 
     # -- backs ----------------------------------------------------------------------------------
 
@@ -1124,32 +1046,223 @@ class _Box:
 BoxOp = Callable[[Any, float, float, float, float], None]   # (canvas, x, y, w, h) in points
 
 
+# Ops a face's plan keeps are small slotted objects rather than closures: a plan
+# lives as long as its card may be drawn again, and objects with few parts keep
+# the garbage collector's rounds short.
+
+
+class _Padded:
+    """A box-drawing op inset by the region's padding."""
+
+    __slots__ = ("op", "p")
+
+    def __init__(self, op: BoxOp, p: float) -> None:
+        self.op, self.p = op, p
+
+    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        p = self.p
+        self.op(c, x + p, y + p, w - 2 * p, h - 2 * p)
+
+
 def _padded(op: BoxOp, padding: float) -> BoxOp:
     if not padding:
         return op
-    p = padding * MM
-
-    def inner(c: Any, x: float, y: float, w: float, h: float) -> None:
-        op(c, x + p, y + p, w - 2 * p, h - 2 * p)
-    return inner
+    return _Padded(op, padding * MM)
 
 
-def _rotated(op: BoxOp, box: _Box, H: float, rotate: int) -> Op:
-    """Place a box-drawing op on the card, turned about the box centre."""
+class _Placed:
+    """A box-drawing op placed on the card, turned about the box centre."""
 
-    def placed(c: Any, ox: float, oy: float, bleed: float) -> None:
-        x, y, w, h = box.points(ox, oy, H)
+    __slots__ = ("op", "box", "H", "rotate")
+
+    def __init__(self, op: BoxOp, box: "_Box", H: float, rotate: int) -> None:
+        self.op, self.box, self.H, self.rotate = op, box, H, rotate
+
+    def __call__(self, c: Any, ox: float, oy: float, bleed: float) -> None:
+        x, y, w, h = self.box.points(ox, oy, self.H)
+        rotate = self.rotate
         if not rotate:
-            op(c, x, y, w, h)
+            self.op(c, x, y, w, h)
             return
         c.translate(x + w / 2, y + h / 2)
         c.rotate(rotate)
         if rotate in (90, 270):
             w, h = h, w
-        op(c, -w / 2, -h / 2, w, h)
-    return placed
+        self.op(c, -w / 2, -h / 2, w, h)
 
 
+def _rotated(op: BoxOp, box: _Box, H: float, rotate: int) -> Op:
+    """Place a box-drawing op on the card, turned about the box centre."""
+    return _Placed(op, box, H, rotate)
+
+
+class _TextOp:
+    """A text region's fitted lines, drawn in its (padded) box."""
+
+    __slots__ = ("fitted", "align", "valign", "colour", "m", "painter", "mark_colour")
+
+    def __init__(self, fitted: tx.Fitted, align: str, valign: str, colour: str, m: tx.Measure,
+                 painter: tx.IconPainter, mark_colour: str) -> None:
+        self.fitted, self.align, self.valign, self.colour = fitted, align, valign, colour
+        self.m, self.painter, self.mark_colour = m, painter, mark_colour
+
+    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        tx.draw(c, self.fitted, x, y, w, h, self.align, self.valign, self.colour, self.m,
+                self.painter, self.mark_colour)
+
+
+class _RowsOp:
+    """A rows region's laid-out label/value pairs."""
+
+    __slots__ = ("laid", "m", "painter", "mark_colour", "colour", "rule")
+
+    def __init__(self, laid: "_Rows", m: tx.Measure, painter: tx.IconPainter, mark_colour: str,
+                 colour: str, rule: str | None) -> None:
+        self.laid, self.m, self.painter = laid, m, painter
+        self.mark_colour, self.colour, self.rule = mark_colour, colour, rule
+
+    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        _draw_rows(c, self.laid, x, y, w, h, self.m, self.painter, self.mark_colour,
+                   self.colour, self.rule)
+
+
+class _IconOp:
+    """One icon filling its region's height (scaled down whole when too wide)."""
+
+    __slots__ = ("spec", "name", "align", "m", "fonts", "mark")
+
+    def __init__(self, spec: dict[str, Any], name: str, align: str, m: tx.Measure, fonts: Any,
+                 mark: Callable[[Any, float, float, float], None] | None) -> None:
+        self.spec, self.name, self.align, self.m, self.fonts, self.mark = \
+            spec, name, align, m, fonts, mark
+
+    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        spec, name, align = self.spec, self.name, self.align
+        natural = _badge_width(self.m, spec, name, h, self.fonts)
+        bw = min(w, natural)
+        bh = h * bw / natural           # too wide for the region: scale it down whole
+        bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
+        _draw_badge(c, spec, name, bx, y + (h - bh) / 2, bw, bh, self.m, self.fonts)
+        if self.mark:
+            self.mark(c, bx + bw + 0.4, y + (h + bh) / 2, bh)
+
+
+class _IconsOp:
+    """A row or column of icons, scaled down together when they do not fit."""
+
+    __slots__ = ("specs", "names", "direction", "gap", "align", "m", "fonts", "mark")
+
+    def __init__(self, specs: list[dict[str, Any]], names: list[str], direction: str, gap: float,
+                 align: str, m: tx.Measure, fonts: Any,
+                 mark: Callable[[Any, float, float, float], None] | None) -> None:
+        self.specs, self.names, self.direction, self.gap = specs, names, direction, gap
+        self.align, self.m, self.fonts, self.mark = align, m, fonts, mark
+
+    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        specs, names, direction, gap, align = \
+            self.specs, self.names, self.direction, self.gap, self.align
+        m, fonts, mark = self.m, self.fonts, self.mark
+        size = h if direction == "row" else w
+        widths = [_badge_width(m, s, n, size, fonts) for s, n in zip(specs, names)]
+        if direction == "row":
+            total = sum(widths) + gap * (len(widths) - 1)
+            scale = min(1.0, w / total) if total > 0 else 1.0
+        else:
+            total = size * len(widths) + gap * (len(widths) - 1)
+            scale = min(1.0, h / total) if total > 0 else 1.0
+        size *= scale
+        widths = [wd * scale for wd in widths]
+        g = gap * scale
+        if direction == "row":
+            total = sum(widths) + g * (len(widths) - 1)
+            px = x if align == "left" else x + (w - total) / 2 if align == "center" \
+                else x + w - total
+            for s, n, bw in zip(specs, names, widths):
+                _draw_badge(c, s, n, px, y + (h - size) / 2, bw, size, m, fonts)
+                px += bw + g
+            if mark:
+                mark(c, px - g + 0.4, y + (h + size) / 2, size)
+        else:
+            py = y + h - size
+            for s, n, bw in zip(specs, names, widths):
+                bw = min(bw, w)
+                bx = x if align == "left" else x + (w - bw) / 2 if align == "center" \
+                    else x + w - bw
+                _draw_badge(c, s, n, bx, py, bw, size, m, fonts)
+                py -= size + g
+            if mark:
+                mark(c, x + w - 1, py + g + size, size)
+
+
+class _ImageOp:
+    """Resampled art: `cover` fills the box, `contain` fits inside it, centred."""
+
+    __slots__ = ("image", "fit_mode")
+
+    def __init__(self, image: tuple[Any, int, int], fit_mode: str) -> None:
+        self.image, self.fit_mode = image, fit_mode
+
+    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
+        reader, iw, ih = self.image
+        if self.fit_mode == "cover":
+            c.drawImage(reader, x, y, w, h)
+        else:
+            scale = min(w / iw, h / ih)
+            dw, dh = iw * scale, ih * scale
+            c.drawImage(reader, x + (w - dw) / 2, y + (h - dh) / 2, dw, dh)
+
+
+class _StampOp:
+    """The stamp line inside the safe area."""
+
+    __slots__ = ("fitted", "left", "top", "line_h", "box_w", "box_h", "H", "align", "m",
+                 "colour")
+
+    def __init__(self, fitted: tx.Fitted, left: float, top: float, line_h: float, box_w: float,
+                 box_h: float, H: float, align: str, m: tx.Measure, colour: str) -> None:
+        self.fitted, self.left, self.top, self.line_h = fitted, left, top, line_h
+        self.box_w, self.box_h, self.H, self.align, self.m, self.colour = \
+            box_w, box_h, H, align, m, colour
+
+    def __call__(self, c: Any, ox: float, oy: float, bleed: float) -> None:
+        x = ox + self.left * MM
+        y = oy + (self.H - self.top - self.line_h) * MM
+        tx.draw(c, self.fitted, x, y, self.box_w, self.box_h, self.align, "middle", self.colour,
+                self.m, None, self.colour)
+
+
+def _shape_op(reg: Region, box: "_Box", W: float, H: float, fill: str | None,
+              stroke: str | None) -> Op:
+    """A region's shape in its fill and outline colours (into the bleed if it asks)."""
+    o = reg.opts
+    shape, radius, sw, use_bleed = o["shape"], o["radius"], o["stroke_width"], o["bleed"]
+
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        x, y, w, h = box.points(ox, oy, H)
+        if use_bleed and bleed > 0:
+            x, y, w, h = box.bleed(x, y, w, h, W, H, bleed)
+        if fill:
+            c.setFillColorRGB(*hex_to_rgb(fill))
+        if stroke:
+            c.setStrokeColorRGB(*hex_to_rgb(stroke))
+            c.setLineWidth(sw * MM)
+        _draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
+    return op
+
+
+@lru_cache(maxsize=256)
+def _mark_paint(colour: str, sign: str, font: str) -> Callable[[Any, float, float, float], None]:
+    """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
+
+    def paint(c: Any, x: float, top: float, size: float) -> None:
+        s = min(tx.MARK_MAX, size * 0.6)
+        c.setFillColorRGB(*hex_to_rgb(colour))
+        c.setFont(font, s)
+        c.drawString(x, top - tx.ASCENT * s, sign)
+    return paint
+
+
+@lru_cache(maxsize=256)
 def _background_op(colour: str, W: float, H: float) -> Op:
     def op(c: Any, ox: float, oy: float, bleed: float) -> None:
         c.setFillColorRGB(*hex_to_rgb(colour))
@@ -1237,6 +1350,7 @@ def _draw_badge(c: Any, spec: dict[str, Any], name: str, x: float, y: float, w: 
     c.drawCentredString(x + w / 2, cy - (tx.ASCENT - 0.5) * size, text)
 
 
+@lru_cache(maxsize=256)
 def _badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol: str,
               font: str, whole: bool) -> Op:
     """The provisional badge: filled for a wholly provisional card, an outline otherwise."""
@@ -1260,6 +1374,7 @@ def _badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol
     return op
 
 
+@lru_cache(maxsize=256)
 def _hatch_op(colour: str) -> BoxOp:
     """Soft diagonal hatching: an art slot waiting for art."""
     from pnpforge.render.units import luminance
@@ -1362,6 +1477,11 @@ class _Rows:
     label_w: float
     size: float
     gap: float
+
+    def for_drawing(self) -> "_Rows":
+        """The same rows holding only what drawing reads (see tx.Fitted.for_drawing)."""
+        return _Rows([_Row(r.label.for_drawing(), r.value.for_drawing(), r.height)
+                      for r in self.rows], self.label_w, self.size, self.gap)
 
 
 def _pair(item: Any, where: str) -> tuple[str, Any]:

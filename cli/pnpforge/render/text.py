@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterable
@@ -71,6 +70,8 @@ class Atom:
 def parse_markup(text: str, icon_names: Iterable[str] = ()) -> list[Span]:
     """Turn markup into spans: ** toggles bold, :name: is an icon, MARK is the sign."""
     icons = set(icon_names)
+    if "**" not in text and MARK not in text and (not icons or ":" not in text):
+        return [Span(text)] if text else []        # plain text: one span
     spans: list[Span] = []
     bold = False
     buf: list[str] = []
@@ -180,15 +181,14 @@ def _is_cjk(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F") or ch in "…‥—"
 
 
-ATOMS_CACHE_SIZE = 2048     # atomized texts kept per Measure (labels, rules text, copies)
+WORDS_CACHE_SIZE = 1024     # word widths kept per Measure (emptied when full)
 
 
 class Measure:
     """Widths at 1 pt, cached per (font, character) since cards repeat characters a lot.
 
-    Also remembers which characters each font can draw and the atoms of texts it
-    has split (bounded), so a text that recurs across cards is measured once.
-    `widths` may be shared by several Measures of the same two fonts.
+    Also remembers the widths of words (bounded) and which characters each font
+    can draw.  `widths` may be shared by several Measures of the same two fonts.
     """
 
     def __init__(self, regular: str, bold: str,
@@ -200,7 +200,6 @@ class Measure:
         self._cache: dict[tuple[str, str], float] = {} if widths is None else widths
         self._words: dict[tuple[str, str], float] = {}
         self._glyphs: dict[tuple[str, str], bool] = {}
-        self._atoms: OrderedDict[tuple, list[Atom]] = OrderedDict()
 
     def font(self, span: Span) -> str:
         return self.bold if span.bold else self.regular
@@ -222,7 +221,7 @@ class Measure:
         key = (font, s)
         w = self._words.get(key)
         if w is None:
-            if len(self._words) >= 4 * ATOMS_CACHE_SIZE:
+            if len(self._words) >= WORDS_CACHE_SIZE:
                 self._words.clear()
             w = self._words[key] = self.text(s, font)
         return w
@@ -238,28 +237,11 @@ class Measure:
 
 
 def atomize(spans: list[Span], m: Measure) -> list[Atom]:
-    """Split spans into the pieces line breaking works with.
-
-    Memoised per Measure (bounded, least recently used out): the same spans give
-    the same atoms.  Atoms are shared between calls and must not be changed;
-    the list returned is the caller's own.
-    """
-    key = (m.mark, m.icon_width, tuple(spans))
-    cache = m._atoms
-    atoms = cache.get(key)
-    if atoms is None:
-        atoms = _atomize(spans, m)
-        if len(cache) >= ATOMS_CACHE_SIZE:
-            cache.popitem(last=False)
-        cache[key] = atoms
-    else:
-        cache.move_to_end(key)
-    return list(atoms)
-
-
-def _atomize(spans: list[Span], m: Measure) -> list[Atom]:
+    """Split spans into the pieces line breaking works with."""
     atoms: list[Atom] = []
     add = atoms.append
+    widths = m._cache
+    newlines = False
     for sp in spans:
         if sp.icon:
             add(Atom("icon", "\ufffc", sp, m.icon_width(sp.icon)))
@@ -267,10 +249,11 @@ def _atomize(spans: list[Span], m: Measure) -> list[Atom]:
         if sp.mark:
             add(Atom("mark", m.mark, sp, m.char(m.mark, m.regular) * MARK_SCALE))
             continue
-        font = m.font(sp)
+        font = m.bold if sp.bold else m.regular
         for li, line in enumerate(sp.text.split("\n")):
             if li:
                 add(Atom("newline", "\n", sp, 0.0))
+                newlines = True
             start = -1                 # where the word being read began
             for i, ch in enumerate(line):
                 cls = _CLASS.get(ch) or _char_class(ch)
@@ -284,12 +267,20 @@ def _atomize(spans: list[Span], m: Measure) -> list[Atom]:
                     start = -1
                 if cls == " ":
                     add(Atom("space", " ", sp, m.char(" ", font)))
-                else:
-                    add(Atom("cjk", ch, sp, m.char(ch, font)))
+                    continue
+                w = widths.get((font, ch))
+                add(Atom("cjk", ch, sp, w if w is not None else m.char(ch, font)))
             if start >= 0:
                 s = line[start:]
                 add(Atom("word", s, sp, m.word(s, font)))
-    return _paragraphs(atoms)
+    if newlines:
+        return _paragraphs(atoms)
+    start, end = 0, len(atoms)         # no breaks to merge: only trim spaces at both ends
+    while start < end and atoms[start].kind == "space":
+        start += 1
+    while end > start and atoms[end - 1].kind == "space":
+        end -= 1
+    return atoms if (start, end) == (0, len(atoms)) else atoms[start:end]
 
 
 def _paragraphs(atoms: list[Atom]) -> list[Atom]:
@@ -467,6 +458,32 @@ class Fitted:
     def line_height(self) -> float:
         return self.size * self.leading
 
+    def for_drawing(self) -> "Fitted":
+        """The same block keeping only what draw() reads: each line's width and runs.
+
+        A planned card keeps this until it is drawn; without the per-character
+        atoms it is a few objects a line instead of one per character.
+        """
+        return Fitted([_DrawnLine(ln) for ln in self.lines], self.size, self.leading,
+                      self.height)
+
+
+class _DrawnLine:
+    """A Line reduced to what drawing reads (Fitted.for_drawing): no atoms."""
+
+    __slots__ = ("para_before", "_width", "_runs")
+
+    def __init__(self, line: "Line | _DrawnLine") -> None:
+        self.para_before = line.para_before
+        self._width = line.width()
+        self._runs = line.runs()
+
+    def width(self) -> float:
+        return self._width
+
+    def runs(self) -> list[tuple]:
+        return self._runs
+
 
 def block_height(lines: list[Line], size: float, leading: float) -> float:
     if not lines:
@@ -493,14 +510,7 @@ class Overflow(Exception):
 def fit(atoms: list[Atom], width: float, height: float, size: float, min_size: float,
         leading: float, m: Measure, shrink: bool = True) -> Fitted:
     """Largest size from `size` down to `min_size` (0.25 pt steps) at which the text fits."""
-    sizes = [size]
-    if shrink:
-        s = size - 0.25
-        while s > min_size + 1e-9:
-            sizes.append(round(s, 2))
-            s -= 0.25
-        if min_size < size:
-            sizes.append(min_size)
+    sizes = _sizes(size, min_size, shrink)
     lines: list[Line] = []
     for s in sizes:
         lines = break_lines(atoms, width / s, m)
@@ -509,6 +519,20 @@ def fit(atoms: list[Atom], width: float, height: float, size: float, min_size: f
         if h <= height + 0.01 and not too_wide:
             return Fitted(lines, s, leading, h)
     raise _overflow(lines, sizes[-1], leading, height)
+
+
+@lru_cache(maxsize=256, typed=True)
+def _sizes(size: float, min_size: float, shrink: bool) -> tuple[float, ...]:
+    """The sizes fit() tries, largest first (a layout uses a handful of size ranges)."""
+    sizes = [size]
+    if shrink:
+        s = size - 0.25
+        while s > min_size + 1e-9:
+            sizes.append(round(s, 2))
+            s -= 0.25
+        if min_size < size:
+            sizes.append(min_size)
+    return tuple(sizes)
 
 
 def _overflow(lines: list[Line], size: float, leading: float, height: float) -> Overflow:
@@ -582,7 +606,7 @@ def _runs(atoms: list[Atom]) -> list[tuple]:
 
     for a in atoms:
         if a.kind in _TEXT_KINDS:
-            if run and run[0].span != a.span:
+            if run and run[0].span is not a.span and run[0].span != a.span:
                 flush()
             run.append(a)
             continue
