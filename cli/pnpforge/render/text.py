@@ -200,6 +200,7 @@ class Measure:
         self._cache: dict[tuple[str, str], float] = {} if widths is None else widths
         self._words: dict[tuple[str, str], float] = {}
         self._glyphs: dict[tuple[str, str], bool] = {}
+        self._drawable: dict[str, set[str]] = {}      # font -> characters it can draw
 
     def font(self, span: Span) -> str:
         return self.bold if span.bold else self.regular
@@ -551,15 +552,18 @@ def _overflow(lines: list[Line], size: float, leading: float, height: float) -> 
 def missing_chars(atoms: list[Atom], m: Measure) -> list[tuple[str, str]]:
     """(character, font) pairs the fonts cannot draw, in order of appearance."""
     out: list[tuple[str, str]] = []
-    glyphs = m._glyphs
     for a in atoms:
         if a.kind in ("word", "cjk"):
             font = m.bold if a.span.bold else m.regular
+            drawable = m._drawable.get(font)
+            if drawable is None:
+                drawable = m._drawable[font] = set()
             for ch in a.text:
-                ok = glyphs.get((font, ch))
-                if ok is None:
-                    ok = m.has_glyph(ch, font)
-                if not ok and (ch, font) not in out:
+                if ch in drawable:
+                    continue
+                if m.has_glyph(ch, font):
+                    drawable.add(ch)
+                elif (ch, font) not in out:
                     out.append((ch, font))
     return out
 
