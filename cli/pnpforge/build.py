@@ -236,7 +236,7 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
     drawings = []
     for kind, obj, name, what in ([("face", c, f"{c.id}.png", "helper-image") for c in hs.cards]
                                   + [("back", AID_TYPE, "back.png", "helper-back-image")]):
-        sink = (lambda img, path=out / name: raster.write_png(path, img, dpi))
+        sink = (lambda px, path=out / name: raster.write_png(path, px, dpi))
         drawings.append(raster.Drawing(raster.Item(kind, obj, hs.width_mm, hs.height_mm),
                                        [raster.Raster(ppm, size, sink)]))
         written.append((out / name, what))

@@ -67,21 +67,24 @@ _PNG_STRIP_BYTES = 8 << 20   # pixels compressed at a time: memory stays small f
 
 
 def write_png(path: Path, img: Any, dpi: int | None = None) -> None:
-    """Write an RGB image as a PNG (8-bit truecolour), unfiltered rows, zlib PNG_LEVEL.
+    """Write an RGB image (PIL, or the Pixels of a rendered page) as an 8-bit truecolour PNG.
 
-    Why not Pillow's encoder: it picks a filter for every row by trying four of
-    them, which on these images costs more than the compression itself, and on
-    flat-colour card art the unfiltered rows compress better anyway.  Measured on
-    the shipped kit (436 card images, 45 TTS sheets): Pillow's default 8.1 s and
-    35.8 MB for the images, this 2.7 s and 32.9 MB; sheets 3.3 s/10.5 MB against
-    1.1 s/11.2 MB.  Lossless, and the same pixels always give the same bytes.
-    `dpi` is written as a pHYs chunk the way Pillow writes it.
+    Rows are unfiltered and deflated at PNG_LEVEL.  Why not Pillow's encoder: it
+    picks a filter for every row by trying four of them, which on these images
+    costs more than the compression itself, and on flat-colour card art the
+    unfiltered rows compress better anyway.  Measured on the shipped kit (436
+    card images, 45 TTS sheets): Pillow's default 8.1 s and 35.8 MB for the
+    images, this 2.7 s and 32.9 MB; sheets 3.3 s/10.5 MB against 1.1 s/11.2 MB.
+    Lossless, and the same pixels always give the same bytes.  `dpi` is written
+    as a pHYs chunk the way Pillow writes it.
     """
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    w, h = img.size
-    stride = 3 * w
-    strip = max(1, _PNG_STRIP_BYTES // stride)          # a card image is a single strip
+    if isinstance(img, Pixels):
+        (w, h), rows = img.size, img.rows()
+    else:
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        (w, h), rows = img.size, _pil_rows(img)
+    per_strip = max(1, _PNG_STRIP_BYTES // (3 * w))
     z = zlib.compressobj(PNG_LEVEL)
     with open(path, "wb") as fh:
         fh.write(_PNG_SIGNATURE)
@@ -89,14 +92,27 @@ def write_png(path: Path, img: Any, dpi: int | None = None) -> None:
         if dpi:
             ppm = int(dpi / 0.0254 + 0.5)
             _png_chunk(fh, b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
-        for y in range(0, h, strip):
-            part = img if strip >= h else img.crop((0, y, w, min(h, y + strip)))
-            data = memoryview(part.tobytes())
-            rows = b"".join(b"\0" + data[i:i + stride] for i in range(0, len(data), stride))
-            if packed := z.compress(rows):
-                _png_chunk(fh, b"IDAT", packed)
+        strip: list[Any] = []
+        for n, row in enumerate(rows, start=1):
+            strip += (b"\0", row)                      # filter type 0 (None), then the row
+            if n % per_strip == 0 or n == h:
+                if packed := z.compress(b"".join(strip)):
+                    _png_chunk(fh, b"IDAT", packed)
+                strip = []
         _png_chunk(fh, b"IDAT", z.flush())
         _png_chunk(fh, b"IEND", b"")
+
+
+def _pil_rows(img: Any) -> Iterator[memoryview]:
+    """The RGB bytes of each row of a PIL image, a band of rows at a time."""
+    w, h = img.size
+    stride = 3 * w
+    band = max(1, _PNG_STRIP_BYTES // stride)
+    for y in range(0, h, band):
+        part = img if band >= h else img.crop((0, y, w, min(h, y + band)))
+        data = memoryview(part.tobytes())
+        for i in range(0, len(data), stride):
+            yield data[i:i + stride]
 
 
 def _png_chunk(fh: Any, kind: bytes, data: bytes) -> None:
@@ -137,7 +153,7 @@ def _out_dir(output: str | None, game: str, sub: str) -> Path:
     return d
 
 
-Sink = Callable[[Any], None]         # receives one rasterised, cropped PIL image
+Sink = Callable[["Pixels"], None]    # receives one rendered item, cropped to its trim
 
 
 @dataclass(frozen=True)
@@ -198,35 +214,69 @@ def write_drawings_pdf(path: Path, drawings: list[Drawing], ctx: Any) -> list[Ra
     return pages
 
 
-def rasterise(pdf_path: Path, pages: list[Raster]) -> Iterator[Any]:
-    """PIL RGB image of each page at its raster's resolution, cropped to the trim."""
+class Pixels:
+    """The trim of one rendered page, read in place from pdfium's bitmap.
+
+    What a Raster's sink receives.  `write_png` reads its rows without copying
+    them; `image()` is a PIL copy, for a sink that keeps the pixels (a TTS face
+    waiting for its sheet).  The bitmap, which owns the memory, lives as long
+    as this object.
+    """
+
+    def __init__(self, bitmap: Any, size: tuple[int, int]) -> None:
+        w, h = size
+        if bitmap.mode != "RGB" or bitmap.width < w + BLEED_PX or bitmap.height < h + BLEED_PX:
+            raise ValueError(f"{bitmap.mode} bitmap {bitmap.width}×{bitmap.height} "
+                             f"cannot hold an RGB {w}×{h} trim")
+        self._bitmap = bitmap
+        self._view = memoryview(bitmap.buffer).cast("B")
+        self._stride = bitmap.stride
+        self._start = BLEED_PX * bitmap.stride + 3 * BLEED_PX
+        self.size = size
+
+    def rows(self) -> Iterator[memoryview]:
+        """The RGB bytes of each row of the trim, top to bottom."""
+        w, h = self.size
+        for y in range(h):
+            at = self._start + y * self._stride
+            yield self._view[at:at + 3 * w]
+
+    def image(self) -> Any:
+        """A PIL RGB copy of the trim."""
+        from PIL import Image
+        return Image.frombytes("RGB", self.size, self._view[self._start:], "raw", "RGB",
+                               self._stride)
+
+
+def rasterise(pdf_path: Path, pages: list[Raster]) -> Iterator[Pixels]:
+    """Each page rendered at its raster's resolution (RGB), as the Pixels of its trim."""
     import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
 
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
         for i, r in enumerate(pages):
             page = doc[i]
             try:
-                bitmap = page.render(scale=r.px_per_mm * 25.4 / 72.0, rev_byteorder=True)
-                w, h = r.size
-                img = bitmap.to_pil().crop((BLEED_PX, BLEED_PX, BLEED_PX + w, BLEED_PX + h))
+                bitmap = page.render(scale=r.px_per_mm * 25.4 / 72.0, rev_byteorder=True,
+                                     force_bitmap_format=pdfium_c.FPDFBitmap_BGR)
             finally:
                 page.close()
-            yield img
+            yield Pixels(bitmap, r.size)
     finally:
         doc.close()
 
 
 def render_drawings(drawings: list[Drawing], ctx: Any) -> None:
-    """Draw every item once and hand each raster's image to its sink, in order."""
+    """Draw every item once and hand each raster's Pixels to its sink, in page order."""
     drawings = [d for d in drawings if d.rasters]
     if not drawings:
         return
     with tempfile.TemporaryDirectory(prefix="pnp-raster-") as tmp:
         path = Path(tmp) / "items.pdf"
         pages = write_drawings_pdf(path, drawings, ctx)
-        for r, img in zip(pages, rasterise(path, pages)):
-            r.sink(img)
+        for r, px in zip(pages, rasterise(path, pages)):
+            r.sink(px)
 
 
 def _face(card: Any, ctx: _Context) -> Item:
@@ -266,7 +316,7 @@ def _plan_images(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: P
         path = out / (f"{it.obj.id}.png" if it.kind == "face" else f"back-{it.obj}.png")
         _drawing(drawings, it).rasters.append(
             Raster(ppm, _size_px(it.w_mm, it.h_mm, ppm),
-                   lambda img, path=path: write_png(path, img, dpi)))
+                   lambda px, path=path: write_png(path, px, dpi)))
         result.files.append(str(path))
     return result
 
@@ -311,9 +361,12 @@ class _TtsDeck:
     sheets: list[dict]                  # the README / manifest entry of each sheet
     faces: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.distinct = len({c.id for c in self.cards})
+
     def add(self, card_id: str, img: Any) -> None:
         self.faces[card_id] = img
-        if len(self.faces) == len({c.id for c in self.cards}):
+        if len(self.faces) == self.distinct:
             self._write_sheets()
 
     def _write_sheets(self) -> None:
@@ -358,9 +411,9 @@ def _plan_tts(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: Path
             result.files.append(str(out / entry["file"]))
         for card in {c.id: c for c in deck}.values():
             _drawing(drawings, _face(card, ctx)).rasters.append(
-                Raster(ppm, (cw, ch), lambda img, cid=card.id, d=tts_deck: d.add(cid, img)))
+                Raster(ppm, (cw, ch), lambda px, cid=card.id, d=tts_deck: d.add(cid, px.image())))
         _drawing(drawings, _back(slug, ctx)).rasters.append(
-            Raster(ppm, (cw, ch), lambda img, p=out / back_name: write_png(p, img)))
+            Raster(ppm, (cw, ch), lambda px, p=out / back_name: write_png(p, px)))
     return result
 
 
