@@ -29,11 +29,12 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
 
 from pnpforge.errors import PnpError
+from pnpforge.render.sheet import SheetOptions
 
 KIT_FORMAT = "pnpforge-kit/1"
 STEPS = ("sheets", "helpers", "rules", "images", "tts", "manifest")
@@ -41,30 +42,21 @@ Progress = Callable[[str, str], None]          # (game, finished step)
 
 
 @dataclass(frozen=True)
-class BuildOptions:
-    """How the kit is printed; the defaults are the README's."""
+class BuildOptions(SheetOptions):
+    """How the kit is printed (the sheet options) plus image resolution and player count."""
 
-    paper: str = "a4"
-    bleed: float = 3.0
-    gap: float = 0.0
-    marks: bool = True
-    backs: str = "duplex"
-    flip: str = "long"
-    offset: tuple[float, float] = (0.0, 0.0)
     dpi: int = 300
     players: int | None = None
 
     def print_options(self, output: Path) -> Any:
         from pnpforge.render import PrintOptions
-        return PrintOptions(paper=self.paper, bleed=self.bleed, gap=self.gap, marks=self.marks,
-                            backs=self.backs, flip=self.flip, offset=self.offset,
-                            output=str(output)).validate()
+        sheet = {f.name: getattr(self, f.name) for f in fields(SheetOptions)}
+        return PrintOptions(**sheet, output=str(output)).validate()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"paper": self.paper, "bleed": self.bleed, "gap": self.gap, "marks": self.marks,
-                "backs": self.backs, "flip": self.flip,
-                "offset": {"x": self.offset[0], "y": self.offset[1]}, "dpi": self.dpi,
-                "players": self.players}
+        d = asdict(self)
+        d["offset"] = {"x": self.offset[0], "y": self.offset[1]}
+        return d
 
 
 @dataclass
