@@ -80,3 +80,10 @@ def echo_problems(problems: list, title: str = "") -> None:
 
 def is_tty() -> bool:
     return sys.stdout.isatty()
+
+
+def echo_sheet_footer(warnings: list[str]) -> None:
+    """What every printed sheet's summary ends with: the 100 % reminder, then warnings."""
+    typer.echo("  Print at 100 % / actual size and check the 10 mm bar on the page.")
+    for w in warnings:
+        typer.echo(f"Warning: {w}", err=True)

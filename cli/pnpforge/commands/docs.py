@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_json, handled, open_db
+from pnpforge.commands._common import db_path, echo_json, echo_sheet_footer, handled, open_db
 
 _HELPERS_HELP = (
     "Write player-aid cards for GAME: the rulebook's own aids in its quantities (one per player "
@@ -69,9 +69,7 @@ def helpers_cmd(
         cards = "1 card" if a["cards_per_copy"] == 1 else f"{a['cards_per_copy']} cards"
         typer.echo(f"  {a['title']}: ×{a['copies']} ({a['quantity_from']}), {cards} each, "
                    f"text ≥ {a['min_text_pt']:g} pt")
-    typer.echo("  Print at 100 % / actual size and check the 10 mm bar on the page.")
-    for w in manifest.warnings:
-        typer.echo(f"Warning: {w}", err=True)
+    echo_sheet_footer(manifest.warnings)
 
 
 def rules_cmd(

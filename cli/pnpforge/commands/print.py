@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db
+from pnpforge.commands._common import echo_json, echo_sheet_footer, handled, open_db
 
 CALIBRATION = "calibration"
 
@@ -78,9 +78,7 @@ def _summary(m) -> None:
         turned = ", turned 90°" if s.rotated else ""
         typer.echo(f"  {s.card_w:g}×{s.card_h:g} mm {s.role}: {s.cards} cards, {s.per_sheet} per "
                    f"sheet ({s.cols}×{s.rows}{turned}), {s.sheets} sheet(s)")
-    typer.echo("  Print at 100 % / actual size and check the 10 mm bar on the page.")
-    for w in m.warnings:
-        typer.echo(f"Warning: {w}", err=True)
+    echo_sheet_footer(m.warnings)
 
 
 def images_cmd(
