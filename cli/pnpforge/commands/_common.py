@@ -87,3 +87,14 @@ def echo_sheet_footer(warnings: list[str]) -> None:
     typer.echo("  Print at 100 % / actual size and check the 10 mm bar on the page.")
     for w in warnings:
         typer.echo(f"Warning: {w}", err=True)
+
+
+# Sheet options shared by `print`, `helpers` and `build`: one declaration, one default, one help.
+PAPER = typer.Option("a4", "--paper", help="Paper size: a4 or letter.")
+BLEED = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10).")
+GAP = typer.Option(0.0, "--gap", help="Space between cards in mm (>= 0).")
+MARKS = typer.Option(True, "--marks/--no-marks", help="Crop marks in the margins.")
+BACKS = typer.Option("duplex", "--backs", help="duplex, separate or none.")
+FLIP = typer.Option("long", "--flip", help="Duplex flip edge: long or short.")
+OFFSET = typer.Option(None, "--offset", metavar="X,Y",
+                      help="Shift back pages by X,Y mm (from `pnp print calibration`).")

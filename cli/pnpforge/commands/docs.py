@@ -11,7 +11,8 @@ from typing import Optional
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_json, echo_sheet_footer, handled, open_db
+from pnpforge.commands._common import (BACKS, BLEED, FLIP, OFFSET, PAPER, GAP, MARKS, db_path,
+                                       echo_json, echo_sheet_footer, handled, open_db)
 
 _HELPERS_HELP = (
     "Write player-aid cards for GAME: the rulebook's own aids in its quantities (one per player "
@@ -34,14 +35,13 @@ def helpers_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
                                           help="Players: one copy per player of per-player aids."),
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10)."),
-    gap: float = typer.Option(0.0, "--gap", help="Space between cards in mm (>= 0)."),
-    marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks in the margins."),
-    backs: str = typer.Option("duplex", "--backs", help="duplex, separate or none."),
-    flip: str = typer.Option("long", "--flip", help="Duplex flip edge: long or short."),
-    offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
-                                         help="Shift back pages by X,Y mm (from `pnp print calibration`)."),
+    paper: str = PAPER,
+    bleed: float = BLEED,
+    gap: float = GAP,
+    marks: bool = MARKS,
+    backs: str = BACKS,
+    flip: str = FLIP,
+    offset: Optional[str] = OFFSET,
     one_each: bool = typer.Option(False, "--one-each", help="One copy of every helper card (proofing)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
                                          help="PDF file or directory (default output/GAME/)."),
@@ -100,12 +100,11 @@ def build_cmd(
     all_games: bool = typer.Option(False, "--all", help="Every game in the database."),
     output: str = typer.Option("output", "-o", "--output", metavar="DIR",
                                help="Where the kits go (one folder per game)."),
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10)."),
-    backs: str = typer.Option("duplex", "--backs", help="duplex, separate or none."),
-    flip: str = typer.Option("long", "--flip", help="Duplex flip edge: long or short."),
-    offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
-                                         help="Shift back pages by X,Y mm."),
+    paper: str = PAPER,
+    bleed: float = BLEED,
+    backs: str = BACKS,
+    flip: str = FLIP,
+    offset: Optional[str] = OFFSET,
     dpi: int = typer.Option(300, "--dpi", help="Resolution of the card images (30-1200)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
                                           help="Print per-player aids for N players "

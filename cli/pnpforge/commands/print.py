@@ -10,7 +10,8 @@ from typing import Optional
 
 import typer
 
-from pnpforge.commands._common import echo_json, echo_sheet_footer, handled, open_db
+from pnpforge.commands._common import (BACKS, BLEED, FLIP, GAP, MARKS, OFFSET, PAPER, echo_json,
+                                       echo_sheet_footer, handled, open_db)
 
 CALIBRATION = "calibration"
 
@@ -30,15 +31,14 @@ def print_cmd(
     type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
     query: Optional[str] = typer.Option(None, "--query", "-q",
                                         help="Only cards matching this search, e.g. 'is:provisional'."),
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm past the cut line (0-10)."),
-    gap: float = typer.Option(0.0, "--gap", help="Space between cards in mm (>= 0)."),
-    marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks in the margins."),
-    backs: str = typer.Option("duplex", "--backs", help="duplex, separate or none."),
-    flip: str = typer.Option("long", "--flip", help="Duplex flip edge: long or short."),
+    paper: str = PAPER,
+    bleed: float = BLEED,
+    gap: float = GAP,
+    marks: bool = MARKS,
+    backs: str = BACKS,
+    flip: str = FLIP,
     one_each: bool = typer.Option(False, "--one-each", help="One copy of every card (proofing)."),
-    offset: Optional[str] = typer.Option(None, "--offset", metavar="X,Y",
-                                         help="Shift back pages by X,Y mm (from `pnp print calibration`)."),
+    offset: Optional[str] = OFFSET,
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
                                          help="PDF file or directory (default output/GAME/)."),
     as_json: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
