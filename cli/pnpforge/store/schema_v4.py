@@ -1,0 +1,3 @@
+"""Schema migration 4: releases (the designer's loop)."""
+
+SQL = ""
