@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pnpforge.resources import shipped_templates
 from pnpforge.docs import context, helpers, markup
 from pnpforge.errors import PnpError
 from pnpforge.render import PrintOptions
@@ -84,7 +85,7 @@ def test_long_material_splits_instead_of_shrinking_below_the_floor() -> None:
 
 def _templates_copy(tmp_path: Path) -> Path:
     root = tmp_path / "templates"
-    shutil.copytree(context.REPO_TEMPLATES, root)
+    shutil.copytree(shipped_templates(), root)
     return root
 
 
@@ -231,7 +232,7 @@ def test_helpers_command_json_and_players(shipped_db: Path, tmp_path: Path, run)
               "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    hs = helpers.load_spec(context.REPO_TEMPLATES, game)
+    hs = helpers.load_spec(shipped_templates(), game)
     per_player = {a.id for a in hs.aids if a.per_player}
     for a in data["aids"]:
         if a["id"] in per_player:

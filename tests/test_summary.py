@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pnpforge.resources import shipped_templates
 from pnpforge.docs import context, markup, summary
 from pnpforge.errors import PnpError
 from pnpforge.store import repo
@@ -226,7 +227,7 @@ def test_bad_format_and_paper_are_refused(shipped_db: Path, tmp_path: Path, run)
 def test_template_error_names_file_and_line(shipped_db: Path, tmp_path: Path) -> None:
     import shutil
     root = tmp_path / "templates"
-    shutil.copytree(context.REPO_TEMPLATES / "_shared", root / "_shared")
+    shutil.copytree(shipped_templates() / "_shared", root / "_shared")
     game = _games(shipped_db)[0]
     (root / game).mkdir()
     (root / game / "summary.md.j2").write_text("# x\n\n{{ no_such_thing.title }}\n", encoding="utf-8")

@@ -21,10 +21,11 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CompositionRule, Game
+from pnpforge.resources import as_roots, project_templates, shipped_templates
 from pnpforge.store import repo
+from pnpforge.store.location import db_folder
 
 MARK = "†"     # the provisional sign, as on the card faces
-REPO_TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 KINDS = ("overview", "setup", "turn", "actions", "end", "scoring", "variants", "faq", "other")
 CATEGORIES = ("trait", "keyword", "icon", "action", "term", "symbol")
 _COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
@@ -33,31 +34,24 @@ _COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
 # ---- where templates live ------------------------------------------------------------
 
 def templates_dir(db: sqlite_utils.Database | None = None) -> Path:
-    """templates/ beside the database when there is one, else the repository's.
+    """The project's templates/ beside the database when there is one, else the shipped ones.
 
-    The same rule the card faces use (render.face.default_templates_dir), so a
-    game's layouts, helper and summary templates always come from one folder.
+    Files are then looked up along `search_path` (the project's first, the
+    shipped last), the same resolver the card faces use, so a designer
+    overrides one file at a time.
     """
-    if db is None:
-        return REPO_TEMPLATES
-    for _, name, file in db.conn.execute("PRAGMA database_list").fetchall():
-        if name == "main" and file:
-            local = Path(file).resolve().parent / "templates"
-            if local.is_dir():
-                return local
-    return REPO_TEMPLATES
+    folder = db_folder(db) if db is not None else None
+    return (project_templates(folder) if folder is not None else None) or shipped_templates()
 
 
 def search_path(root: Path | None) -> list[Path]:
-    """Folders templates are looked up in: `root` first, then the repository's (shared parts)."""
-    out = [root] if root is not None else []
-    return out + ([REPO_TEMPLATES] if REPO_TEMPLATES not in out else [])
+    """Folders templates are looked up in: `root` first, then the shipped ones."""
+    return list(as_roots(root).folders)
 
 
 def find(root: Path | None, relpath: str) -> Path:
     """The first existing templates/<relpath> along search_path(root) (else the first candidate)."""
-    cands = [base / relpath for base in search_path(root)]
-    return next((p for p in cands if p.exists()), cands[0])
+    return as_roots(root).find(relpath)
 
 
 @lru_cache(maxsize=None)

@@ -29,11 +29,12 @@ from pnpforge.model import Card, CardType, Game
 from pnpforge.render import fonts as fontmod
 from pnpforge.render import text as tx
 from pnpforge.render.layout import Layout, Region, load_game_layouts
+from pnpforge.store.location import db_folder as store_db_folder
+from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
 from pnpforge.render.units import MM, eval_length, hex_to_rgb, is_hex_colour, mix, readable_on
 
 Op = Callable[[Any, float, float, float], None]     # (canvas, trim x, trim y, bleed)
 
-_REPO_TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 _PLAN_CACHE_SIZE = 512      # planned faces kept (copies of a card reuse its plan)
 _FIT_CACHE_SIZE = 512       # fitted texts kept (the same text in the same region: one fit)
 _REF_CACHE_SIZE = 256       # cards looked up by ref(), kept
@@ -93,18 +94,14 @@ class _Static(str):
     """A template without Jinja syntax: its output, rendered once."""
 
 
-def default_templates_dir(db_dir: Path) -> Path:
-    """templates/ beside the database if there is one, else the repository's."""
-    local = db_dir / "templates"
-    return local if local.is_dir() else _REPO_TEMPLATES
+def default_templates_dir(db_dir: Path) -> TemplateRoots:
+    """The project's templates/ beside the database (file by file), then the shipped ones."""
+    return template_roots(project_templates(db_dir))
 
 
 def db_folder(db: Any) -> Path:
     """Folder of the database file: art paths are relative to it."""
-    for _, name, file in db.conn.execute("PRAGMA database_list").fetchall():
-        if name == "main" and file:
-            return Path(file).resolve().parent
-    return Path.cwd()
+    return store_db_folder(db) or Path.cwd()
 
 
 # ---- values as templates see them ------------------------------------------------------
@@ -249,7 +246,7 @@ class FaceRenderer:
         self._db = db                     # ref() looks cards up on demand, not all at once
         self._refs = _LRU(_REF_CACHE_SIZE)
         self.base_dir = db_folder(db)
-        self.templates_dir = Path(templates_dir) if templates_dir else \
+        self.templates_dir = as_roots(templates_dir) if templates_dir else \
             default_templates_dir(self.base_dir)
         self.date = date or datetime.date.today().isoformat()
         self.fonts = fontmod.ensure_fonts(self.game.language)

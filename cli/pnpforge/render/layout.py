@@ -12,7 +12,9 @@ mistake is reported with the file, the place and what is allowed (Squib style).
 from __future__ import annotations
 
 import copy
+import posixpath
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render import units
+from pnpforge.resources import TemplateRoots, as_roots
 
 # ---- the option table -------------------------------------------------------------
 
@@ -353,20 +356,23 @@ def _parse_toml_bytes(data: bytes) -> dict[str, Any]:
     return tomllib.loads(data.decode())
 
 
-def _resolve_extends(path: Path, name: str, root: Path) -> Path:
-    target = (path.parent / f"{name}.toml").resolve()
-    try:
-        target.relative_to(root.resolve())
-    except ValueError as e:
-        raise LayoutError(f"{path}: extends = '{name}' leaves the templates folder {root}") from e
+def _resolve_extends(path: Path, name: str, roots: TemplateRoots) -> Path:
+    """The file `extends = name` names: beside `path`, looked up along the template folders."""
+    folder = roots.relative(path.parent)
+    rel = posixpath.normpath(f"{folder}/{name}.toml") if folder is not None else None
+    if rel is None or rel.startswith("../") or rel.startswith("/"):
+        raise LayoutError(f"{path}: extends = '{name}' leaves the templates folder "
+                          f"{roots.folders[0]}")
+    target = roots.find(rel)
     if not target.is_file():
-        siblings = sorted(p.stem for p in path.parent.glob("*.toml") if p != path)
+        siblings = sorted({p.stem for p in roots.files(posixpath.dirname(rel), "*.toml")
+                           if p.name != path.name})
         raise LayoutError(f"{path}: extends = '{name}' but {target.name} does not exist "
                           f"(layouts here: {', '.join(siblings) or 'none'})")
-    return target
+    return target.resolve()
 
 
-def _chain(path: Path, root: Path) -> list[tuple[Path, dict[str, Any]]]:
+def _chain(path: Path, roots: TemplateRoots) -> list[tuple[Path, dict[str, Any]]]:
     """The extends chain, base first; a cycle is an error that shows it."""
     chain: list[tuple[Path, dict[str, Any]]] = []
     seen: list[Path] = []
@@ -385,24 +391,23 @@ def _chain(path: Path, root: Path) -> list[tuple[Path, dict[str, Any]]]:
             raise LayoutError(f"{cur}: extends must be the name of another layout file, "
                               f"without .toml (got {ext!r})")
         else:
-            cur = _resolve_extends(cur, ext, root)
+            cur = _resolve_extends(cur, ext, roots)
     return list(reversed(chain))
 
 
-def _label(path: Path, root: Path | None) -> str:
-    if root is not None:
-        try:
-            return str(path.resolve().relative_to(root.resolve().parent))
-        except ValueError:
-            pass
-    return str(path)
+def _label(path: Path, roots: TemplateRoots | None) -> str:
+    return roots.label(path) if roots is not None else str(path)
 
 
-def load_layout(path: Path, root: Path | None = None) -> Layout:
-    """Load one layout file with its extends chain; raise LayoutError listing every problem."""
-    root = root or path.parent
-    chain = _chain(path, root)
-    return _build([(_label(p, root), d) for p, d in chain], name=path.stem)
+def load_layout(path: Path, root: Path | Sequence[Path] | TemplateRoots | None = None) -> Layout:
+    """Load one layout file with its extends chain; raise LayoutError listing every problem.
+
+    `root` is the project's templates folder (or the search order); without it
+    the file's own folder is the only place `extends` looks.
+    """
+    roots = as_roots(root) if root is not None else TemplateRoots((path.parent,))
+    chain = _chain(path, roots)
+    return _build([(_label(p, roots), d) for p, d in chain], name=path.stem)
 
 
 def generic_layout() -> Layout:
@@ -760,30 +765,34 @@ def check_geometry(layout: Layout, width: float, height: float, type_slug: str) 
                           + "\n  - ".join(problems))
 
 
-def load_game_layouts(templates_dir: Path, game: str, types: list[Any]) -> tuple[dict[str, Layout], list[str]]:
-    """Layouts for every card type of `game` (generic where no file), plus warnings."""
-    folder = templates_dir / game
+def load_game_layouts(templates: Path | Sequence[Path] | TemplateRoots | None, game: str,
+                      types: list[Any]) -> tuple[dict[str, Layout], list[str]]:
+    """Layouts for every card type of `game` (generic where no file), plus warnings.
+
+    Each file is looked up along the template folders: the project's own
+    first, the shipped ones last.
+    """
+    roots = as_roots(templates)
     layouts: dict[str, Layout] = {}
     warnings: list[str] = []
     slugs = [t.slug for t in types]
     extended: set[str] = set()
     for t in types:
-        path = folder / f"{t.slug}.toml"
+        path = roots.find(f"{game}/{t.slug}.toml")
         if path.is_file():
-            lay = load_layout(path, templates_dir)
+            lay = load_layout(path, roots)
             extended.update(Path(f).stem for f in lay.files[1:])
         else:
             lay = generic_layout()
-            warnings.append(f"card type '{t.slug}' has no layout ({_label(path, templates_dir)}); "
+            warnings.append(f"card type '{t.slug}' has no layout ({_label(path, roots)}); "
                             "using the generic one")
         check_fields(lay, [f.name for f in t.fields], t.slug)
         check_geometry(lay, t.width_mm, t.height_mm, t.slug)
         layouts[t.slug] = lay
-    if folder.is_dir():
-        for p in sorted(folder.glob("*.toml")):
-            if p.stem not in slugs and p.stem not in extended and not p.stem.startswith("_"):
-                warnings.append(f"{_label(p, templates_dir)} matches no card type of '{game}' "
-                                f"(types: {', '.join(slugs)}) and no layout extends it")
+    for p in roots.files(game, "*.toml"):
+        if p.stem not in slugs and p.stem not in extended and not p.stem.startswith("_"):
+            warnings.append(f"{_label(p, roots)} matches no card type of '{game}' "
+                            f"(types: {', '.join(slugs)}) and no layout extends it")
     return layouts, warnings
 
 
