@@ -315,15 +315,18 @@ def _compare(img, golden_path: Path) -> tuple[float, float]:
     return mean, big
 
 
-def test_golden_images_one_card_per_type(db, renderers) -> None:
-    update = os.environ.get("PNP_UPDATE_GOLDEN") == "1"
+def _golden_failures(db, renderers, root: Path, update: bool) -> list[str]:
+    """One line per card type whose face differs from its golden, or has none."""
     failures = []
     for game, slug, card in _golden_cards(db):
-        folder = GOLDEN / game
+        folder = root / game
         png, js = folder / f"{slug}.png", folder / f"{slug}.json"
         r = renderers[game]
         r.game.version = "0.1"           # the stamp must not move with the game's version
-        if update or not js.exists():
+        if not update and not (js.exists() and png.exists()):
+            failures.append(f"{game}/{slug}: no golden (PNP_UPDATE_GOLDEN=1 writes it)")
+            continue
+        if update:
             folder.mkdir(parents=True, exist_ok=True)
             d = card.to_dict()
             d["game"] = game
@@ -333,12 +336,24 @@ def test_golden_images_one_card_per_type(db, renderers) -> None:
                           encoding="utf-8")
         stored = _card_from_json(js)
         img = preview_png(r, stored, dpi=150)
-        if update or not png.exists():
+        if update:
             img.quantize(colors=96, dither=0).save(png, optimize=True)
             continue
         mean, big = _compare(img, png)
         if mean > 2.0 or big > 0.01:
             failures.append(f"{game}/{slug}: mean diff {mean:.2f}, {big:.2%} pixels differ")
+    return failures
+
+
+def test_golden_images_one_card_per_type(db, renderers) -> None:
+    update = os.environ.get("PNP_UPDATE_GOLDEN") == "1"
+    failures = _golden_failures(db, renderers, GOLDEN, update)
     assert not failures, ("faces changed (PNP_UPDATE_GOLDEN=1 regenerates after an intended "
                           "change):\n" + "\n".join(failures))
+
+
+def test_a_missing_golden_fails_and_is_not_written(db, renderers, tmp_path) -> None:
+    failures = _golden_failures(db, renderers, tmp_path, update=False)
+    assert failures and all("no golden" in f for f in failures)
+    assert not any(tmp_path.iterdir())
 

@@ -1,10 +1,11 @@
 """Drawing one card: its face from the card type's layout, its back from the card type.
 
-FaceRenderer is what the sheet code (render/sheets) calls for every card it
-places.  It plans a card once (templates rendered, glyphs checked, text fitted,
+FaceRenderer is what the sheet code (render/pdf.py, render/sheet.py) calls for
+every card it places.  It plans a card once (templates rendered, glyphs checked, text fitted,
 art resampled) and replays the plan for each copy, so `check()` finds every
-overflow and missing glyph before a page is drawn.  Nothing here reads the
-clock or a random source: the stamp date is passed in.
+overflow and missing glyph before a page is drawn.  Nothing here reads a random
+source; the stamp date is passed in by the caller (the date of the game's latest
+card edit), and only a caller that passes none gets today's date.
 
 Speed and memory: whatever does not depend on the card is worked out once per
 card type (template context, region boxes, icon and keyword colours, shapes);

@@ -628,7 +628,7 @@ _ENV = None
 
 
 def jinja_env():
-    """The one sandboxed environment every layout template and expression runs in."""
+    """The sandboxed environment layout templates and expressions are checked in."""
     global _ENV
     if _ENV is None:
         from jinja2.sandbox import SandboxedEnvironment

@@ -1,4 +1,4 @@
-"""Reading and writing model objects; the only module that knows row shapes.
+"""Reading and writing model objects: cards, types, games and their rule rows.
 
 Writers take a connection already inside a transaction (see db.transaction)
 and do no validation: that is the caller's job, one layer up.
@@ -7,13 +7,15 @@ and do no validation: that is the caller's job, one layer up.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import sqlite_utils
 
 from pnpforge.errors import PnpError
-from pnpforge.model import (Card, CardType, Component, CompositionRule, FieldDef, Game,
+from pnpforge.model import (ID_PATTERN, Card, CardType, Component, CompositionRule, FieldDef, Game,
                             GlossaryEntry, RuleSection)
 
 _CARD_COLS = ("game", "type", "id", "name", "name_en", "copies", "fields", "text", "flavor",
@@ -77,27 +79,50 @@ def get_card_type(db: sqlite_utils.Database, game: str, slug: str) -> CardType:
 
 # ---- cards -------------------------------------------------------------------
 
-def card_from_row(r: dict | sqlite3.Row | tuple) -> Card:
-    """A Card from a row in CARD_SELECT's column order (or a dict); hot on the search path."""
+def card_from_row(r: dict | sqlite3.Row | tuple, strict: bool = True) -> Card:
+    """A Card from a row in CARD_SELECT's column order (or a dict); hot on the search path.
+
+    Strict (the default) refuses a row in a shape pnpforge never writes (copies
+    'abc', fields that are not an object, an id outside the grammar), so the
+    printer and the checker never meet one; `pnp validate` reads leniently and
+    reports such rows by id.
+    """
     if isinstance(r, dict):
         r = [r[c] for c in _CARD_COLS]
     (game, type_, id_, name, name_en, copies, fields, text, flavor, art, provenance, source,
      prov_fields, notes, created, updated) = r
-    return Card(game, type_, id_, name, name_en, copies, _loads(fields), text, flavor, art,
-                provenance, source, _loads(prov_fields), notes, created, updated)
+    card = Card(game, type_, id_, name, name_en, copies, _lenient_loads(fields), text, flavor, art,
+                provenance, source, _lenient_loads(prov_fields), notes, created, updated)
+    if strict and (type(copies) is not int or type(card.fields) is not dict
+                   or type(card.provisional_fields) is not list or type(name) is not str
+                   or type(id_) is not str or not _ID_RE.fullmatch(id_) or ".." in id_):
+        raise PnpError(f"card {game}/{id_!r} holds values pnpforge never writes (changed with another "
+                       f"tool?); run 'pnp validate {game}' to see them, then fix them with 'pnp cards set'")
+    return card
 
 
 _loads = json.JSONDecoder().decode
+_ID_RE = re.compile(ID_PATTERN)
 
 
-def list_cards(db: sqlite_utils.Database, game: str, card_type: str | None = None) -> list[Card]:
+def _lenient_loads(text: Any) -> Any:
+    """JSON text decoded; anything that is not valid JSON text comes back as it is."""
+    try:
+        return _loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return text
+
+
+def list_cards(db: sqlite_utils.Database | sqlite3.Connection, game: str, card_type: str | None = None,
+               strict: bool = True) -> list[Card]:
     sql = CARD_SELECT + " WHERE c.game = ?"
     params: list[Any] = [game]
     if card_type:
         sql += " AND c.type = ?"
         params.append(card_type)
     sql += " ORDER BY c.position, c.pk"
-    return [card_from_row(r) for r in _rows(db, sql, params)]
+    cur = getattr(db, "conn", db).execute(sql, params)
+    return [card_from_row(r, strict) for r in cur]
 
 
 def find_card(db: sqlite_utils.Database, game: str, card_id: str) -> Card | None:
@@ -134,11 +159,16 @@ def _card_values(card: Card) -> dict[str, Any]:
             "notes": card.notes}
 
 
-def insert_card(conn: sqlite3.Connection, card: Card) -> None:
+def next_position(conn: sqlite3.Connection, game: str) -> int:
+    """The deck position after the game's last card (one index probe with migration 2's index)."""
+    return int(conn.execute("SELECT coalesce(max(position), 0) + 1 FROM cards WHERE game = ?",
+                            [game]).fetchone()[0])
+
+
+def insert_card(conn: sqlite3.Connection, card: Card, position: int | None = None) -> None:
+    """Insert `card` at `position`, or after the game's last card."""
     vals = _card_values(card)
-    pos = conn.execute("SELECT coalesce(max(position), 0) + 1 FROM cards WHERE game = ?",
-                       [card.game]).fetchone()[0]
-    vals["position"] = pos
+    vals["position"] = next_position(conn, card.game) if position is None else position
     cols = ", ".join(vals)
     conn.execute(f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})",
                  list(vals.values()))
