@@ -19,12 +19,77 @@ def test_new_database_has_current_schema_and_foreign_keys(tmp_path):
     assert db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
 
 
-def test_older_database_is_migrated_on_open(tmp_path):
-    path = tmp_path / "old.db"
-    sqlite3.connect(path).close()  # version 0: an empty file
+def _version_1_copy(tmp_path, mini_db):
+    """A pnpforge database at schema version 1 (as shipped before migration 2)."""
+    import shutil
+
+    from pnpforge.store.schema import MIGRATIONS
+
+    path = tmp_path / "v1.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(MIGRATIONS[0] + "\nPRAGMA user_version=1;")
+    conn.close()
+    del shutil, mini_db
+    return path
+
+
+def test_older_database_is_migrated_by_a_write_open(tmp_path, mini_db):
+    path = _version_1_copy(tmp_path, mini_db)
     db = open_db(path)
     assert db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert "cards" in db.table_names()
+
+
+def test_a_read_of_an_older_database_leaves_the_file_alone(tmp_path, mini_db):
+    path = _version_1_copy(tmp_path, mini_db)
+    before = path.read_bytes()
+    db = open_db(path, readonly=True)
+    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("readonly", [True, False])
+def test_empty_and_foreign_files_are_refused_and_left_byte_identical(tmp_path, readonly):
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    foreign = tmp_path / "foreign.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE notes (x)")
+    conn.commit()
+    conn.close()
+    blank = tmp_path / "blank.db"
+    sqlite3.connect(blank).execute("PRAGMA user_version=0").close()
+    for path, message in ((empty, "is empty"), (foreign, "another application"), (blank, "not a pnpforge")):
+        before = path.read_bytes() if path.exists() else None
+        with pytest.raises(PnpError, match=message if path.exists() and path.stat().st_size else "empty"):
+            open_db(path, readonly=readonly)
+        assert (path.read_bytes() if path.exists() else None) == before
+
+
+def test_db_path_with_uri_characters_opens_exactly_that_file(tmp_path, mini_db):
+    import shutil
+
+    folder = tmp_path / "a#b?c%d"
+    folder.mkdir()
+    path = folder / "x?y#z.db"
+    shutil.copy(mini_db, path)
+    listing = sorted(p.name for p in tmp_path.rglob("*"))
+    db = open_db(path, readonly=True)
+    assert [g.slug for g in repo.list_games(db)] == ["mini"]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == listing
+
+
+def test_negative_schema_version_is_a_clear_message(tmp_path, mini_db):
+    conn = sqlite3.connect(mini_db)
+    conn.execute("PRAGMA user_version=-3")
+    conn.close()
+    with pytest.raises(PnpError, match="schema version -3"):
+        open_db(mini_db)
+
+
+def test_a_folder_is_not_a_database(tmp_path):
+    with pytest.raises(PnpError, match="not a regular file"):
+        open_db(tmp_path)
 
 
 def test_newer_database_is_refused(tmp_path):
@@ -44,7 +109,7 @@ def test_missing_database_is_a_clear_message(tmp_path):
 def test_not_a_database(tmp_path):
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(PnpError, match="not a readable SQLite database"):
+    with pytest.raises(PnpError, match="not a SQLite database"):
         open_db(path)
 
 

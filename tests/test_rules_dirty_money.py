@@ -41,7 +41,7 @@ def start(rules, players: int, villains: tuple[str, ...] | None = None) -> Dirty
     s = rules.new_initial_state(players, random.Random(0))
     while s.phase() != "turn" or s.current_player() == CHANCE:
         f = s.stack[-1]
-        s.apply(villains[f.p] if f.kind == "deal_villain" and villains else s.legal_actions()[0])
+        s.apply(villains[f.seat] if f.kind == "deal_villain" and villains else s.legal_actions()[0])
     return s
 
 
@@ -52,7 +52,7 @@ def fill(s: DirtyMoneyState, zone: str, *card_ids: str) -> None:
 
 
 def ids(s: DirtyMoneyState, zone: str) -> list[str]:
-    return sorted(c.card for c in s.z[zone])
+    return sorted(c.card for c in s.cards(zone))
 
 
 def seat_of(s: DirtyMoneyState, villain: str) -> int:
@@ -97,24 +97,24 @@ def test_setup_by_player_count(db, players, extra):
     orders = [rules.villains[v].order for v in s.villain_of]
     assert orders[first] == min(orders)                       # lowest villain number starts
     last = (first - 1) % players
-    hands = [len(s.z[f"hand:{q}"]) for q in range(players)]
+    hands = [len(s.cards(f"hand:{q}")) for q in range(players)]
     assert hands[last] == 4 and all(h == 3 for q, h in enumerate(hands) if q != last)
     assert not any(rules.money[c.card].is_action for q in range(players)
-                   for c in s.z[f"hand:{q}"])                # no action card dealt
-    assert all(len(s.z[f"spot:{loc.id}"]) == 2 for loc in s.in_play)
-    assert all(len(s.z[f"display:{r}"]) == 2 for r in ("欧洲", "日本", "美国"))
+                   for c in s.cards(f"hand:{q}"))                # no action card dealt
+    assert all(len(s.cards(f"spot:{loc.id}")) == 2 for loc in s.in_play)
+    assert all(len(s.cards(f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
     if players == 5:
-        assert sorted(rules.placements[c.card].region for c in s.z["auction"]) == \
+        assert sorted(rules.placements[c.card].region for c in s.cards("auction")) == \
             sorted(["欧洲", "日本", "美国"])
-        assert len(s.z["bear"]) == 3                          # all five villains are dealt
+        assert len(s.cards("bear")) == 3                          # all five villains are dealt
     else:
-        assert s.z["auction"] == []
+        assert not s.cards("auction")
 
 
 def test_selection_mode_shows_three_cards_per_region(db):
     s = start(make_rules(db, {"selection": True}), 5)
-    assert all(len(s.z[f"display:{r}"]) == 3 for r in ("欧洲", "日本", "美国"))
-    assert len(s.z["auction"]) == 3                           # the auction house is unchanged
+    assert all(len(s.cards(f"display:{r}")) == 3 for r in ("欧洲", "日本", "美国"))
+    assert len(s.cards("auction")) == 3                           # the auction house is unchanged
 
 
 # ---- buying (游戏玩法—执行地点动作) -------------------------------------------------------------
@@ -224,11 +224,11 @@ def test_accounting_firm_takes_a_discard_after_an_audit(db):
     s.apply(("go", "LOC-BR"))
     assert s.legal_actions() == [("resolve", "ACT-AUD-MD")]
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert len(s.z[f"blacklist:{o}"]) == 1                     # 2 players: one dirty mark is enough
-    assert len(s.z["under:EU-ACC-1#0"]) == 1
+    assert len(s.cards(f"blacklist:{o}")) == 1                     # 2 players: one dirty mark is enough
+    assert len(s.cards("under:EU-ACC-1#0")) == 1
     assert s.score_breakdown(p)["accounting_firm"] == 2
     # The resolved card went to the discard pile, whose top then went under the firm.
-    assert s.z["resolving"] == [] and ids(s, "under:EU-ACC-1#0") == ["ACT-AUD-MD"]
+    assert not s.cards("resolving") and ids(s, "under:EU-ACC-1#0") == ["ACT-AUD-MD"]
 
 
 def test_two_player_audit_spares_a_clean_hand(db):
@@ -238,7 +238,7 @@ def test_two_player_audit_spares_a_clean_hand(db):
     fill(s, "spot:LOC-BR", "ACT-AUD-MD")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert s.z[f"blacklist:{1 - p}"] == []
+    assert not s.cards(f"blacklist:{1 - p}")
 
 
 def test_audits_with_more_players(db):
@@ -254,10 +254,10 @@ def test_audits_with_more_players(db):
     fill(s, "spot:LOC-BR", "ACT-AUD-MD", "ACT-AUD-2")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert [len(s.z[f"blacklist:{q}"]) for q in (p, a, b, c)] == [0, 1, 1, 0]
+    assert [len(s.cards(f"blacklist:{q}")) for q in (p, a, b, c)] == [0, 1, 1, 0]
     fill(s, f"hand:{c}", "USD-5D", "USD-4D")
     s.apply(("resolve", "ACT-AUD-2"))
-    assert [len(s.z[f"blacklist:{q}"]) for q in (p, a, b, c)] == [0, 2, 2, 1]
+    assert [len(s.cards(f"blacklist:{q}")) for q in (p, a, b, c)] == [0, 2, 2, 1]
 
 
 def test_blacklist_penalties_lowest_free_highest_minus_two_ties_share():
@@ -349,12 +349,12 @@ def test_inspection_two_player_draws_two_from_the_opponent(db):
     assert s.current_player() == CHANCE
     assert s.legal_actions() == ["EUR-1", "EUR-5D", "JPY-2"]
     s.apply("EUR-5D")                                         # dirty: taken, opponent blacklisted
-    assert ids(s, f"hand:{p}") == ["EUR-5D"] and len(s.z[f"blacklist:{o}"]) == 1
+    assert ids(s, f"hand:{p}") == ["EUR-5D"] and len(s.cards(f"blacklist:{o}")) == 1
     assert s.legal_actions() == ["EUR-1", "JPY-2"]
     s.apply("EUR-1")                                          # clean: handed back
     assert s.current_player() != CHANCE                       # two cards in all
     assert ids(s, f"hand:{o}") == ["EUR-1", "JPY-2"]
-    assert len(s.z["under:EU-LAW-1#0"]) == 1                  # law firm: a discard per inspection
+    assert len(s.cards("under:EU-LAW-1#0")) == 1                  # law firm: a discard per inspection
 
 
 def test_inspection_with_three_players_takes_one_from_each_neighbour(db):
@@ -428,12 +428,12 @@ def test_bribe_and_banana_republic_drop_blacklist_cards_and_take_the_marker(db):
     fill(s, "spot:LOC-BR", "ACT-BRB")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-BRB"))
-    assert len(s.z[f"blacklist:{second}"]) == 2
+    assert len(s.cards(f"blacklist:{second}")) == 2
     assert s.legal_actions() == [("banana",), ("skip",)]
     s.apply(("banana",))
-    assert len(s.z[f"blacklist:{second}"]) == 1 and s.marker == second
+    assert len(s.cards(f"blacklist:{second}")) == 1 and s.marker == second
     finish_turn(s)
-    assert s.round == 2 and s.current_player() == second      # first in the next round
+    assert s.round_number == 2 and s.current_player() == second      # first in the next round
 
 
 # ---- turn structure and FAQ -------------------------------------------------------------------
@@ -460,7 +460,7 @@ def test_hand_limit_sends_the_excess_to_the_blacklist(db):
     assert s.phase() == "hand_limit" and s.current_player() == p
     s.apply(("overflow", "JPY-1"))
     s.apply(("overflow", "USD-3"))
-    assert len(s.z[f"hand:{p}"]) == 7 and ids(s, f"blacklist:{p}") == ["JPY-1", "USD-3"]
+    assert len(s.cards(f"hand:{p}")) == 7 and ids(s, f"blacklist:{p}") == ["JPY-1", "USD-3"]
     assert s.phase() == "resolve_actions"
     with pytest.raises(RuleViolation):
         s.apply(("overflow", "EUR-1"))
@@ -474,7 +474,7 @@ def test_digital_bank_raises_the_hand_limit(db):
     fill(s, "spot:LOC-BR", "USD-1", "USD-2", "USD-3")
     s.apply(("go", "LOC-BR"))
     s.apply(s.legal_actions()[0])
-    assert len(s.z[f"hand:{p}"]) == 8 and s.phase() != "hand_limit"
+    assert len(s.cards(f"hand:{p}")) == 8 and s.phase() != "hand_limit"
 
 
 def test_round_end_refills_locations_and_displays(db):
@@ -482,10 +482,10 @@ def test_round_end_refills_locations_and_displays(db):
     fill(s, "spot:LOC-US", "EUR-1", "EUR-1", "EUR-1", "EUR-1")  # full: stays at 4
     finish_turn(s, go="LOC-EU")
     finish_turn(s, go="LOC-JP")
-    assert s.round == 2
-    sizes = {loc: len(s.z[f"spot:{loc}"]) for loc in ("LOC-EU", "LOC-JP", "LOC-US", "LOC-BR")}
+    assert s.round_number == 2
+    sizes = {loc: len(s.cards(f"spot:{loc}")) for loc in ("LOC-EU", "LOC-JP", "LOC-US", "LOC-BR")}
     assert sizes == {"LOC-EU": 2, "LOC-JP": 2, "LOC-US": 4, "LOC-BR": 3}
-    assert all(len(s.z[f"display:{r}"]) == 2 for r in ("欧洲", "日本", "美国"))
+    assert all(len(s.cards(f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
 
 
 def test_last_players_extra_card_only_at_setup(db):
@@ -500,7 +500,7 @@ def test_last_players_extra_card_only_at_setup(db):
     hands = [ids(s, f"hand:{q}") for q in range(3)]
     while s.phase() != "turn" or s.current_player() == CHANCE:
         s.apply(s.legal_actions()[0])                          # the refill's draws
-    assert s.round == 2 and [ids(s, f"hand:{q}") for q in range(3)] == hands
+    assert s.round_number == 2 and [ids(s, f"hand:{q}") for q in range(3)] == hands
 
 
 @pytest.mark.parametrize("quick", [False, True])
@@ -521,7 +521,7 @@ def test_reaching_the_target_ends_the_game_after_the_round(db, quick):
     s.apply(("pay", "EUR-1", 0))
     s.apply(("settle",))
     finish_turn(s)
-    assert len(s.z[f"tableau:{p}"]) == target and not s.is_terminal()
+    assert len(s.cards(f"tableau:{p}")) == target and not s.is_terminal()
     finish_turn(s)                                             # everyone else still plays
     assert not s.is_terminal()
     finish_turn(s)
@@ -535,7 +535,7 @@ def test_one_short_of_the_target_plays_on(db):
     fill(s, "tableau:0", *list(rules.placements)[:9])
     finish_turn(s)
     finish_turn(s)
-    assert not s.is_terminal() and s.round == 2
+    assert not s.is_terminal() and s.round_number == 2
 
 
 def test_tie_breakers_money_in_hand_then_last_to_play(db):
@@ -590,11 +590,11 @@ def test_embezzler_files_a_discard_for_each_overpay_of_two(db):
     s.apply(("pick", "US-ART-1"))
     s.apply(("pay", "USD-5", 0))                                # $2 over
     s.apply(("settle",))
-    assert len(s.z[f"overpay:{p}"]) == 1
+    assert len(s.cards(f"overpay:{p}")) == 1
     s.apply(("pick", "US-ART-2"))
     s.apply(("pay", "USD-4", 0))                                # $1 over: nothing
     s.apply(("settle",))
-    assert len(s.z[f"overpay:{p}"]) == 1
+    assert len(s.cards(f"overpay:{p}")) == 1
     assert s.score_breakdown(p)["overpay"] == 1
 
 
@@ -610,7 +610,7 @@ def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
     rules = make_rules(db, {})
     s = start(rules, 2, ("V4", "V3"))
     bear = seat_of(s, "V4")
-    assert len(s.z["bear"]) == 3 and len(s.z["pdeck:日本"]) == 20 - 2 - 3
+    assert len(s.cards("bear")) == 3 and len(s.cards("pdeck:日本")) == 20 - 2 - 3
     other = 1 - bear
     until_turn_of(s, other)
     s.apply(("go", "LOC-BR"))
@@ -635,7 +635,7 @@ def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
     s.apply(("settle",))
     assert s.phase() != "buy"                                   # one card a visit
     finish_turn(s)
-    assert len(s.z["bear"]) == 2                                # never refilled
+    assert len(s.cards("bear")) == 2                                # never refilled
 
 
 def test_loan_shark_uses_any_card_as_two_once_per_turn(db):
@@ -686,15 +686,6 @@ def test_options(db):
         make_rules(db, {}).new_initial_state(6, random.Random(0))
 
 
-def test_hidden_view_shows_own_hand_and_public_counts(db):
-    s = start(make_rules(db, {}), 3)
-    view = s.hidden_view(1)
-    assert view.hand == ids(s, "hand:1")
-    assert view.hand_sizes == [len(s.z[f"hand:{q}"]) for q in range(3)]
-    legal = s.legal_actions()
-    assert all(isinstance(view.greedy_value(a), float) for a in legal)
-
-
 # ---- random play ------------------------------------------------------------------------------
 
 def random_game(rules, players: int, seed: int) -> DirtyMoneyState:
@@ -734,7 +725,7 @@ def test_random_quick_and_selection_games(db):
         for seed in range(4):
             s = random_game(rules, 2 + seed, 100 + seed)
             if s.end_reason() == "placement target":
-                assert max(len(s.z[f"tableau:{q}"]) for q in range(s.n)) >= rules.end_target
+                assert max(len(s.cards(f"tableau:{q}")) for q in range(s.players)) >= rules.end_target
 
 
 def test_runner_plays_mixed_agents(db):

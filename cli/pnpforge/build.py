@@ -271,8 +271,10 @@ def build_game(db_path: str | os.PathLike, game: str, out_root: str | os.PathLik
 
 
 def _stage_dir(root: Path, game: str) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{game}.building-", dir=root))
+    from pnpforge.outfile import ensure_folder, remove_stale_staging
+    ensure_folder(root)
+    remove_stale_staging(root, f".{game}.building-")
+    return Path(tempfile.mkdtemp(prefix=f".{game}.building-{os.getpid()}-", dir=root))
 
 
 def finish(db_path: str | os.PathLike, game: str, work: Path, final: Path, opts: BuildOptions,

@@ -6,9 +6,13 @@ fixed, lists are joined with '|' in CSV, and no timestamps are written.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
+import re
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,21 +71,101 @@ def decode(data: bytes, path: Path, encoding: str | None) -> str:
                        f"China, pass --encoding ({ENCODINGS_HINT})") from None
 
 
-def read_records(path: Path, fmt: str | None = None, encoding: str | None = None) -> list[Record]:
+MAX_IMPORT_BYTES = 256 * 1024 * 1024     # a CSV of 256 MB is about a million cards
+MAX_JSON_BYTES = 64 * 1024 * 1024        # JSON is parsed whole: its limit is tighter
+MAX_ROWS = 500_000
+MAX_CELL_CHARS = 100_000
+# Cells a spreadsheet reads as a formula: exported with a leading apostrophe
+# (which import removes again), so opening an export never runs one.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def csv_escape(cell: str) -> str:
+    """`cell` made safe to open in a spreadsheet; `csv_unescape` gives it back exactly.
+
+    A cell starting with = + - @ tab or CR (other than a plain number such as -3)
+    gets a leading apostrophe; so does a cell that already starts with an
+    apostrophe followed by one of those or another apostrophe, which keeps the
+    mapping one-to-one.
+    """
+    if not cell:
+        return cell
+    head = cell[0]
+    if head in FORMULA_STARTS and not _PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    if head == "'" and len(cell) > 1 and (cell[1] in FORMULA_STARTS or cell[1] == "'"):
+        return "'" + cell
+    return cell
+
+
+def csv_unescape(cell: str) -> str:
+    """The value `csv_escape` turned into `cell`."""
+    if len(cell) > 1 and cell[0] == "'" and (cell[1] in FORMULA_STARTS or cell[1] == "'"):
+        return cell[1:]
+    return cell
+
+
+def read_records(path: Path, fmt: str | None = None, encoding: str | None = None) -> Iterator[Record]:
+    """The records of an import file, one at a time (a CSV is never held whole in memory)."""
     path = Path(path)
     fmt = detect_format(path, fmt)
+    size = _regular_file_size(path)
+    limit = MAX_IMPORT_BYTES if fmt == "csv" else MAX_JSON_BYTES
+    if size > limit:
+        raise PnpError(f"{path} is {size // 2**20} MB, more than the {limit // 2**20} MB an import takes; "
+                       f"split it into several files")
+    if fmt == "json":
+        return iter(_read_json(decode(_read_bytes(path), path, encoding), path))
+    if encoding:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise PnpError(f"unknown encoding '{encoding}' (try: utf-8, {ENCODINGS_HINT})") from None
+    return _read_csv_file(path, encoding)
+
+
+def _regular_file_size(path: Path) -> int:
+    """The size of `path`, refusing folders, FIFOs and devices (reading one would hang or fail)."""
     try:
-        data = path.read_bytes()
+        st = path.stat()
     except FileNotFoundError:
         raise PnpError(f"no such file: {path}") from None
     except OSError as exc:
         raise PnpError(f"cannot read {path}: {exc.strerror}") from None
-    text = decode(data, path, encoding)
-    return _read_csv(text, path) if fmt == "csv" else _read_json(text, path)
+    if not stat.S_ISREG(st.st_mode):
+        raise PnpError(f"{path} is not a regular file (a folder, pipe or device)")
+    return st.st_size
 
 
-def _read_csv(text: str, path: Path) -> list[Record]:
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise PnpError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _read_csv_file(path: Path, encoding: str | None) -> Iterator[Record]:
+    """Stream a CSV file: decode errors are reported with the line they are on."""
+    try:
+        handle = open(path, encoding=encoding or "utf-8-sig", newline="")
+    except OSError as exc:
+        raise PnpError(f"cannot read {path}: {exc.strerror}") from None
+    with handle:
+        try:
+            yield from _read_csv(handle, path)
+        except UnicodeDecodeError as exc:
+            if encoding:
+                raise PnpError(f"{path} is not valid {encoding} near byte {exc.start}") from None
+            raise PnpError(f"{path} is not UTF-8 (near byte {exc.start}); if Excel saved it in Taiwan or "
+                           f"China, pass --encoding ({ENCODINGS_HINT})") from None
+        except OSError as exc:
+            raise PnpError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _read_csv(lines: Iterable[str], path: Path) -> Iterator[Record]:
+    csv.field_size_limit(MAX_CELL_CHARS)
+    reader = csv.reader(lines, strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -90,12 +174,12 @@ def _read_csv(text: str, path: Path) -> list[Record]:
         raise PnpError(f"{path}, line 1: broken CSV: {exc}") from None
     header = [h.strip() for h in header]
     if "id" not in header:
-        raise PnpError(f"{path}, line 1: no 'id' column (columns: {', '.join(header)})")
+        raise PnpError(f"{path}, line 1: no 'id' column (columns: {', '.join(header)[:300]})")
     dupes = sorted({h for h in header if header.count(h) > 1})
     if dupes:
         raise PnpError(f"{path}, line 1: column(s) {', '.join(dupes)} appear twice")
     fields = {h for h in header if h not in ATTR_COLUMNS}
-    out = []
+    rows = 0
     try:
         for row in reader:
             line = reader.line_num
@@ -103,10 +187,12 @@ def _read_csv(text: str, path: Path) -> list[Record]:
                 continue
             if len(row) != len(header):
                 raise PnpError(f"{path}, line {line}: {len(row)} cells, the header has {len(header)}")
-            out.append(Record(dict(zip(header, row)), f"{path}, line {line}", fields))
+            rows += 1
+            if rows > MAX_ROWS:
+                raise PnpError(f"{path} has more than {MAX_ROWS} rows; split it into several files")
+            yield Record(dict(zip(header, map(csv_unescape, row))), f"{path}, line {line}", fields)
     except csv.Error as exc:
         raise PnpError(f"{path}, line {reader.line_num}: broken CSV: {exc}") from None
-    return out
 
 
 def _read_json(text: str, path: Path) -> list[Record]:
@@ -114,8 +200,14 @@ def _read_json(text: str, path: Path) -> list[Record]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PnpError(f"{path}, line {exc.lineno}, column {exc.colno}: broken JSON: {exc.msg}") from None
+    except RecursionError:
+        raise PnpError(f"{path}: JSON nested too deeply (cards are at most three levels deep)") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise PnpError(f"{path}: JSON value out of range: {str(exc)[:120]}") from None
     if not isinstance(data, list):
         raise PnpError(f"{path}: expected a JSON array of cards")
+    if len(data) > MAX_ROWS:
+        raise PnpError(f"{path} has more than {MAX_ROWS} cards; split it into several files")
     out = []
     for i, item in enumerate(data, 1):
         if not isinstance(item, dict):
@@ -123,7 +215,7 @@ def _read_json(text: str, path: Path) -> list[Record]:
         values = {k: v for k, v in item.items() if k != "fields"}
         unknown = sorted(set(values) - set(ATTR_COLUMNS))
         if unknown:
-            raise PnpError(f"{path}, record {i}: unknown key(s) {', '.join(unknown)} "
+            raise PnpError(f"{path}, record {i}: unknown key(s) {', '.join(map(str, unknown))[:300]} "
                            f"(allowed: {', '.join(ATTR_COLUMNS + ['fields'])})")
         fields = item.get("fields", {})
         if not isinstance(fields, dict):
@@ -171,5 +263,5 @@ def write_records(cards: list[Card], types: list[CardType], fmt: str) -> str:
     for c in cards:
         row = [_cell(getattr(c, k)) for k in ATTR_COLUMNS] + \
               [_cell(c.fields.get(k)) for k in cols[len(ATTR_COLUMNS):]]
-        w.writerow(row)
+        w.writerow([csv_escape(cell) for cell in row])
     return buf.getvalue()

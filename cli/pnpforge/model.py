@@ -17,6 +17,21 @@ ROLES = ("deck", "aid")
 CARD_ATTRIBUTES = ("name", "name_en", "copies", "text", "flavor", "art", "provenance",
                    "source", "notes", "type", "provisional_fields")
 
+# Declared limits of every value a card holds.  They keep a hostile or mistyped
+# value (copies=1000000000, a 4,000-digit number, a megabyte of text) from
+# reaching the printer or the checker, which would run for ever on it.
+MAX_COPIES = 999
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1          # SQLite's integer range
+MAX_INT_DIGITS = 19
+TEXT_LIMITS = {"name": 200, "name_en": 200, "text": 4000, "flavor": 2000, "notes": 10000,
+               "source": 500, "art": 1000}
+MAX_FIELD_TEXT = 4000        # a text or ref field without its own max
+MAX_LIST_ITEMS = 200
+MAX_PROVISIONAL_FIELDS = 100
+# Card ids name output files: a letter or digit first, then letters, digits, `.`, `_`, `-`
+# (never `..`), at most 24 characters.  The schema enforces the same grammar.
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}"
+
 
 @dataclass
 class Game:

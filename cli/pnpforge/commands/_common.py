@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import sys
 import unicodedata
 from typing import Any, Iterator, Sequence
@@ -30,12 +31,36 @@ def open_db(**kw: Any):
 
 @contextlib.contextmanager
 def handled() -> Iterator[None]:
-    """PnpError → message on stderr and its exit code; never a traceback."""
+    """PnpError → message on stderr and its exit code; never a traceback.
+
+    SQLite errors that surface mid-command (a page found damaged while reading,
+    a lock) and OS errors (a missing folder, a full disk) are a user's
+    situation too, not a bug: one line naming the database or the path.
+    """
     try:
         yield
     except PnpError as exc:
-        typer.echo(f"Error: {exc}", err=True)
-        raise typer.Exit(exc.exit_code) from None
+        _fail(str(exc), exc.exit_code)
+    except sqlite3.DatabaseError as exc:
+        from pnpforge.store.db import describe_error, resolve_path
+
+        _fail(describe_error(resolve_path(_state["db"]), exc), 2)
+    except OSError as exc:
+        _fail(os_error_message(exc), 2)
+
+
+def os_error_message(exc: OSError) -> str:
+    """'cannot write PATH: reason' from an OSError, naming the path it concerns."""
+    where = exc.filename if exc.filename is not None else "a file"
+    reason = exc.strerror or str(exc)
+    if exc.filename2 is not None:
+        where = f"{where} → {exc.filename2}"
+    return f"{where}: {reason}"
+
+
+def _fail(message: str, code: int) -> None:
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code) from None
 
 
 def echo_json(data: Any) -> None:

@@ -27,7 +27,7 @@ def _summary(card, order: dict[tuple[str, str], list[str]]) -> str:
 
 def _field_order(cards: list) -> dict[tuple[str, str], list[str]]:
     from pnpforge.store import repo
-    db = open_db()
+    db = open_db(readonly=True)
     return {(g, t.slug): [f.name for f in t.fields]
             for g in sorted({c.game for c in cards}) for t in repo.card_types(db, g)}
 
@@ -40,15 +40,18 @@ def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = Fal
         echo_json([_record(c, with_game) for c in cards])
         return
     if as_csv:
-        import csv, io
-        from pnpforge.cardio import ATTR_COLUMNS, _cell
+        import csv
+        import io
+
+        from pnpforge.cardio import ATTR_COLUMNS, _cell, csv_escape
         keys = sorted({k for c in cards for k in c.fields})
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow((["game"] if with_game else []) + ATTR_COLUMNS + keys)
         for c in cards:
-            w.writerow(([c.game] if with_game else []) + [_cell(getattr(c, k)) for k in ATTR_COLUMNS]
-                       + [_cell(c.fields.get(k)) for k in keys])
+            row = ([c.game] if with_game else []) + [_cell(getattr(c, k)) for k in ATTR_COLUMNS] \
+                + [_cell(c.fields.get(k)) for k in keys]
+            w.writerow([csv_escape(cell) for cell in row])
         typer.echo(buf.getvalue(), nl=False)
         return
     headers = (["game"] if with_game else []) + ["id", "type", "name", "name_en", "copies", "fields", "P"]
@@ -69,7 +72,7 @@ def list_cmd(game: str = typer.Argument(..., help="Game slug, e.g. enforcer."),
     """List a game's cards."""
     from pnpforge.store import repo
     with handled():
-        db = open_db()
+        db = open_db(readonly=True)
         repo.get_game(db, game)
         if type_:
             repo.get_card_type(db, game, type_)
@@ -83,7 +86,7 @@ def show_cmd(game: str = typer.Argument(..., help="Game slug."),
     """Show one card in full, with which values are provisional."""
     from pnpforge.store import repo
     with handled():
-        db = open_db()
+        db = open_db(readonly=True)
         card = repo.get_card(db, game, card_id)
         if as_json:
             echo_json(_record(card))
@@ -116,15 +119,16 @@ def show_cmd(game: str = typer.Argument(..., help="Game slug."),
         typer.echo("\n".join(lines))
 
 
-@app.command("search")
-def search_cmd(args: list[str] = typer.Argument(..., help="[GAME] QUERY — the game is optional."),
+@app.command("search", context_settings={"ignore_unknown_options": True})
+def search_cmd(args: list[str] = typer.Argument(..., help="[GAME] QUERY — the game is optional; "
+                                                          "a query may start with -term."),
                as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
                as_csv: bool = typer.Option(False, "--csv", help="Print CSV.")) -> None:
     """Search cards: field:value, field>=N, type:, name:, is:provisional, -negation, or, ( )."""
     from pnpforge.query import search
     from pnpforge.store import repo
     with handled():
-        db = open_db()
+        db = open_db(readonly=True)
         slugs = {g.slug for g in repo.list_games(db)}
         game = args[0] if len(args) > 1 and args[0] in slugs else None
         if len(args) > 1 and game is None:
@@ -161,12 +165,15 @@ def add_cmd(game: str = typer.Argument(..., help="Game slug."),
 @app.command("set")
 def set_cmd(game: str = typer.Argument(..., help="Game slug."),
             card_id: str = typer.Argument(..., help="Card id."),
-            assignments: list[str] = typer.Argument(..., help="key=value … (empty value clears a field).")) -> None:
+            assignments: list[str] = typer.Argument(..., help="key=value … (empty value clears a field)."),
+            correction: Optional[str] = typer.Option(
+                None, "--correction", metavar="REASON",
+                help="This fixes a transcription error: keep the rulebook provenance, record REASON.")) -> None:
     """Change a card's attributes and fields, all or nothing."""
     from pnpforge import edit
     with handled():
         db = open_db()
-        card, deck = edit.set_card(db, game, card_id, _pairs(assignments))
+        card, deck = edit.set_card(db, game, card_id, _pairs(assignments), correction=correction)
         typer.echo(f"updated {game}/{card.id}")
         echo_problems(deck, "deck check (not blocking):")
 
@@ -180,7 +187,7 @@ def rm_cmd(game: str = typer.Argument(..., help="Game slug."),
     from pnpforge.store import repo
     with handled():
         db = open_db()
-        card = repo.get_card(db, game, card_id)
+        card = repo.get_card(db, game, card_id, strict=False)
         if not yes and not typer.confirm(f"Remove {game}/{card.id} ({card.name})?"):
             typer.echo("nothing removed")
             raise typer.Exit(1)
@@ -196,7 +203,7 @@ def history_cmd(game: str = typer.Argument(..., help="Game slug."),
     """Every insert, update and delete of a game's cards (recorded by database triggers)."""
     from pnpforge.store import repo
     with handled():
-        db = open_db()
+        db = open_db(readonly=True)
         repo.get_game(db, game)
         rows = repo.history(db, game, card_id)
         if as_json:

@@ -1,67 +1,109 @@
-"""`pnp check GAME`: composition against the rulebook, then seeded sample games."""
+"""`pnp check GAME`: static deck findings, then seeded sample games and their balance report."""
 
 from __future__ import annotations
 
+import contextlib
+import shlex
+import sqlite3
 import sys
-from typing import Optional
+from collections.abc import Iterator
+from typing import Any
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_json, handled, table
+from pnpforge.commands._common import db_path, echo_json, handled, os_error_message, table
+from pnpforge.errors import PnpError
+
+AGENTS_HELP = (
+    "auto (greedy teams in cooperative games, mixed otherwise), mixed (random and greedy "
+    "alternate, rotated over seats), random, greedy, or one agent per seat: greedy,random,greedy"
+)
 
 
-def _options(mission: Optional[str], option: list[str]) -> dict:
-    out: dict = {}
+def _options(option: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
     for item in option:
         key, sep, value = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"expected key=value, got '{item}'", param_hint="--option")
-        out[key] = {"true": True, "false": False}.get(value.lower(), value)
-    if mission:
-        out["mission"] = mission
+        if not sep or not key:
+            raise PnpError(f"--option: expected key=value, got '{item}'")
+        out[key] = value
     return out
 
 
-def check_cmd(game: str = typer.Argument(..., help="Game slug."),
-              games: int = typer.Option(100, "--games", "-n", min=0, help="Sample games to play."),
-              seed: int = typer.Option(1, "--seed", help="Seed of the first game (game i uses seed+i)."),
-              players: Optional[int] = typer.Option(None, "--players", "-p",
-                                                    help="Players per game (default: cycle over all allowed)."),
-              agent: str = typer.Option("mixed", "--agent",
-                                        help="random, greedy, or mixed (seats alternate, rotated per game)."),
-              jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes; results do not depend on it."),
-              mission: Optional[str] = typer.Option(None, "--mission", help="Mission id (Infiltraitors)."),
-              option: list[str] = typer.Option([], "--option", "-o", help="Engine option key=value (repeatable)."),
-              replay: Optional[int] = typer.Option(None, "--replay", help="Replay the game with this seed."),
-              verbose: bool = typer.Option(False, "--verbose", "-v", help="With --replay: print the move log."),
-              as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
-    """Check a deck's composition and play sample games by the rules; exit 1 on any failure."""
-    from pnpforge.rules.agents import AGENTS
-    from pnpforge.rules.check import CheckOptions, replay as replay_game, run_check
+@contextlib.contextmanager
+def _errors(as_json: bool) -> Iterator[None]:
+    """Errors as one line on stderr, or with --json as a JSON object with an `error` key."""
+    if not as_json:
+        with handled():
+            yield
+        return
+    try:
+        yield
+    except PnpError as exc:
+        echo_json({"error": str(exc)})
+        raise typer.Exit(exc.exit_code) from None
+    except sqlite3.DatabaseError as exc:
+        from pnpforge.store.db import describe_error, resolve_path
+
+        echo_json({"error": describe_error(resolve_path(db_path()), exc)})
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        echo_json({"error": os_error_message(exc)})
+        raise typer.Exit(2) from None
+
+
+def _command(args: list[str]) -> str:
+    """A full shell command line from `pnp` arguments, naming the database when one was chosen."""
+    prefix = ["pnp"] + (["--db", str(db_path())] if db_path() else [])
+    return shlex.join(prefix + args)
+
+
+def check_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    games: int = typer.Option(100, "--games", "-n", help="Sample games to play (0 for static checks only)."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the first game (game i uses seed+i)."),
+    players: int | None = typer.Option(
+        None, "--players", "-p", help="Players per game (default: cycle over all allowed)."
+    ),
+    agents: str = typer.Option("auto", "--agents", "--agent", help=AGENTS_HELP),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes; results do not depend on it."),
+    mission: str | None = typer.Option(
+        None, "--mission", help="Play only this mission or scenario (cooperative games)."
+    ),
+    option: list[str] = typer.Option([], "--option", "-o", help="Engine option key=value (repeatable)."),
+    replay: int | None = typer.Option(None, "--replay", help="Replay the game with this seed, with its log."),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="With --replay: print the move and event log."
+    ),
+    strict: bool = typer.Option(
+        False,
+        "--strict",
+        help="Also fail on warnings: strict findings, never-used cards, never-won scenarios.",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report (or the error) as JSON."),
+) -> None:
+    """Check a deck statically and play sample games by the rules; exit 1 on any failure."""
+    from pnpforge.rules.check import CheckOptions, replay_args, run_check
+    from pnpforge.rules.check import replay as replay_game
     from pnpforge.store.db import resolve_path
-    from pnpforge.store import repo
-    with handled():
-        if agent not in AGENTS + ("mixed",):
-            raise typer.BadParameter(f"'{agent}' (allowed: {', '.join(AGENTS + ('mixed',))})",
-                                     param_hint="--agent")
+
+    with _errors(as_json):
         path = str(resolve_path(db_path()))
-        from pnpforge.store.db import open_db
-        g = repo.get_game(open_db(path, readonly=True), game)
-        if players is not None and not g.players_min <= players <= g.players_max:
-            raise typer.BadParameter(f"{game} is for {g.players_min}–{g.players_max} players",
-                                     param_hint="--players")
-        opts = CheckOptions(games, seed, players, agent, jobs, _options(mission, option))
+        opts = CheckOptions(games, seed, players, agents, jobs, _options(option), mission, strict)
         if replay is not None:
-            res = replay_game(path, game, replay, opts)
-            if verbose or not as_json:
-                typer.echo("\n".join(res.log))
-            status = "completed" if res.completed else f"FAILED: {res.failure}"
-            typer.echo(f"seed {res.seed}: {res.players} players {res.agents}, {res.steps} steps, "
-                       f"{status}; scores {res.returns}, winners {res.winners}")
+            planned, res = replay_game(path, game, replay, opts)
+            _print_replay(planned, res, _command(replay_args(game, planned, opts)), verbose, as_json)
             raise typer.Exit(0 if res.completed else 1)
-        with typer.progressbar(length=games, label=f"checking {game}", file=sys.stderr,
-                               show_pos=True) as bar:
+        with typer.progressbar(length=games, label=f"checking {game}", file=sys.stderr, show_pos=True) as bar:
             report = run_check(path, game, opts, progress=bar.update)
+        sim = report["simulation"]
+        if sim and "failures" in sim:
+            for entry in sim["failures"]:
+                entry["replay"] = _command(entry["replay"])
+            for entry in sim["never_won"]:
+                entry["replay"] = _command(entry["replay"])
+            if sim["example_replay"]:
+                sim["example_replay"] = _command(sim["example_replay"])
         if as_json:
             echo_json(report)
         else:
@@ -69,38 +111,156 @@ def check_cmd(game: str = typer.Argument(..., help="Game slug."),
         raise typer.Exit(0 if report["ok"] else 1)
 
 
-def _print_report(report: dict) -> None:
-    rows = [[("  " if r["parent"] else "") + r["label"], r["expected"], r["actual"],
-             "ok" if r["ok"] else "FAIL", "provisional" if r["provisional"] else ""]
-            for r in report["composition"]]
-    typer.echo(f"Composition of {report['game']}")
-    typer.echo(table(["rule", "expected", "actual", "", ""], rows, max_col=50))
+def _print_replay(planned: Any, res: Any, command: str, verbose: bool, as_json: bool) -> None:
+    if as_json:
+        echo_json(
+            {
+                "seed": res.seed,
+                "players": res.players,
+                "agents": res.agents,
+                "scenario": planned.scenario,
+                "completed": res.completed,
+                "failure": res.failure,
+                "steps": res.steps,
+                "returns": res.returns,
+                "winners": res.winners,
+                "end_reason": res.end_reason,
+                "log": res.log if verbose else [],
+                "replay": command,
+            }
+        )
+        return
+    if verbose:
+        typer.echo("\n".join(res.log))
+    status = "completed" if res.completed else f"FAILED: {res.failure}"
+    scenario = f", mission {planned.scenario}" if planned.scenario else ""
+    typer.echo(
+        f"seed {res.seed}: {res.players} players ({','.join(res.agents)}){scenario}, {res.steps} steps, "
+        f"{status}; scores {res.returns}, winners {res.winners}"
+    )
+    typer.echo(f"replay: {command}")
+
+
+def _rates(rates: dict[str, float | None]) -> str:
+    return ", ".join(f"{k}: {'–' if v is None else f'{v:.0%}'}" for k, v in rates.items())
+
+
+def _print_static(report: dict[str, Any]) -> None:
+    typer.echo(f"Static checks of {report['game']}")
+    rows = [
+        [
+            ("  " if r["parent"] else "") + r["label"],
+            r["expected"],
+            r["actual"],
+            "ok" if r["ok"] else "FAIL",
+            "provisional" if r["provisional"] else "",
+        ]
+        for r in report["composition"]
+    ]
+    if rows:
+        typer.echo(table(["composition", "expected", "actual", "", ""], rows, max_col=50))
+    findings = report["findings"]
+    for f in findings:
+        label = "ERROR" if f["severity"] == "error" or report["strict"] else "warning"
+        typer.echo(f"  {label} {f['kind']}: {f['message']}")
+    if not findings:
+        typer.echo("  no findings: cards valid, composition and constraints hold")
+
+
+MIN_GAMES_FOR_CARD_RATE = 5  # fewer games say nothing about a card's effect on winning
+
+
+def _print_cards(sim: dict[str, Any]) -> None:
+    cards = sim["cards"]
+    if not sim["used_types"]:
+        typer.echo("cards: the engine declares no used card types, so card use is not checked")
+        return
+    used = sum(1 for row in cards.values() if row["uses"])
+    typer.echo(f"cards used: {used}/{len(cards)} of the types {', '.join(sim['used_types'])}")
+
+    def gap(card: str) -> float:
+        return abs(_num(cards[card]["win_rate_used"]) - _num(cards[card]["win_rate_not_used"]))
+
+    ranked = sorted(
+        (c for c, row in cards.items() if row["games"] >= MIN_GAMES_FOR_CARD_RATE), key=gap, reverse=True
+    )
+    rows = [
+        [
+            c,
+            cards[c]["uses"],
+            cards[c]["games"],
+            _pct(cards[c]["win_rate_used"]),
+            _pct(cards[c]["win_rate_not_used"]),
+        ]
+        for c in ranked[:8]
+    ]
+    if rows:
+        typer.echo(
+            f"cards whose users win most differently from non-users (used in ≥ {MIN_GAMES_FOR_CARD_RATE} "
+            f"games; --json lists every card):"
+        )
+        typer.echo(table(["card", "uses", "games", "win used", "win not used"], rows, max_col=30))
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _num(value: float | None) -> float:
+    return 0.0 if value is None else value
+
+
+def _print_simulation(sim: dict[str, Any]) -> None:
+    if "error" in sim:
+        typer.echo(f"\nSample games: not played: {sim['error']}")
+        return
+    typer.echo(
+        f"\nSample games: {sim['completed']}/{sim['games']} completed in {sim['seconds']} s "
+        f"({sim['games_per_second']} games/s)"
+    )
+    for f in sim["failures"][:10]:
+        typer.echo(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}\n    {f['replay']}")
+    if sim["completed"]:
+        L, S = sim["length"], sim["scores"]
+        typer.echo(f"end reasons: {', '.join(f'{k} {v}' for k, v in sim['end_reasons'].items())}")
+        typer.echo(
+            f"length (steps): min {L['min']}, median {L['median']}, max {L['max']}; "
+            f"scores: min {S['min']}, median {S['median']}, max {S['max']}"
+        )
+        if sim["cooperative"]:
+            typer.echo(
+                f"team win rate: {_pct(sim['team_win_rate'])}; by players: "
+                f"{_rates(sim['win_rate_by_players'])}"
+            )
+            if sim["win_rate_by_scenario"]:
+                typer.echo("by scenario: " + _rates(sim["win_rate_by_scenario"]))
+        else:
+            typer.echo(f"winning margin: median {sim['winning_margin']['median']}")
+            typer.echo("win rate by seat: " + _rates(sim["win_rate_by_seat"]))
+        typer.echo("win rate by agent: " + _rates(sim["win_rate_by_agent"]))
+        if sim["win_rate_by_faction"]:
+            typer.echo("win rate by faction: " + _rates(sim["win_rate_by_faction"]))
+        _print_cards(sim)
+    if sim["example_replay"]:
+        typer.echo(f"replay a game: {sim['example_replay']}")
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    _print_static(report)
     sim = report["simulation"]
     if sim is None:
-        typer.echo("\nNo rules engine for this game yet: composition only.")
-        return
-    typer.echo(f"\nSample games: {sim['completed']}/{sim['games']} completed in {sim['seconds']} s "
-               f"({sim['games_per_second']} games/s)")
-    for f in sim["failures"][:10]:
-        typer.echo(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")
-    if len(sim["failures"]) > 10:
-        typer.echo(f"  … and {len(sim['failures']) - 10} more failures")
-    if sim["unknown_effects"]:
-        typer.echo("  unknown effects: " + "; ".join(sim["unknown_effects"]))
-    L, S, M = sim["length"], sim["scores"], sim["winning_margin"]
-    typer.echo(f"end reasons: {', '.join(f'{k} {v}' for k, v in sim['end_reasons'].items())}")
-    typer.echo(f"length (steps): min {L['min']}, median {L['median']}, max {L['max']}")
-    typer.echo(f"scores: min {S['min']}, median {S['median']}, max {S['max']}; "
-               f"winning margin median {M['median']}")
-    typer.echo("win rate by seat: " + ", ".join(f"{k}: {v:.0%}" for k, v in sim["win_rate_by_seat"].items()))
-    typer.echo("win rate by agent: " + ", ".join(f"{k}: {v:.0%}" for k, v in sim["win_rate_by_agent"].items()))
-    top = list(sim["cards_played"].items())
-    if top:
-        typer.echo("most played: " + ", ".join(f"{k} {v}" for k, v in top[:8]))
-        never = [k for k, v in top if v == 0]
-        if never:
-            typer.echo("never played: " + ", ".join(never))
-    typer.echo("\nreplay a game: pnp check GAME --replay SEED --verbose")
+        typer.echo("\nNo rules engine for this game yet: static checks only.")
+    else:
+        _print_simulation(sim)
+    for line in report["warnings"]:
+        typer.echo(f"warning: {line}")
+    for line in report["errors"]:
+        typer.echo(f"FAIL: {line}")
+    never_won = sim.get("never_won", []) if sim else []
+    for entry in never_won[:5]:
+        typer.echo(f"  {entry['scenario']}: {entry['replay']}")
+    verdict = "passed" if report["ok"] else f"FAILED ({len(report['errors'])} errors)"
+    typer.echo(f"\ncheck {verdict}{' (strict)' if report['strict'] else ''}")
 
 
 def register(app: typer.Typer) -> None:

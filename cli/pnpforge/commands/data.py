@@ -12,13 +12,13 @@ from pnpforge.commands._common import echo_json, echo_problems, handled, open_db
 
 def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON array.")) -> None:
     """List the games with titles, players, card types and card counts."""
+    from pnpforge.query.select import copies_per_type
     from pnpforge.store import repo
     with handled():
-        db = open_db()
+        db = open_db(readonly=True)
         out = []
         for g in repo.list_games(db):
-            counts = dict(db.conn.execute(
-                "SELECT type, sum(copies) FROM cards WHERE game = ? GROUP BY type", [g.slug]).fetchall())
+            counts = copies_per_type(db, g.slug)
             types = [{"slug": t.slug, "name": t.name, "name_en": t.name_en, "role": t.role,
                       "width_mm": t.width_mm, "height_mm": t.height_mm,
                       "size_provisional": t.size_provisional, "cards": counts.get(t.slug, 0) or 0}
@@ -53,7 +53,7 @@ def validate_cmd(game: Optional[str] = typer.Argument(None, help="Only this game
     from pnpforge.store import repo
     from pnpforge.validate import ERROR, validate_game
     with handled():
-        db = open_db()
+        db = open_db(readonly=True)
         slugs = [game] if game else [g.slug for g in repo.list_games(db)]
         problems = [p for s in slugs for p in validate_game(db, s)]
         errors = [p for p in problems if p.severity == ERROR]
@@ -64,7 +64,7 @@ def validate_cmd(game: Optional[str] = typer.Argument(None, help="Only this game
         else:
             rows = []
             for s in slugs:
-                n = sum(c.copies for c in repo.list_cards(db, s))
+                n = sum(c.copies for c in repo.list_cards(db, s, strict=False) if type(c.copies) is int)
                 rows.append([s, n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)])
             typer.echo(table(["game", "cards", "errors", "warnings"], rows))
             shown = errors + (warns if warnings else [])
@@ -84,12 +84,16 @@ def import_cmd(game: str = typer.Argument(..., help="Game slug."),
                fmt: Optional[str] = typer.Option(None, "--format", help="csv or json (default: from the file name)."),
                encoding: Optional[str] = typer.Option(None, "--encoding",
                                                       help="Source encoding if not UTF-8, e.g. big5, gbk."),
-               dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing.")) -> None:
+               dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+               correction: Optional[str] = typer.Option(
+                   None, "--correction", metavar="REASON",
+                   help="The changes fix transcription errors: keep the rulebook provenance, "
+                        "record REASON.")) -> None:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
     from pnpforge import edit
     with handled():
-        db = open_db()
-        result = edit.import_cards(db, game, file, fmt, encoding, dry_run)
+        db = open_db(scratch=dry_run)  # a dry run imports into a private copy and rolls back
+        result = edit.import_cards(db, game, file, fmt, encoding, dry_run, correction=correction)
         for ch in result.changes:
             if ch.op == "add":
                 typer.echo(f"+ {ch.id}")
@@ -107,12 +111,17 @@ def import_cmd(game: str = typer.Argument(..., help="Game slug."),
 def export_cmd(game: str = typer.Argument(..., help="Game slug."),
                fmt: str = typer.Option("csv", "--format", help="csv or json."),
                output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file.")) -> None:
-    """Export a game's cards as CSV or JSON (round-trips exactly with pnp import)."""
+    """Export a game's cards as CSV or JSON (round-trips exactly with pnp import).
+
+    CSV cells a spreadsheet would run as a formula (starting with = + - @) get a
+    leading apostrophe, which pnp import removes again.
+    """
     from pnpforge import edit
     with handled():
-        text = edit.export_cards(open_db(), game, fmt)
+        text = edit.export_cards(open_db(readonly=True), game, fmt)
         if output:
-            output.write_text(text, encoding="utf-8")
+            from pnpforge.outfile import write_text
+            write_text(output, text)
             typer.echo(f"wrote {output}")
         else:
             typer.echo(text, nl=False)

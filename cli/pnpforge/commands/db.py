@@ -23,6 +23,17 @@ def init_cmd() -> None:
         typer.echo(f"created {resolve_path(db_path())}")
 
 
+@db_app.command("upgrade")
+def upgrade_cmd() -> None:
+    """Bring a card database's schema up to date (and finish an interrupted write's roll-back)."""
+    from pnpforge.store.db import resolve_path, upgrade
+    with handled():
+        old, new = upgrade(db_path())
+        where = resolve_path(db_path())
+        typer.echo(f"{where}: schema version {old} → {new}" if old != new
+                   else f"{where} is up to date (schema version {new})")
+
+
 @db_app.command("dump")
 def dump_cmd(path: Optional[Path] = typer.Argument(None, help="Database file (default: --db).")) -> None:
     """A deterministic text dump, for review and for `git diff cards.db` (see README)."""
@@ -37,11 +48,16 @@ def dump_cmd(path: Optional[Path] = typer.Argument(None, help="Database file (de
 @game_app.command("import")
 def game_import_cmd(file: Path = typer.Argument(..., help="Game bundle JSON."),
                     replace: bool = typer.Option(False, "--replace",
-                                                 help="Replace the game if it exists.")) -> None:
+                                                 help="Replace the game if it exists."),
+                    correction: Optional[str] = typer.Option(
+                        None, "--correction", metavar="REASON",
+                        help="The changes fix transcription errors: keep the rulebook provenance, "
+                             "record REASON.")) -> None:
     """Import a whole game from a bundle; all cards are validated first."""
-    from pnpforge import edit
+    from pnpforge import importer
     with handled():
-        slug, deck = edit.import_game(open_db(), file, replace)
+        data = importer.read_bundle(file)  # a bad file is refused before the database is opened
+        slug, deck = importer.import_bundle(open_db(), data, file, replace, correction=correction)
         typer.echo(f"imported game {slug}")
         echo_problems(deck, "deck check (not blocking):")
 
@@ -52,9 +68,10 @@ def game_export_cmd(game: str = typer.Argument(..., help="Game slug."),
     """Export a whole game as a bundle (definition, cards, composition, glossary, rules)."""
     from pnpforge.store import bundle
     with handled():
-        text = bundle.dumps(bundle.export(open_db(), game))
+        text = bundle.dumps(bundle.export(open_db(readonly=True), game))
         if output:
-            output.write_text(text, encoding="utf-8")
+            from pnpforge.outfile import write_text
+            write_text(output, text)
             typer.echo(f"wrote {output}")
         else:
             typer.echo(text, nl=False)

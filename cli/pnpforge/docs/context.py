@@ -21,6 +21,8 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CompositionRule, Game
+from pnpforge.query import select
+from pnpforge.query.select import stamp_date  # the one stamp date; templates and build read it here
 from pnpforge.resources import as_roots, project_templates, shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.location import db_folder
@@ -82,15 +84,6 @@ def labels(language: str, root: Path | None = None) -> dict[str, str]:
 
 
 # ---- dates and hashes -----------------------------------------------------------------
-
-def stamp_date(db: sqlite_utils.Database, game: str) -> str:
-    """The latest card edit of the game (ISO), the date printed on every document.
-
-    Never today's date: the same database must give the same bytes.
-    """
-    row = db.conn.execute("SELECT max(updated_at) FROM cards WHERE game = ?", [game]).fetchone()
-    return row[0] if row and row[0] else "2000-01-01T00:00:00Z"
-
 
 def dump_lines(db: sqlite_utils.Database, game: str) -> list[str]:
     """The `pnp db dump` lines that belong to one game (its rows in every table)."""
@@ -175,24 +168,28 @@ class TypeCount:
 
 
 def type_counts(db: sqlite_utils.Database, game: str) -> list[TypeCount]:
+    """Copies per card type; a total is provisional only when the total itself is.
+
+    A type whose total the component list declares takes that rule's flag (the
+    rulebook can state 55 cards while each card's copies are designed); other
+    types are provisional when any card's copies are.
+    """
     cards = repo.list_cards(db, game)
+    declared = {r.card_type: r.provisional for r in repo.composition(db, game)
+                if r.card_type and not r.query.strip() and r.parent is None}
     out = []
     for t in repo.card_types(db, game):
         mine = [c for c in cards if c.type == t.slug]
+        flag = declared[t.slug] if t.slug in declared else \
+            any(c.is_value_provisional("copies") for c in mine)
         out.append(TypeCount(t.slug, t.name, t.name_en, t.width_mm, t.height_mm,
-                             t.size_provisional, t.role, sum(c.copies for c in mine), len(mine),
-                             any(c.is_value_provisional("copies") for c in mine)))
+                             t.size_provisional, t.role, sum(c.copies for c in mine), len(mine), flag))
     return out
 
 
-def _rule_cards(db: sqlite_utils.Database, game: str, rule: CompositionRule,
-                all_cards: list[Card]) -> list[Card]:
-    if rule.query.strip():
-        from pnpforge.query.search import search
-        cards = search(db, game, rule.query)
-    else:
-        cards = all_cards
-    return [c for c in cards if rule.card_type is None or c.type == rule.card_type]
+def _rule_cards(db: sqlite_utils.Database, game: str, rule: CompositionRule) -> list[Card]:
+    """The cards a composition rule counts: its card type (if any) matching its query."""
+    return select.cards(db, select.select(db, game, rule.card_type, rule.query))
 
 
 def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
@@ -202,12 +199,11 @@ def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
     shown under that type's whole-type rule when there is one.
     """
     rules = repo.composition(db, game)
-    all_cards = repo.list_cards(db, game)
     nodes: dict[str, CountNode] = {}
     for r in rules:
-        cards = _rule_cards(db, game, r, all_cards)
+        cards = _rule_cards(db, game, r)
         nodes[r.id] = CountNode(r.id, clean_label(r.label), sum(c.copies for c in cards), r.expected,
-                                r.provisional or any(c.is_value_provisional("copies") for c in cards),
+                                r.provisional,  # the rule says whether the rulebook states this total
                                 r.card_type, whole_type=bool(r.card_type) and not r.query.strip())
     whole_type = {r.card_type: r.id for r in rules
                   if r.parent is None and r.card_type and not r.query.strip()}
@@ -229,16 +225,15 @@ def players_text(game: Game) -> str:
 
 
 def _search(db: sqlite_utils.Database, game: str) -> Callable[..., list[Card]]:
-    all_cards = repo.list_cards(db, game)
+    """The templates' `cards(type, query)`: the one selection API, cached per question."""
+    found: dict[tuple[str | None, str], list[Card]] = {}
 
     def cards(type: str | None = None, query: str | None = None) -> list[Card]:  # noqa: A002
         """Cards of the game in deck order, optionally of one type and matching a query."""
-        if query and query.strip():
-            from pnpforge.query.search import search
-            found = search(db, game, query)
-        else:
-            found = all_cards
-        return [c for c in found if type is None or c.type == type]
+        key = (type, (query or "").strip())
+        if key not in found:
+            found[key] = select.cards(db, select.select(db, game, *key))
+        return found[key]
 
     return cards
 
@@ -336,14 +331,10 @@ def _join_cjk(items: Any, sep: str) -> str:
 
 
 def jinja_env(root: Path | None = None):
-    """A sandboxed environment loading from templates/ (names like 'enforcer/summary.md.j2')."""
-    from jinja2 import FileSystemLoader, StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
-
+    """The documents' environment: loads templates/ by name ('GAME/summary.md.j2'), adds their filters."""
     from pnpforge.docs.markup import escape_cell, escape_text
-    env = SandboxedEnvironment(loader=FileSystemLoader([str(p) for p in search_path(root)]),
-                               autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True, undefined=StrictUndefined)
+    from pnpforge.render.templating import sandboxed_environment
+    env = sandboxed_environment(folders=search_path(root), strict=True, keep_trailing_newline=True)
     env.filters["cell"] = escape_cell
     env.filters["text"] = escape_text
     env.filters["clean_label"] = clean_label

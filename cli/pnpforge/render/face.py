@@ -777,6 +777,8 @@ class FaceRenderer:
 
     def _load_image(self, path: Path, px: tuple[int, int], fit: str) -> tuple[Any, int, int]:
         """Open, orient and resample art to the region at the wanted dpi (cached)."""
+        from pnpforge.artfile import check_art, check_pixels
+        check_art(path, self.base_dir)
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size, px, fit)
         if key in self._images:
@@ -784,6 +786,7 @@ class FaceRenderer:
         from PIL import Image, ImageOps
         from reportlab.lib.utils import ImageReader
         with Image.open(path) as im:
+            check_pixels(path, im.width, im.height)
             im = ImageOps.exif_transpose(im)
             if im.mode in ("RGBA", "LA", "P"):
                 im = im.convert("RGBA")
@@ -968,7 +971,8 @@ def _environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
     if zh in _ENVS:
         return _ENVS[zh]
     from jinja2 import Undefined
-    from jinja2.sandbox import SandboxedEnvironment
+
+    from pnpforge.render.templating import sandboxed_environment
 
     sep = "、" if zh else ", "
     yes, no = ("是", "否") if zh else ("yes", "no")
@@ -988,8 +992,7 @@ def _environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
         s = plain(v)
         return s + tx.MARK if s and getattr(v, "pnp_prov", False) else s
 
-    env = SandboxedEnvironment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                               finalize=finalize)
+    env = sandboxed_environment(finalize=finalize)
     _ENVS[zh] = (env, finalize)
     return _ENVS[zh]
 

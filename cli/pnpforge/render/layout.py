@@ -631,8 +631,8 @@ def jinja_env():
     """The sandboxed environment layout templates and expressions are checked in."""
     global _ENV
     if _ENV is None:
-        from jinja2.sandbox import SandboxedEnvironment
-        _ENV = SandboxedEnvironment(autoescape=False, trim_blocks=True, lstrip_blocks=True)
+        from pnpforge.render.templating import sandboxed_environment
+        _ENV = sandboxed_environment()  # the same rules the faces render with
     return _ENV
 
 

@@ -171,7 +171,9 @@ def _umask() -> int:
 @contextlib.contextmanager
 def atomic_output(path: Path) -> Iterator[Any]:
     """An open temp file next to `path`, moved into place only if writing succeeds."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from pnpforge.outfile import check_target, ensure_folder
+    ensure_folder(path.parent)
+    check_target(path)  # never replace a device, a FIFO or a folder
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
     try:
@@ -531,24 +533,10 @@ def default_renderer(db: Any, game: str, date: str) -> Renderer:
     return FaceRenderer(db, game, date=date)
 
 
-def stamp_date(db: Any, game: str) -> str:
-    """The latest card edit of the game (ISO timestamp), so a reprint is byte-identical."""
-    row = db.conn.execute("SELECT max(updated_at) FROM cards WHERE game = ?", [game]).fetchone()
-    return (row[0] if row and row[0] else "2000-01-01T00:00:00Z")
-
-
 def select_cards(db: Any, game: str, card_type: str | None, query: str | None) -> list:
     """The game's cards in deck order, narrowed by --type and --query."""
-    from pnpforge.store import repo
-    repo.get_game(db, game)
-    if card_type:
-        repo.get_card_type(db, game, card_type)
-    if query and query.strip():
-        from pnpforge.query import search
-        cards = search(db, game, query)
-    else:
-        cards = repo.list_cards(db, game)
-    return [c for c in cards if not card_type or c.type == card_type]
+    from pnpforge.query import select
+    return select.cards(db, select.select(db, game, card_type, query))
 
 
 def _default_name(game: str, opts: sheet.PrintOptions) -> str:
@@ -571,49 +559,17 @@ def output_path(output: str | None, game: str, name: str) -> Path:
     return Path("output") / game / name
 
 
-def selection_sql(db: Any, game: str, card_type: str | None, query: str | None) -> tuple[str, list]:
-    """WHERE clause over alias `c` for the game, --type and --query.
-
-    The query compiles exactly as pnpforge.query.search compiles it, so the
-    cards can be streamed from a cursor instead of loaded as one list.
-    """
-    from pnpforge.store import repo
-    repo.get_game(db, game)
-    clauses, params = ["c.game = ?"], [game]
-    if card_type:
-        repo.get_card_type(db, game, card_type)
-        clauses.append("c.type = ?")
-        params.append(card_type)
-    if query and query.strip():
-        from pnpforge.query import compile_query, field_defs_of, type_aliases_of
-        types = repo.card_types(db, game)
-        where, qparams = compile_query(query, field_defs_of(types), type_aliases=type_aliases_of(types))
-        clauses.append(where)
-        params += list(qparams)
-    return " AND ".join(clauses), params
-
-
-def iter_cards(db: Any, where: str, params: list, type_slugs: list[str]) -> Iterator[Any]:
-    """The selected cards of some types, in deck order, one row at a time."""
-    from pnpforge.store import repo
-    marks = ", ".join("?" * len(type_slugs))
-    sql = f"{repo.CARD_SELECT} WHERE {where} AND c.type IN ({marks}) ORDER BY c.position, c.pk"
-    for row in db.conn.execute(sql, [*params, *type_slugs]):
-        yield repo.card_from_row(row)
-
-
-def plan_jobs(db: Any, types: dict, where: str, params: list,
+def plan_jobs(db: Any, types: dict, selection: Any,
               opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
     """One Job per (role, size): the sheet layout and the copies it will place.
 
     Only counts are read here; each Job streams its cards from SQLite when drawn,
     so memory does not grow with the deck.
     """
+    from pnpforge.query import select
     notes: list[str] = []
-    rows = db.conn.execute(
-        f"SELECT c.type, count(*), coalesce(sum(c.copies), 0), coalesce(sum(c.copies = 0), 0) "
-        f"FROM cards c WHERE {where} GROUP BY c.type", params).fetchall()
-    per_type = {slug: (n if opts.one_each else copies, zero) for slug, n, copies, zero in rows}
+    per_type = {slug: (t.cards if opts.one_each else t.copies, t.zero_copies)
+                for slug, t in select.tally(db, selection).items()}
     skipped = 0 if opts.one_each else sum(zero for _, zero in per_type.values())
     if skipped:
         notes.append(f"{skipped} card(s) with 0 copies not printed (use --one-each to include them)")
@@ -629,7 +585,7 @@ def plan_jobs(db: Any, types: dict, where: str, params: list,
         layout = sheet.plan_layout(key[1], key[2], sheet_opts, what=what)
 
         def expand(slugs: list[str] = slugs) -> Iterator[Any]:
-            for c in iter_cards(db, where, params, slugs):
+            for c in select.iter_cards(db, selection, slugs):
                 for _ in range(1 if opts.one_each else c.copies):
                     yield c
 
@@ -655,14 +611,14 @@ def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
     opts.validate()
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
-    where, params = selection_sql(db, game, opts.card_type, opts.query)
-    jobs, notes = plan_jobs(db, types, where, params, opts)
+    from pnpforge.query import select
+    jobs, notes = plan_jobs(db, types, select.select(db, game, opts.card_type, opts.query), opts)
     if not jobs:
         what = f" matching '{opts.query}'" if opts.query else ""
         raise PnpError(f"nothing to print: game '{game}' has no cards{what}"
                        + (f" of type '{opts.card_type}'" if opts.card_type else "")
                        + ("" if opts.one_each else " with copies > 0"))
-    date = stamp_date(db, game)
+    date = select.stamp_date(db, game)
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
     path = output_path(opts.output, game, _default_name(game, opts))

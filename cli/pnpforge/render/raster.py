@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from pnpforge.errors import PnpError
+from pnpforge.outfile import confined
 from pnpforge.render import pdf, sheet
 from pnpforge.render.sheet import MM_TO_PT
 
@@ -86,7 +87,8 @@ def write_png(path: Path, img: Any, dpi: int | None = None) -> None:
         (w, h), rows = img.size, _pil_rows(img)
     per_strip = max(1, _PNG_STRIP_BYTES // (3 * w))
     z = zlib.compressobj(PNG_LEVEL)
-    with open(path, "wb") as fh:
+    from pnpforge.outfile import atomic_open
+    with atomic_open(path) as fh:  # a killed run leaves no half-written PNG
         fh.write(_PNG_SIGNATURE)
         _png_chunk(fh, b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
         if dpi:
@@ -142,14 +144,16 @@ def _context(db: Any, game: str, card_type: str | None,
     cards = pdf.select_cards(db, game, card_type, None)
     if not cards:
         raise PnpError(f"game '{game}' has no cards" + (f" of type '{card_type}'" if card_type else ""))
-    date = pdf.stamp_date(db, game)[:10]
+    from pnpforge.query.select import stamp_date
+    date = stamp_date(db, game)[:10]
     renderer = (renderer_factory or pdf.default_renderer)(db, game, date=date)
     return _Context(g, types, cards, renderer, ensure_fonts(g.language), date)
 
 
 def _out_dir(output: str | None, game: str, sub: str) -> Path:
+    from pnpforge.outfile import ensure_folder
     d = Path(output) if output else Path("output") / game / sub
-    d.mkdir(parents=True, exist_ok=True)
+    ensure_folder(d)
     return d
 
 
@@ -313,7 +317,7 @@ def _plan_images(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: P
     ppm = dpi / 25.4
     items = [_face(c, ctx) for c in ctx.cards] + [_back(s, ctx) for s in _type_order(ctx)]
     for it in items:
-        path = out / (f"{it.obj.id}.png" if it.kind == "face" else f"back-{it.obj}.png")
+        path = confined(out, f"{it.obj.id}.png" if it.kind == "face" else f"back-{it.obj}.png")
         _drawing(drawings, it).rasters.append(
             Raster(ppm, _size_px(it.w_mm, it.h_mm, ppm),
                    lambda px, path=path: write_png(path, px, dpi)))

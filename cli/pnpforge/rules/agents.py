@@ -1,60 +1,119 @@
-"""Seeded agents for sample games: uniformly random, and a one-step greedy one.
+"""Seeded agents for sample games, and which agent plays which seat.
 
-An agent sees `state.hidden_view(seat)`, never more, so engines with hidden
-information decide what an agent may use.
+An agent receives the seat's observation and the sorted legal actions, never
+the state, so hidden information stays hidden.  The greedy agent asks the
+engine's one hook, `GameRules.greedy_value(obs, action)`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Hashable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+from pnpforge.errors import PnpError
 
 AGENTS = ("random", "greedy")
+MODES = AGENTS + ("mixed", "auto")
+
+ValueFn = Callable[[Any, Any], float]
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, obs: Any, legal: Sequence[Any]) -> Any: ...
 
 
 class RandomAgent:
+    """Uniformly random legal play: explores corners of the rules greedy play never reaches."""
+
     name = "random"
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, view, legal: Sequence[Hashable]) -> Hashable:
+    def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
         return legal[self.rng.randrange(len(legal))]
 
 
 class GreedyAgent:
-    """Takes the action the engine values most (`greedy_value`), ties broken at random.
+    """Takes the action the engine values most for this observation, ties broken at random.
 
-    Engines without the hook get random play, so a new engine can be checked
-    before it has a heuristic.
+    Engines whose hook returns the default 0.0 everywhere get random play, so a
+    new engine can be checked before it has a heuristic.
     """
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, value: ValueFn) -> None:
         self.rng = rng
+        self.value = value
 
-    def choose(self, view, legal: Sequence[Hashable]) -> Hashable:
-        value = getattr(view, "greedy_value", None)
-        if value is None:
-            return legal[self.rng.randrange(len(legal))]
-        scored = [(value(a), i) for i, a in enumerate(legal)]
-        best = max(s for s, _ in scored)
-        top = [i for s, i in scored if s == best]
+    def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
+        scores = [self.value(obs, action) for action in legal]
+        best = max(scores)
+        top = [i for i, s in enumerate(scores) if s == best]
         return legal[top[self.rng.randrange(len(top))]]
 
 
-def make_agent(name: str, seed: int, seat: int):
+def make_agent(name: str, seed: int, seat: int, value: ValueFn | None = None) -> Agent:
+    """The agent `name` for `seat` of game `seed`: its randomness depends on both alone."""
     rng = random.Random(f"agent:{seed}:{seat}")
     if name == "random":
         return RandomAgent(rng)
     if name == "greedy":
-        return GreedyAgent(rng)
-    raise ValueError(f"unknown agent '{name}' (allowed: {', '.join(AGENTS)})")
+        return GreedyAgent(rng, value or (lambda obs, action: 0.0))
+    raise PnpError(f"unknown agent '{name}' (allowed: {', '.join(AGENTS)})")
 
 
-def seat_agents(mode: str, players: int, game_index: int) -> list[str]:
-    """Which agent plays each seat: one kind everywhere, or mixed and rotated per game."""
+def parse_agents(text: str, players: int | None = None) -> list[str] | None:
+    """A per-seat list such as 'greedy,greedy,random', or None when `text` is a mode name."""
+    if text in MODES:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    for name in names:
+        if name not in AGENTS:
+            raise PnpError(
+                f"--agents: unknown agent '{name}' (allowed: {', '.join(AGENTS)}, "
+                f"or a mode: {', '.join(MODES)})"
+            )
+    if players is not None and len(names) != players:
+        raise PnpError(f"--agents names {len(names)} agents for {players} players")
+    return names
+
+
+def resolve_mode(mode: str, cooperative: bool) -> str:
+    """`auto` is greedy teams for cooperative games and mixed tables for competitive ones."""
+    if mode == "auto":
+        return "greedy" if cooperative else "mixed"
+    if mode not in MODES:
+        raise PnpError(f"unknown agent mode '{mode}' (allowed: {', '.join(MODES)})")
+    return mode
+
+
+def seat_agents(mode: str, players: int, rotation: int) -> list[str]:
+    """Which agent plays each seat.  In `mixed` mode agents alternate around the table and
+    `rotation` shifts them by one seat, so two consecutive rotations of the same player
+    count give every seat every agent once."""
     if mode in AGENTS:
         return [mode] * players
-    return [AGENTS[(seat + game_index) % 2] for seat in range(players)]
+    if mode != "mixed":
+        raise PnpError(f"unknown agent mode '{mode}' (allowed: {', '.join(MODES)})")
+    return [AGENTS[(seat + rotation) % len(AGENTS)] for seat in range(players)]
+
+
+def rotations(counts: Sequence[int], scenarios: int) -> Iterator[tuple[int, int, int]]:
+    """(player count, scenario index, rotation) of game 0, 1, 2…, for ever.
+
+    Scenarios vary fastest, then player counts, then the seat rotation: every
+    scenario meets every player count, and each (count, scenario) pair is seen
+    with both rotations in turn, so no seat is tied to one agent.
+    """
+    index = 0
+    per_cycle = scenarios * len(counts)
+    while True:
+        scenario = index % scenarios
+        count = counts[(index // scenarios) % len(counts)]
+        yield count, scenario, (index // per_cycle) % len(AGENTS)
+        index += 1

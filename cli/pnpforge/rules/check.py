@@ -1,23 +1,32 @@
-"""`pnp check` as a library call: composition, sample games, and their report.
+"""`pnp check` as a library call: static findings, then seeded sample games, and their report.
 
-Workers rebuild the engine from the database path, so `jobs` changes only the
-speed: each game depends on its seed alone and results are sorted by seed.
+The plan of games is generated lazily from the options, so a game is fully
+described by (seed, players, agents, scenario, options) and can be replayed
+from one printed command line.  Workers rebuild the engine from the database
+path, so `jobs` changes only the speed, never the report.
 """
 
 from __future__ import annotations
 
-import statistics
+import itertools
+import os
 import time
-from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
-from pnpforge.rules.agents import AGENTS, seat_agents
+from pnpforge.errors import PnpError
+from pnpforge.rules.agents import parse_agents, resolve_mode, rotations, seat_agents
+from pnpforge.rules.kit.core import GameInfo
+from pnpforge.rules.kit.fields import DeckError
+from pnpforge.rules.kit.players import check_players
 from pnpforge.rules.runner import GameResult, play_game
+from pnpforge.rules.tally import Tally
 
-AGENT_MODES = AGENTS + ("mixed",)
+MAX_GAMES = 100_000
+MAX_JOBS = 64
 
 
 @dataclass
@@ -25,129 +34,288 @@ class CheckOptions:
     games: int = 100
     seed: int = 1
     players: int | None = None
-    agent: str = "mixed"
+    agent: str = "auto"  # a mode (auto, mixed, random, greedy) or one agent per seat: "greedy,random"
     jobs: int = 1
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # engine options as given, without the mission
+    mission: str | None = None
+    strict: bool = False
 
 
-_WORKER: dict = {}
+@dataclass(frozen=True)
+class PlannedGame:
+    seed: int
+    players: int
+    agents: tuple[str, ...]
+    scenario: str | None
 
 
-def _rules(db_path: str, slug: str, options: dict):
-    key = (db_path, slug, tuple(sorted(options.items())))
-    if _WORKER.get("key") != key:
+def check_bounds(opts: CheckOptions) -> None:
+    """Refuse a run that could not finish or makes no sense, with one line saying why."""
+    if not 0 <= opts.games <= MAX_GAMES:
+        raise PnpError(
+            f"--games {opts.games} is outside 0..{MAX_GAMES} (split a longer run into several with --seed)"
+        )
+    if not 1 <= opts.jobs <= MAX_JOBS:
+        raise PnpError(f"--jobs {opts.jobs} is outside 1..{MAX_JOBS}")
+    if not -(2**62) <= opts.seed <= 2**62:
+        raise PnpError(f"--seed {opts.seed} is out of range")
+
+
+def game_options(opts: CheckOptions, scenario: str | None) -> dict[str, Any]:
+    """The engine options of one game: the user's, plus the scenario as `mission`."""
+    return {**opts.options, **({"mission": scenario} if scenario is not None else {})}
+
+
+def _scenarios(rules: Any, opts: CheckOptions) -> list[str | None]:
+    if opts.mission is not None:
+        return [opts.mission]
+    if rules.info.cooperative:
+        return list(rules.scenarios()) or [None]
+    return [None]
+
+
+def iter_plan(info: GameInfo, scenarios: list[str | None], opts: CheckOptions) -> Iterator[PlannedGame]:
+    """The games of the run, one at a time: scenarios vary fastest, then player counts, then seats."""
+    explicit = parse_agents(opts.agent, opts.players)
+    players = opts.players if opts.players is not None else (len(explicit) if explicit else None)
+    if players is not None:
+        check_players(info, players)
+    counts = [players] if players is not None else list(range(info.players_min, info.players_max + 1))
+    mode = None if explicit else resolve_mode(opts.agent, info.cooperative)
+    plan = rotations(counts, len(scenarios))
+    for index, (count, scenario, rotation) in zip(range(opts.games), plan, strict=False):
+        agents = explicit if explicit else seat_agents(mode or "mixed", count, rotation)
+        yield PlannedGame(opts.seed + index, count, tuple(agents), scenarios[scenario])
+
+
+def game_plan(rules: Any, opts: CheckOptions) -> list[tuple[int, int, list[str]]]:
+    """(seed, players, agents) of each game, as a list (benchmarks; the check itself streams)."""
+    return [(g.seed, g.players, list(g.agents)) for g in iter_plan(rules.info, _scenarios(rules, opts), opts)]
+
+
+_WORKER: dict[tuple[Any, ...], Any] = {}
+
+
+def _rules(db_path: str, slug: str, options: dict[str, Any]) -> Any:
+    """The engine for these options, built once per process and option set."""
+    stat = os.stat(db_path)  # an edited database is a different deck: never reuse its old engine
+    key = (
+        db_path,
+        stat.st_mtime_ns,
+        stat.st_size,
+        slug,
+        tuple(sorted((k, str(v)) for k, v in options.items())),
+    )
+    if key not in _WORKER:
+        if len(_WORKER) >= 64:  # one per scenario in a run; more means stale databases
+            _WORKER.clear()
         from pnpforge.rules.games import load_rules
         from pnpforge.store.db import open_db
-        _WORKER["rules"] = load_rules(open_db(db_path, readonly=True), slug, options)
-        _WORKER["key"] = key
-    return _WORKER["rules"]
+
+        _WORKER[key] = load_rules(open_db(db_path, readonly=True), slug, options)
+    return _WORKER[key]
 
 
-def game_plan(rules, opts: CheckOptions) -> list[tuple[int, int, list[str]]]:
-    """(seed, players, agents) of each game; player counts cycle over what the game allows."""
-    info = rules.info
-    counts = [opts.players] if opts.players else list(range(info.players_min, info.players_max + 1))
-    return [(opts.seed + i, counts[i % len(counts)], seat_agents(opts.agent, counts[i % len(counts)], i))
-            for i in range(opts.games)]
+def _play(args: tuple[str, str, dict[str, Any], PlannedGame]) -> tuple[PlannedGame, GameResult]:
+    db_path, slug, options, game = args
+    rules = _rules(db_path, slug, options)
+    return game, play_game(rules, game.players, game.seed, list(game.agents), options=options)
 
 
-def _play(args: tuple) -> GameResult:
-    db_path, slug, options, seed, players, agents = args
-    return play_game(_rules(db_path, slug, options), players, seed, agents)
-
-
-def simulate(db_path: str, slug: str, opts: CheckOptions,
-             progress: Callable[[int], None] | None = None) -> tuple[list[GameResult], float]:
-    """Play the planned games; returns results sorted by seed and the wall time."""
-    rules = _rules(db_path, slug, opts.options)
-    plan = [(db_path, slug, opts.options, s, p, a) for s, p, a in game_plan(rules, opts)]
-    start = time.perf_counter()
-    results: list[GameResult] = []
+def _results(
+    db_path: str, slug: str, opts: CheckOptions, plan: Iterator[PlannedGame]
+) -> Iterator[tuple[PlannedGame, GameResult]]:
+    """Play the plan in this process or in a pool, never holding more than a few games in flight."""
+    jobs = (db_path, slug)
+    work = ((*jobs, game_options(opts, g.scenario), g) for g in plan)
     if opts.jobs <= 1:
-        for args in plan:
-            results.append(_play(args))
-            if progress:
-                progress(1)
-    else:
-        with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
-            for r in pool.map(_play, plan, chunksize=max(1, len(plan) // (opts.jobs * 8))):
-                results.append(r)
-                if progress:
-                    progress(1)
-    results.sort(key=lambda r: r.seed)
-    return results, time.perf_counter() - start
+        yield from map(_play, work)
+        return
+    with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+        pending: set[Future[tuple[PlannedGame, GameResult]]] = set()
+        for args in work:
+            pending.add(pool.submit(_play, args))
+            if len(pending) >= opts.jobs * 4:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (f.result() for f in done)
+        for future in pending:
+            yield future.result()
 
 
-def replay(db_path: str, slug: str, seed: int, opts: CheckOptions) -> GameResult:
-    """The game `seed` as the report played it, with its full move log."""
-    rules = _rules(db_path, slug, opts.options)
-    plan = {s: (p, a) for s, p, a in game_plan(rules, CheckOptions(**{**opts.__dict__,
-                                                                      "games": max(opts.games, seed - opts.seed + 1)}))}
-    if seed not in plan:
-        raise ValueError(f"seed {seed} is not among the planned games")
-    players, agents = plan[seed]
-    return play_game(rules, players, seed, agents, verbose=True)
+@dataclass
+class RunStats:
+    """What the report needs beyond the tally: failed games' plans, each scenario's first game, time."""
+
+    failed: list[tuple[PlannedGame, str]] = field(default_factory=list)
+    firsts: dict[str | None, PlannedGame] = field(default_factory=dict)
+    seconds: float = 0.0
 
 
-def _spread(values: list[float]) -> dict:
-    if not values:
-        return {"min": None, "median": None, "max": None}
-    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
+def simulate(
+    db_path: str,
+    slug: str,
+    opts: CheckOptions,
+    tally: Tally,
+    rules: Any,
+    progress: Callable[[int], None] | None = None,
+) -> RunStats:
+    """Play the planned games into `tally`, one at a time."""
+    start = time.perf_counter()
+    stats = RunStats()
+    for game, result in _results(db_path, slug, opts, iter_plan(rules.info, _scenarios(rules, opts), opts)):
+        tally.add(result, game.scenario)
+        if not result.completed:
+            stats.failed.append((game, result.failure or ""))
+        first = stats.firsts.get(game.scenario)
+        if first is None or game.seed < first.seed:
+            stats.firsts[game.scenario] = game
+        if progress:
+            progress(1)
+    stats.failed.sort(key=lambda f: f[0].seed)
+    stats.seconds = time.perf_counter() - start
+    return stats
 
 
-def summarise(results: list[GameResult], seconds: float, unknown: list[str]) -> dict:
-    """The simulation half of the report (JSON-ready)."""
-    done = [r for r in results if r.completed]
-    seat_wins: Counter = Counter()
-    seat_games: Counter = Counter()
-    agent_wins: Counter = Counter()
-    agent_games: Counter = Counter()
-    played: Counter = Counter()
-    for r in done:
-        played.update(r.played)
-        share = 1 / len(r.winners) if r.winners else 0
-        for seat, agent in enumerate(r.agents):
-            seat_games[seat] += 1
-            agent_games[agent] += 1
-            if seat in r.winners:
-                seat_wins[seat] += share
-                agent_wins[agent] += share
-    margins = [sorted(r.returns)[-1] - sorted(r.returns)[-2] for r in done if len(r.returns) > 1]
-    return {
-        "games": len(results),
-        "completed": len(done),
-        "failures": [{"seed": r.seed, "players": r.players, "agents": r.agents, "error": r.failure}
-                     for r in results if not r.completed],
-        "end_reasons": dict(sorted(Counter(r.end_reason for r in done).items())),
-        "length": _spread([r.steps for r in done]),
-        "scores": _spread([s for r in done for s in r.returns]),
-        "winning_margin": _spread(margins),
-        "win_rate_by_seat": {str(s): round(seat_wins[s] / seat_games[s], 3) for s in sorted(seat_games)},
-        "win_rate_by_agent": {a: round(agent_wins[a] / agent_games[a], 3) for a in sorted(agent_games)},
-        "cards_played": dict(played.most_common()),
-        "unknown_effects": unknown,
-        "seconds": round(seconds, 3),
-        "games_per_second": round(len(results) / seconds, 1) if seconds > 0 else None,
-    }
+def planned_game(rules: Any, seed: int, opts: CheckOptions) -> PlannedGame:
+    """The game `seed` of the run these options describe, or the game the options spell out in full."""
+    explicit = parse_agents(opts.agent, opts.players)
+    if explicit is not None:
+        check_players(rules.info, len(explicit))
+        scenario = opts.mission if opts.mission is not None else None
+        return PlannedGame(seed, len(explicit), tuple(explicit), scenario)
+    index = seed - opts.seed
+    if not 0 <= index < opts.games:
+        last = opts.seed + opts.games - 1
+        raise PnpError(
+            f"seed {seed} is not in this run's plan (seeds {opts.seed}–{last}); "
+            f"give --players and --agents (one per seat) to replay any seed"
+        )
+    plan = iter_plan(rules.info, _scenarios(rules, opts), opts)
+    return next(itertools.islice(plan, index, None))
 
 
-def run_check(db_path: str | Path, slug: str, opts: CheckOptions,
-              progress: Callable[[int], None] | None = None) -> dict:
-    """Composition and simulation report; `ok` is False on any composition error or failed game."""
+def replay(db_path: str | Path, slug: str, seed: int, opts: CheckOptions) -> tuple[PlannedGame, GameResult]:
+    """One game with its full move and event log, exactly as the report's replay line describes it."""
+    check_bounds(opts)
+    base = _rules(str(db_path), slug, game_options(opts, opts.mission))
+    game = planned_game(base, seed, opts)
+    options = game_options(opts, game.scenario)
+    rules = _rules(str(db_path), slug, options)
+    return game, play_game(rules, game.players, game.seed, list(game.agents), verbose=True, options=options)
+
+
+def replay_args(slug: str, game: PlannedGame, opts: CheckOptions) -> list[str]:
+    """`pnp` arguments that replay `game` from nothing but themselves."""
+    args = [
+        "check",
+        slug,
+        "--replay",
+        str(game.seed),
+        "--players",
+        str(game.players),
+        "--agents",
+        ",".join(game.agents),
+    ]
+    if game.scenario is not None:
+        args += ["--mission", game.scenario]
+    for name, value in sorted(opts.options.items()):
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        args += ["-o", f"{name}={text}"]
+    return args + ["--verbose"]
+
+
+def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> list[str]:
+    """Ids of the cards every run must use: copies > 0 and a type the engine declares as used."""
+    from pnpforge.store import repo
+
+    return sorted(c.id for c in repo.list_cards(db, slug) if c.copies > 0 and c.type in used_types)
+
+
+def _simulation(
+    db: Any, db_path: str, slug: str, opts: CheckOptions, progress: Callable[[int], None] | None
+) -> dict[str, Any]:
+    """Sample games and their figures; engine load errors caused by the deck become the report's error."""
+    try:
+        rules = _rules(db_path, slug, game_options(opts, opts.mission))
+    except DeckError as exc:
+        return {"error": f"the engine cannot load the deck: {exc}"}
+    tally = Tally(cooperative=rules.info.cooperative)
+    stats = simulate(db_path, slug, opts, tally, rules, progress)
+    firsts = stats.firsts
+    expected = _expected_cards(db, slug, dict(rules.USED))
+    out = tally.summary()
+    for entry, (game, _error) in zip(out["failures"], stats.failed, strict=False):
+        entry["replay"] = replay_args(slug, game, opts)
+    played_scenarios = [s for s in _scenarios(rules, opts) if s is not None]
+    never_won = [s for s in played_scenarios if out["win_rate_by_scenario"].get(s) == 0]
+    out.update(
+        {
+            "cooperative": rules.info.cooperative,
+            "scenarios": played_scenarios,
+            "never_won": [
+                {"scenario": s, "replay": replay_args(slug, firsts[s], opts)}
+                for s in never_won
+                if s in firsts
+            ],
+            "used_types": dict(rules.USED),
+            "cards": tally.card_rows(expected),
+            "never_used": [c for c in expected if tally.uses[c] == 0] if tally.completed else [],
+            "unknown_effects": [str(u) for u in rules.unknown_effects()],
+            "example_replay": replay_args(slug, firsts[min(firsts, key=lambda s: firsts[s].seed)], opts)
+            if firsts
+            else None,
+            "seconds": round(stats.seconds, 3),
+            "games_per_second": round(tally.games / stats.seconds, 1) if stats.seconds > 0 else None,
+        }
+    )
+    return out
+
+
+def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]]:
+    """(errors, warnings): what fails the check, and what fails it only under --strict."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    for f in report["findings"]:
+        (errors if f["severity"] == "error" or strict else warnings).append(f"{f['kind']}: {f['message']}")
+    sim = report["simulation"]
+    if sim is None:
+        return errors, warnings
+    if "error" in sim:
+        return errors + [sim["error"]], warnings
+    errors += [f"game seed {f['seed']} failed: {f['error']}" for f in sim["failures"]]
+    if sim["failed"] > len(sim["failures"]):
+        errors.append(f"… and {sim['failed'] - len(sim['failures'])} more failed games")
+    errors += [f"unknown effect: {u}" for u in sim["unknown_effects"]]
+    never = sim["never_used"]
+    soft = (
+        [f"{len(never)} card(s) never used in {sim['completed']} games: {', '.join(never)}"] if never else []
+    )
+    soft += [f"scenario {n['scenario']} was never won" for n in sim["never_won"]]
+    (errors if strict else warnings).extend(soft)
+    return errors, warnings
+
+
+def run_check(
+    db_path: str | Path, slug: str, opts: CheckOptions, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """Static findings and sample games; `ok` is False on any error (and, under --strict, any warning)."""
     from pnpforge.rules.games import has_engine
+    from pnpforge.rules.static import static_findings
+    from pnpforge.store import repo
     from pnpforge.store.db import open_db
     from pnpforge.validate import composition
 
+    check_bounds(opts)
     db_path = str(db_path)
     db = open_db(db_path, readonly=True)
-    comp = [r.to_dict() for r in composition(db, slug)]
-    report: dict = {"game": slug, "composition": comp, "simulation": None}
-    if has_engine(slug):
-        rules = _rules(db_path, slug, opts.options)
-        unknown = [str(u) for u in rules.unknown_effects()]
-        results, seconds = simulate(db_path, slug, opts, progress)
-        report["simulation"] = summarise(results, seconds, unknown)
-    sim = report["simulation"]
-    report["ok"] = all(r["ok"] for r in comp) and (
-        sim is None or (not sim["failures"] and not sim["unknown_effects"]))
+    repo.get_game(db, slug)
+    report: dict[str, Any] = {
+        "game": slug,
+        "strict": opts.strict,
+        "findings": [f.to_dict() for f in static_findings(db, slug)],
+        "composition": [r.to_dict() for r in composition(db, slug)],
+        "simulation": _simulation(db, db_path, slug, opts, progress) if has_engine(slug) else None,
+    }
+    report["errors"], report["warnings"] = _verdict(report, opts.strict)
+    report["ok"] = not report["errors"]
     return report

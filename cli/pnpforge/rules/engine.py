@@ -1,9 +1,9 @@
-"""The engine interface every game's rules module implements.
+"""The engine interface every game's rules package implements.
 
 Modelled on OpenSpiel's game/state split:
 
 * `GameRules` holds static data built once from the database (cards, copies,
-  numbers, effects) and never changes during play.
+  numbers, effects, declared options) and never changes during play.
 * `State` is one position.  Chance is an explicit step: when
   `current_player()` is CHANCE the legal actions are the chance outcomes
   (e.g. which card comes off the deck) and the runner picks one with the
@@ -12,61 +12,73 @@ Modelled on OpenSpiel's game/state split:
   non-terminal state, and `apply()` refuses anything outside it.
 * `zones()` lists every physical card instance by zone so the runner can
   check conservation; `check_invariants()` is the engine's own per-state hook.
+* `observation(seat)` is all an agent ever receives: a frozen dataclass of
+  plain values, so hidden information stays hidden by construction.
+* The event log (`State.events`, see `kit.events`) says what happened; the
+  checker's report (used cards, factions, outcomes) is built from it.
 
-Actions are small ints or tuples (anything hashable and orderable); the
-engine turns them into readable text with `action_text()` for the move log.
 Rules engines never import rendering.
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, Hashable
+from abc import ABC, ABCMeta, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-CHANCE = -1
-TERMINAL = -4
-SIMULTANEOUS = -2  # not used by the runner; engines serialise simultaneous choices
+from pnpforge.rules.kit.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    CardInstance,
+    GameInfo,
+    RuleViolation,
+    UnknownEffect,
+)
+from pnpforge.rules.kit.events import EventLog
+from pnpforge.rules.kit.options import Option
 
+__all__ = [
+    "CHANCE",
+    "SIMULTANEOUS",
+    "TERMINAL",
+    "Action",
+    "CardInstance",
+    "GameInfo",
+    "GameRules",
+    "Observation",
+    "RuleViolation",
+    "State",
+    "UnknownEffect",
+]
 
-class RuleViolation(AssertionError):
-    """An invariant or legality check failed: the engine or the deck is wrong."""
-
-
-class UnknownEffect(Exception):
-    """A card names an effect the engine does not implement."""
-
-    def __init__(self, card_id: str, effect: str) -> None:
-        super().__init__(f"card {card_id}: effect '{effect}' is not implemented by the engine")
-        self.card_id = card_id
-        self.effect = effect
+Action = int | tuple[int | str, ...]  # sortable; one engine keeps one shape
 
 
 @dataclass(frozen=True)
-class CardInstance:
-    """One physical card: the database card id and which copy it is (0-based)."""
+class Observation:
+    """What one seat may see.  Engines subclass it as a frozen dataclass of tuples, ints, strs
+    and frozensets; the runner refuses anything mutable reachable from it."""
 
-    card: str
-    copy: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.card}#{self.copy}"
+    seat: int
 
 
-@dataclass
-class GameInfo:
-    """Static metadata, apart from any state."""
+class _StateMeta(ABCMeta):
+    """LEGACY (delete with `runner.legacy_hooks` once every engine implements `observation`).
 
-    slug: str
-    players_min: int
-    players_max: int
-    max_steps: int
-    cooperative: bool = False
-    options: dict[str, Any] = field(default_factory=dict)
+    Engines still on the old interface define `hidden_view` instead of
+    `observation`; they stay instantiable until they are converted.
+    """
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kw: Any) -> Any:
+        cls = super().__new__(mcls, name, bases, namespace, **kw)
+        if "hidden_view" in namespace and "observation" in cls.__abstractmethods__:
+            cls.__abstractmethods__ = frozenset(cls.__abstractmethods__ - {"observation"})
+        return cls
 
 
-class State(ABC):
+class State(EventLog, ABC, metaclass=_StateMeta):
     """One position of a game; mutable, advanced with apply()."""
 
     @abstractmethod
@@ -74,16 +86,16 @@ class State(ABC):
         """Seat to act (0-based), CHANCE, or TERMINAL."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Hashable]:
+    def legal_actions(self) -> list[Any]:
         """Sorted legal actions of the player to act (chance outcomes at a chance node)."""
 
-    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
         """(action, probability) at a chance node; uniform over legal_actions by default."""
         acts = self.legal_actions()
         return [(a, 1.0 / len(acts)) for a in acts]
 
     @abstractmethod
-    def apply(self, action: Hashable) -> None:
+    def apply(self, action: Any) -> None:
         """Apply a legal action; raise RuleViolation for an illegal one."""
 
     @abstractmethod
@@ -93,9 +105,10 @@ class State(ABC):
     def returns(self) -> list[float]:
         """Final score per seat (valid when terminal); the runner compares with scores_from_rules()."""
 
+    @abstractmethod
     def scores_from_rules(self) -> list[float]:
-        """Scores recomputed from the final state by the scoring rules alone (independent path)."""
-        return self.returns()
+        """Final scores recomputed from the final state by the scoring rules, independently of the
+        running tally that `returns()` reports: the runner fails the game when they differ."""
 
     def winners(self) -> list[int]:
         """Winning seats after tie-breakers (cooperative games: all seats or none)."""
@@ -107,9 +120,9 @@ class State(ABC):
     def zones(self) -> dict[str, list[CardInstance]]:
         """Every physical card instance by zone name; each must appear exactly once."""
 
-    def hidden_view(self, seat: int) -> Any:
-        """What `seat` may see; agents of hidden-information games use only this."""
-        return self
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may see, as immutable data; the only thing its agent receives."""
 
     def check_invariants(self) -> None:
         """Cheap per-step checks of the engine's own (hand limits, counters…)."""
@@ -118,22 +131,21 @@ class State(ABC):
         return "terminal"
 
     @abstractmethod
-    def action_text(self, action: Hashable) -> str:
+    def action_text(self, action: Any) -> str:
         """The action in words, for the move log."""
-
-    def cards_played(self) -> list[str]:
-        """Card ids played so far, for the report's play counts."""
-        return []
 
 
 class GameRules(ABC):
     """A game's rules bound to its database data; makes initial states."""
 
     info: GameInfo
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    # card type slug -> what "used" means for it ("played", "executed", "drawn as a mission")
+    USED: ClassVar[dict[str, str]] = {}
 
     @abstractmethod
     def new_initial_state(self, players: int, rng: random.Random) -> State:
-        """Set-up; use rng only for agents-independent choices, chance nodes for shuffles."""
+        """Set-up; use rng only for agent-independent choices, chance nodes for shuffles."""
 
     @abstractmethod
     def deck(self) -> list[CardInstance]:
@@ -142,3 +154,11 @@ class GameRules(ABC):
     def unknown_effects(self) -> list[UnknownEffect]:
         """Cards whose effect the engine does not implement (reported, never ignored)."""
         return []
+
+    def scenarios(self) -> list[str]:
+        """Cooperative games: the missions or scenarios the check plays, each by default; [] otherwise."""
+        return []
+
+    def greedy_value(self, obs: Observation, action: Any) -> float:
+        """How much the greedy agent likes `action`, judged from the observation alone."""
+        return 0.0

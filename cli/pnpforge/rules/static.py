@@ -4,6 +4,10 @@
 cards it is about, so a designer knows where to look.  Severity decides the
 exit code: an "error" fails every check, a "strict" finding fails only under
 `--strict` (it is a warning otherwise).
+
+Cards are validated first and read-only; a row that raw SQL broke so badly
+that a validator stumbles on it is still one finding naming the card, never
+a traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
+
+from pnpforge.model import Card
 
 KINDS = ("invalid", "composition", "constraint", "edition")
 SEVERITIES = ("error", "strict")
@@ -28,19 +34,154 @@ class Finding:
     source: str = ""  # the rulebook section or constraint id behind the finding
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "severity": self.severity, "message": self.message,
-                "cards": list(self.cards), "source": self.source}
+        return {
+            "kind": self.kind,
+            "severity": self.severity,
+            "message": self.message,
+            "cards": list(self.cards),
+            "source": self.source,
+        }
 
 
 def static_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
-    """Every finding of `game`, composition first; empty when the deck is sound."""
+    """Every finding of `game`: invalid cards, composition, constraints, edition, in that order."""
+    from pnpforge.errors import PnpError
+    from pnpforge.store import repo
+
+    repo.get_game(db, game)
+    cards = repo.list_cards(db, game, strict=False)
+    out = invalid_findings(db, game, cards)
+    try:
+        repo.list_cards(db, game)
+    except PnpError:  # a row in a shape pnpforge never writes: counts over it would mislead
+        unreadable = tuple(c.id for c in cards if _unreadable(c))
+        out.append(
+            Finding(
+                "invalid",
+                "error",
+                f"composition and constraints not checked: card(s) {', '.join(unreadable)} "
+                f"hold values pnpforge never writes",
+                unreadable,
+            )
+        )
+        return out + edition_findings(db, game)
+    out += composition_findings(db, game)
+    out += constraint_findings(db, game, cards)
+    out += edition_findings(db, game)
+    return out
+
+
+def _unreadable(card: Card) -> bool:
+    """True for a row in a shape pnpforge never writes (copies not a number, fields not an object …)."""
+    return (
+        type(card.copies) is not int
+        or type(card.fields) is not dict
+        or type(card.provisional_fields) is not list
+        or type(card.name) is not str
+    )
+
+
+def invalid_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
+    """One "error" finding per card-level problem, as `pnp cards set` would refuse it."""
+    from pnpforge.store import repo
+    from pnpforge.validate import ERROR, GameIndex
+
+    types = {t.slug: t for t in repo.card_types(db, game)}
+    index = GameIndex(types, cards)
+    out: list[Finding] = []
+    for card in cards:
+        try:
+            problems = index.problems(card)
+        except Exception as exc:  # a row raw SQL broke past what the validator expects
+            out.append(
+                Finding(
+                    "invalid",
+                    "error",
+                    f"{card.id}: the card cannot be read as stored ({type(exc).__name__}: {exc})",
+                    (card.id,),
+                )
+            )
+            continue
+        for p in problems:
+            if p.severity == ERROR:
+                out.append(
+                    Finding(
+                        "invalid", "error", f"{card.id}/{p.field}: {p.message}", (card.id,), p.field or ""
+                    )
+                )
+    return out
+
+
+def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
+    """The component list, declared against actual copies."""
     from pnpforge.validate import composition
 
+    try:
+        rules = composition(db, game)
+    except Exception as exc:  # copies that are not numbers (raw SQL) stop the count
+        return [
+            Finding(
+                "composition",
+                "error",
+                f"the component list cannot be counted: {type(exc).__name__}: {exc} "
+                f"(see the invalid cards above)",
+            )
+        ]
+    return [
+        Finding(
+            "composition",
+            "error",
+            f"{rule.label}: the rulebook declares {rule.expected}, the deck has {rule.actual}",
+            tuple(rule.cards),
+            rule.rule,
+        )
+        for rule in rules
+        if not rule.ok
+    ]
+
+
+def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
+    """One "error" finding per breach of each of the game's constraints."""
+    from pnpforge.store.constraints import list_constraints
+    from pnpforge.validate.constraints import evaluate, selector
+
+    select = selector(db, game, cards)
     out: list[Finding] = []
-    for rule in composition(db, game):
-        if not rule.ok:
-            out.append(Finding("composition", "error",
-                               f"{rule.label}: the rulebook declares {rule.expected}, "
-                               f"the deck has {rule.actual}",
-                               tuple(rule.cards), rule.rule))
+    for constraint in list_constraints(db, game):
+        for breach in evaluate(constraint, select):
+            ids = f" [{', '.join(breach.cards)}]" if breach.cards else ""
+            out.append(
+                Finding(
+                    "constraint",
+                    "error",
+                    f"{constraint.label}: {breach.message}{ids}",
+                    breach.cards,
+                    f"{constraint.id} ({constraint.source})",
+                )
+            )
     return out
+
+
+def edition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
+    """One "strict" finding per value that differs from the rulebook edition."""
+    from pnpforge.validate.edition import edition_differences
+
+    out: list[Finding] = []
+    for d in edition_differences(db, game):
+        when = f" (changed {d.when})" if d.when else " (changed outside recorded history)"
+        out.append(
+            Finding(
+                "edition",
+                "strict",
+                f"{d.card}/{d.field}: rulebook edition {_show(d.edition)} → now {_show(d.current)}{when}",
+                (d.card,),
+                d.field,
+            )
+        )
+    return out
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return "none" if value is None else repr(value) if isinstance(value, str) else str(value)

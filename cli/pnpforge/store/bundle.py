@@ -15,7 +15,12 @@ leaves it whole (`pnp game export`).  Format, version 1:
      "composition": [{id, label, expected, card_type, query, parent, provisional, source}],
      "components": [{slug, name, name_en, kind, count, provisional, source, notes}],
      "glossary": [{term, term_en, category, text, source}],
-     "rules": [{kind, title, title_en, body, source}]}
+     "rules": [{kind, title, title_en, body, source}],
+     "constraints": [{id, kind, label, params: {...}, provisional, source}],
+     "edition": [{card, snapshot: {...}, frozen_at}]}
+
+`constraints` and `edition` are optional: a bundle without an edition gets
+one frozen from its own rulebook and reference cards on import.
 
 Structure errors are reported with the JSON path; card values are validated
 one layer up (pnpforge.edit), like every other write.
@@ -32,21 +37,56 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
-from pnpforge.store import repo
+from pnpforge.store import constraints, edition, repo
 
 FORMAT = "pnpforge-game/1"
 
-_GAME_KEYS = {"slug", "title", "title_en", "language", "players_min", "players_max",
-              "play_time", "version", "rulebook", "notes"}
-_TYPE_KEYS = {"slug", "name", "name_en", "width_mm", "height_mm", "size_provisional", "role",
-              "back", "notes", "fields"}
+_GAME_KEYS = {
+    "slug",
+    "title",
+    "title_en",
+    "language",
+    "players_min",
+    "players_max",
+    "play_time",
+    "version",
+    "rulebook",
+    "notes",
+}
+_TYPE_KEYS = {
+    "slug",
+    "name",
+    "name_en",
+    "width_mm",
+    "height_mm",
+    "size_provisional",
+    "role",
+    "back",
+    "notes",
+    "fields",
+}
 _FIELD_KEYS = {"name", "type", "label", "required", "min", "max", "allowed", "ref_type", "help"}
-_CARD_KEYS = {"id", "type", "name", "name_en", "copies", "fields", "text", "flavor", "art",
-              "provenance", "source", "provisional_fields", "notes"}
+_CARD_KEYS = {
+    "id",
+    "type",
+    "name",
+    "name_en",
+    "copies",
+    "fields",
+    "text",
+    "flavor",
+    "art",
+    "provenance",
+    "source",
+    "provisional_fields",
+    "notes",
+}
 _COMP_KEYS = {"id", "label", "expected", "card_type", "query", "parent", "provisional", "source"}
 _COMPONENT_KEYS = {"slug", "name", "name_en", "kind", "count", "provisional", "source", "notes"}
 _GLOSS_KEYS = {"term", "term_en", "category", "text", "source"}
 _RULE_KEYS = {"kind", "title", "title_en", "body", "source"}
+_CONSTRAINT_KEYS = {"id", "kind", "label", "params", "provisional", "source"}
+_EDITION_KEYS = {"card", "snapshot", "frozen_at"}
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
@@ -54,8 +94,9 @@ def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> 
         raise PnpError(f"{where}: expected an object, got {type(obj).__name__}")
     unknown = sorted(set(obj) - allowed)
     if unknown:
-        raise PnpError(f"{where}: unknown key(s) {', '.join(unknown)} "
-                       f"(allowed: {', '.join(sorted(allowed))})")
+        raise PnpError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
+        )
     missing = sorted(required - set(obj))
     if missing:
         raise PnpError(f"{where}: missing key(s) {', '.join(missing)}")
@@ -65,23 +106,43 @@ def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> 
 def parse(data: Any) -> dict:
     """Check a bundle's structure; return it with every list present."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise PnpError(f"not a game bundle: expected \"format\": \"{FORMAT}\"")
-    _check_keys(data["game"] if "game" in data else None, _GAME_KEYS, "game",
-                {"slug", "title", "title_en", "language", "players_min", "players_max"})
+        raise PnpError(f'not a game bundle: expected "format": "{FORMAT}"')
+    _check_keys(
+        data["game"] if "game" in data else None,
+        _GAME_KEYS,
+        "game",
+        {"slug", "title", "title_en", "language", "players_min", "players_max"},
+    )
     for i, t in enumerate(data.get("card_types", [])):
-        _check_keys(t, _TYPE_KEYS, f"card_types[{i}]",
-                    {"slug", "name", "name_en", "width_mm", "height_mm"})
+        _check_keys(t, _TYPE_KEYS, f"card_types[{i}]", {"slug", "name", "name_en", "width_mm", "height_mm"})
         for j, f in enumerate(t.get("fields", [])):
             _check_keys(f, _FIELD_KEYS, f"card_types[{i}].fields[{j}]", {"name", "type"})
     for i, c in enumerate(data.get("cards", [])):
         _check_keys(c, _CARD_KEYS, f"cards[{i}]", {"id", "type", "name"})
-    for key, keys, req in (("composition", _COMP_KEYS, {"id", "label", "expected"}),
-                           ("components", _COMPONENT_KEYS, {"slug", "name", "count"}),
-                           ("glossary", _GLOSS_KEYS, {"term", "text"}),
-                           ("rules", _RULE_KEYS, {"kind", "title", "body"})):
+    for key, keys, req in (
+        ("composition", _COMP_KEYS, {"id", "label", "expected"}),
+        ("components", _COMPONENT_KEYS, {"slug", "name", "count"}),
+        ("glossary", _GLOSS_KEYS, {"term", "text"}),
+        ("rules", _RULE_KEYS, {"kind", "title", "body"}),
+        ("constraints", _CONSTRAINT_KEYS, {"id", "kind", "label", "params"}),
+        ("edition", _EDITION_KEYS, {"card", "snapshot"}),
+    ):
         for i, item in enumerate(data.get(key, [])):
             _check_keys(item, keys, f"{key}[{i}]", req)
+    _check_deck_data(data)
     return data
+
+
+def _check_deck_data(data: dict) -> None:
+    """Constraint parameters fit their kind; edition snapshots are objects."""
+    for i, item in enumerate(data.get("constraints", [])):
+        try:
+            constraints.check_params(item["kind"], item["params"])
+        except PnpError as exc:
+            raise PnpError(f"constraints[{i}] ({item['id']}): {exc}") from None
+    for i, item in enumerate(data.get("edition", [])):
+        if not isinstance(item["snapshot"], dict):
+            raise PnpError(f"edition[{i}] ({item['card']}): snapshot must be an object")
 
 
 def bundle_cards(data: dict) -> list[Card]:
@@ -96,6 +157,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
     exists = conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone()
     if exists and not replace:
         raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
+    kept_edition = edition.entries(conn, slug) if exists else []
     if exists:
         conn.execute("DELETE FROM cards WHERE game = ?", [slug])
         conn.execute("DELETE FROM games WHERE slug = ?", [slug])
@@ -116,17 +178,53 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
         if card.type in types:
             repo.with_list_defaults(card, types[card.type])
         repo.insert_card(conn, card)
-    for table, key in (("composition", "composition"), ("components", "components"),
-                       ("glossary", "glossary"), ("rule_sections", "rules")):
+    for table, key in (
+        ("composition", "composition"),
+        ("components", "components"),
+        ("glossary", "glossary"),
+        ("rule_sections", "rules"),
+    ):
         for pos, item in enumerate(data.get(key, [])):
             _insert(conn, table, {**item, "game": slug, "position": pos})
+    _write_deck_data(conn, slug, data, kept_edition)
+
+
+def _write_deck_data(
+    conn: sqlite3.Connection, slug: str, data: dict, kept_edition: list[edition.EditionEntry]
+) -> None:
+    """Constraints as given; the edition as given, else the replaced game's, else frozen anew.
+
+    Keeping the replaced game's edition means a bundle without one cannot
+    hide a changed rulebook value by replacing the game.
+    """
+    for item in data.get("constraints", []):
+        constraints.insert_constraint(
+            conn,
+            constraints.Constraint(
+                slug,
+                item["id"],
+                item["kind"],
+                item["label"],
+                item["params"],
+                bool(item.get("provisional", False)),
+                item.get("source", ""),
+            ),
+        )
+    if "edition" in data:
+        edition.insert_entries(conn, slug, data["edition"])
+    elif kept_edition:
+        edition.restore(conn, slug, kept_edition)
+    else:
+        edition.freeze(conn, slug)
 
 
 def _insert(conn: sqlite3.Connection, table: str, row: dict) -> None:
     cols = list(row)
     try:
-        conn.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                     [row[c] for c in cols])
+        conn.execute(
+            f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+            [row[c] for c in cols],
+        )
     except sqlite3.IntegrityError as exc:
         ident = row.get("slug") or row.get("id") or row.get("term") or row.get("title") or ""
         raise PnpError(f"{table} '{ident}': {exc}") from None
@@ -157,11 +255,21 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
             out.append(d)
         return out
 
-    return {"format": FORMAT, "game": game, "card_types": types, "cards": cards,
-            "composition": plain(repo.composition(db, slug)),
-            "components": plain(repo.components(db, slug)),
-            "glossary": plain(repo.glossary(db, slug)),
-            "rules": plain(repo.rule_sections(db, slug))}
+    return {
+        "format": FORMAT,
+        "game": game,
+        "card_types": types,
+        "cards": cards,
+        "composition": plain(repo.composition(db, slug)),
+        "components": plain(repo.components(db, slug)),
+        "glossary": plain(repo.glossary(db, slug)),
+        "rules": plain(repo.rule_sections(db, slug)),
+        "constraints": [c.to_dict() for c in constraints.list_constraints(db, slug)],
+        "edition": [
+            {"card": e.card, "snapshot": e.snapshot, "frozen_at": e.frozen_at}
+            for e in edition.entries(db, slug)
+        ],
+    }
 
 
 def dumps(bundle: dict) -> str:

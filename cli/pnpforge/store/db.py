@@ -1,13 +1,22 @@
-"""Opening cards.db: foreign keys on, a busy timeout, migrations applied.
+"""Opening cards.db: exactly the named file, foreign keys on, a busy timeout, migrations.
 
 Every connection in the project comes from `open_db`, so no code path can
 forget `PRAGMA foreign_keys=ON` (SQLite leaves it off by default).
+
+Reads never change a file: a read-only open uses a `mode=ro` URI with the
+path percent-escaped (a `#` or `?` in a folder name would otherwise open a
+different file), refuses empty and foreign SQLite files instead of giving
+them pnpforge's schema, and reads an older pnpforge schema through an
+in-memory copy migrated there.  Only `create=True` (`pnp db init`) makes a
+file and only a writable open of a pnpforge database migrates it in place.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
+import urllib.parse
 from pathlib import Path
 
 import sqlite_utils
@@ -16,6 +25,7 @@ from pnpforge.errors import PnpError
 from pnpforge.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 DEFAULT_DB = "cards.db"
+PNPFORGE_TABLES = frozenset({"games", "card_types", "field_defs", "cards", "history"})
 
 
 def resolve_path(path: str | os.PathLike | None) -> Path:
@@ -31,39 +41,124 @@ def _busy_timeout() -> float:
         return 5.0
 
 
-def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-    if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=_busy_timeout(),
-                               isolation_level=None)
-    else:
-        conn = sqlite3.connect(str(path), timeout=_busy_timeout(), isolation_level=None)
+def file_uri(path: Path, mode: str) -> str:
+    """A SQLite URI naming exactly `path`: `%`, `#` and `?` are escaped, never read as URI syntax."""
+    return f"file:{urllib.parse.quote(str(path.absolute()), safe='/')}?mode={mode}"
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(file_uri(path, mode), uri=True, timeout=_busy_timeout(), isolation_level=None)
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
 
 
-def open_db(path: str | os.PathLike | None = None, *, create: bool = False,
-            readonly: bool = False) -> sqlite_utils.Database:
-    """Open (or with create=True, make) a card database and bring its schema up to date."""
-    p = resolve_path(path)
-    if not create and not p.exists():
-        raise PnpError(f"no card database at {p}: pass --db PATH, set PNP_DB, "
-                       f"or create one with 'pnp db init'")
-    if create and p.exists():
-        raise PnpError(f"{p} already exists; refusing to overwrite it")
+def describe_error(path: Path | str, exc: sqlite3.Error) -> str:
+    """One line for a SQLite error on `path` that says what happened and what to do."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    if code == "SQLITE_READONLY_ROLLBACK" or "READONLY_ROLLBACK" in code:
+        return (f"{path} has an interrupted write to roll back ({path}-journal, left by a crash): "
+                f"run 'pnp --db {path} db upgrade' to finish the roll-back, then try again")
+    if "locked" in text or "busy" in text or code.startswith("SQLITE_BUSY"):
+        return f"{path} is locked by another program; nothing was changed (try again)"
+    if "malformed" in text or code.startswith("SQLITE_CORRUPT"):
+        return (f"{path} is damaged ({text}); restore the committed copy with "
+                f"'git restore {path}' (or 'git checkout -- {path}'), or salvage what is left with "
+                f"'sqlite3 {path} .recover | sqlite3 recovered.db'")
+    if "not a database" in text or code == "SQLITE_NOTADB":
+        return f"{path} is not a SQLite database ({text}); pass --db with a pnpforge card database"
+    if "disk is full" in text or code == "SQLITE_FULL":
+        return f"the disk holding {path} is full; nothing was changed"
+    if "readonly" in text or "read-only" in text:
+        return f"{path} is read-only; nothing was changed"
+    if "unable to open" in text or code == "SQLITE_CANTOPEN":
+        return f"cannot open {path} (check the folder exists and is readable)"
+    return f"database error on {path}: {text}; nothing was changed"
+
+
+def _check_file(p: Path, create: bool) -> None:
+    """Refuse what SQLite must not open: a missing file, a folder, a FIFO or device, an empty file."""
     try:
-        conn = _connect(p, readonly)
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        raise PnpError(f"{p} is not a readable SQLite database ({exc})") from None
+        st = p.stat()
+    except FileNotFoundError:
+        if create:
+            return
+        raise PnpError(f"no card database at {p}: pass --db PATH, set PNP_DB, "
+                       f"or create one with 'pnp db init'") from None
+    except OSError as exc:
+        raise PnpError(f"cannot open {p}: {exc.strerror}") from None
+    if create:
+        raise PnpError(f"{p} already exists; refusing to overwrite it")
+    if not stat.S_ISREG(st.st_mode):
+        raise PnpError(f"{p} is not a regular file (a folder or device); pass --db with a card database")
+    if st.st_size == 0:
+        raise PnpError(f"{p} is empty, not a pnpforge card database; "
+                       f"left as it is (create a database with 'pnp --db NEW.db db init')")
+
+
+def _identify(conn: sqlite3.Connection, p: Path) -> int:
+    """The schema version of a pnpforge database; PnpError for anything else."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if version < 0:
+        raise PnpError(f"{p} has schema version {version}: damaged or not a pnpforge database; "
+                       f"left as it is")
     if version > SCHEMA_VERSION:
         raise PnpError(f"{p} has schema version {version}, newer than this pnpforge "
                        f"understands ({SCHEMA_VERSION}); upgrade pnpforge")
-    if version < SCHEMA_VERSION:
-        if readonly:
-            conn.close()
-            conn = _connect(p, False)
-        _migrate(conn, version, p)
+    if version == 0 or not PNPFORGE_TABLES <= tables:
+        what = "an empty SQLite database" if not tables else "another application's SQLite database"
+        raise PnpError(f"{p} is {what}, not a pnpforge card database; left as it is "
+                       f"(create one with 'pnp --db NEW.db db init')")
+    return int(version)
+
+
+def open_db(path: str | os.PathLike | None = None, *, create: bool = False,
+            readonly: bool = False, scratch: bool = False) -> sqlite_utils.Database:
+    """Open a card database; `create` makes a new one, `readonly` never writes the file.
+
+    `scratch` opens a private in-memory copy: writes there run every check of a
+    real write (the schema's included) and vanish, which is what a dry run needs.
+    """
+    p = resolve_path(path)
+    _check_file(p, create)
+    try:
+        if create:
+            conn = _connect(p, "rwc")
+            _migrate(conn, 0, p)
+            return sqlite_utils.Database(conn)
+        conn = _connect(p, "ro" if readonly or scratch else "rw")
+        version = _identify(conn, p)
+        if scratch or (readonly and version < SCHEMA_VERSION):
+            conn = _in_memory_copy(conn)
+        if version < SCHEMA_VERSION:
+            _migrate(conn, version, p)
+    except sqlite3.Error as exc:
+        raise PnpError(describe_error(p, exc)) from None
     return sqlite_utils.Database(conn)
+
+
+def _in_memory_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """The database copied into memory; the file connection is closed."""
+    mem = sqlite3.connect(":memory:", isolation_level=None)
+    conn.backup(mem)
+    conn.close()
+    mem.execute("PRAGMA foreign_keys=ON")
+    return mem
+
+
+def upgrade(path: str | os.PathLike | None = None) -> tuple[int, int]:
+    """Migrate a pnpforge database in place (and roll back a crashed write); (old, new) version."""
+    p = resolve_path(path)
+    _check_file(p, False)
+    try:
+        conn = _connect(p, "rw")
+        version = _identify(conn, p)
+        _migrate(conn, version, p)
+        conn.close()
+    except sqlite3.Error as exc:
+        raise PnpError(describe_error(p, exc)) from None
+    return version, SCHEMA_VERSION
 
 
 def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
@@ -75,40 +170,48 @@ def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise PnpError(f"cannot upgrade {path} to schema version {number}: {exc}") from None
+            raise PnpError(f"cannot upgrade {path} to schema version {number}: "
+                           f"{describe_error(path, exc)}") from None
 
 
 class transaction:
     """`with transaction(db):` — BEGIN IMMEDIATE … COMMIT, ROLLBACK on any error.
 
-    Turns SQLite's locked/read-only errors into PnpError so commands print a
-    message instead of a traceback.
+    The write lock is taken first, so whatever the caller reads inside the
+    block is what it writes against.  SQLite's locked/read-only/full errors
+    become PnpError so commands print a message instead of a traceback.
+    `rollback_only` ends the block with ROLLBACK even on success (dry runs).
     """
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: sqlite_utils.Database, rollback_only: bool = False) -> None:
         self.conn = db.conn
+        self.rollback_only = rollback_only
 
     def __enter__(self) -> sqlite3.Connection:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             raise PnpError(_write_error(exc)) from None
         return self.conn
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        if exc_type is None:
+        if exc_type is None and not self.rollback_only:
             try:
                 self.conn.execute("COMMIT")
                 return False
             except sqlite3.Error as err:
-                self.conn.execute("ROLLBACK")
+                self._rollback()
                 raise PnpError(_write_error(err)) from None
-        self.conn.execute("ROLLBACK")
+        self._rollback()
         if isinstance(exc, sqlite3.IntegrityError):
-            raise PnpError(f"the database refused the change: {exc}") from None
-        if isinstance(exc, sqlite3.OperationalError):
+            raise PnpError(f"the database refused the change: {exc}; nothing was changed") from None
+        if isinstance(exc, sqlite3.Error):
             raise PnpError(_write_error(exc)) from None
         return False
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
 
 def _write_error(exc: sqlite3.Error) -> str:
@@ -117,4 +220,6 @@ def _write_error(exc: sqlite3.Error) -> str:
         return "the card database is read-only; nothing was changed"
     if "locked" in text or "busy" in text:
         return "the card database is locked by another program; nothing was changed (try again)"
+    if "disk is full" in text:
+        return "the disk is full; nothing was changed"
     return f"database error: {text}; nothing was changed"

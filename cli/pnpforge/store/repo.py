@@ -125,13 +125,13 @@ def list_cards(db: sqlite_utils.Database | sqlite3.Connection, game: str, card_t
     return [card_from_row(r, strict) for r in cur]
 
 
-def find_card(db: sqlite_utils.Database, game: str, card_id: str) -> Card | None:
+def find_card(db: sqlite_utils.Database, game: str, card_id: str, strict: bool = True) -> Card | None:
     rows = _rows(db, CARD_SELECT + " WHERE c.game = ? AND c.id = ?", [game, card_id])
-    return card_from_row(rows[0]) if rows else None
+    return card_from_row(rows[0], strict) if rows else None
 
 
-def get_card(db: sqlite_utils.Database, game: str, card_id: str) -> Card:
-    card = find_card(db, game, card_id)
+def get_card(db: sqlite_utils.Database, game: str, card_id: str, strict: bool = True) -> Card:
+    card = find_card(db, game, card_id, strict)
     if card is None:
         raise PnpError(f"game '{game}' has no card '{card_id}'")
     return card
@@ -143,6 +143,8 @@ def with_list_defaults(card: Card, ctype: CardType) -> Card:
     One spelling per meaning keeps CSV round trips exact (an empty cell reads back as [])
     and lets templates and engines iterate without a presence check.
     """
+    if not isinstance(card.fields, dict):
+        return card  # a malformed card: validation names it
     for f in ctype.fields:
         if f.type == "list" and card.fields.get(f.name) is None:
             card.fields[f.name] = []
@@ -150,6 +152,9 @@ def with_list_defaults(card: Card, ctype: CardType) -> Card:
 
 
 def _card_values(card: Card) -> dict[str, Any]:
+    if not isinstance(card.fields, dict) or not isinstance(card.provisional_fields, list) \
+            or not all(isinstance(p, str) for p in card.provisional_fields):
+        raise PnpError(f"card {card.id}: fields must be an object and provisional_fields a list of names")
     return {"game": card.game, "type": card.type, "id": card.id, "name": card.name,
             "name_en": card.name_en, "copies": card.copies,
             "fields": json.dumps(card.fields, ensure_ascii=False, sort_keys=True),
@@ -170,16 +175,26 @@ def insert_card(conn: sqlite3.Connection, card: Card, position: int | None = Non
     vals = _card_values(card)
     vals["position"] = next_position(conn, card.game) if position is None else position
     cols = ", ".join(vals)
-    conn.execute(f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})",
-                 list(vals.values()))
+    _write(conn, card, f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})",
+           list(vals.values()))
+
+
+def _write(conn: sqlite3.Connection, card: Card, sql: str, params: list[Any]) -> None:
+    """Run a card write; the schema's refusal becomes a PnpError naming the card."""
+    try:
+        conn.execute(sql, params)
+    except sqlite3.IntegrityError as exc:
+        raise PnpError(f"card {card.game}/{card.id}: the database refused it: {exc}") from None
+    except (ValueError, OverflowError) as exc:
+        raise PnpError(f"card {card.game}/{card.id}: cannot store it: {exc}") from None
 
 
 def update_card(conn: sqlite3.Connection, card: Card, old_id: str | None = None) -> None:
     vals = _card_values(card)
     sets = ", ".join(f"{k} = ?" for k in vals) + \
         ", updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')"
-    conn.execute(f"UPDATE cards SET {sets} WHERE game = ? AND id = ?",
-                 [*vals.values(), card.game, old_id or card.id])
+    _write(conn, card, f"UPDATE cards SET {sets} WHERE game = ? AND id = ?",
+           [*vals.values(), card.game, old_id or card.id])
 
 
 def delete_card(conn: sqlite3.Connection, game: str, card_id: str) -> None:

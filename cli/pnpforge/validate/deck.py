@@ -14,6 +14,7 @@ import sqlite_utils
 from pnpforge.model import Card, CardType
 from pnpforge.store import repo
 from pnpforge.validate.problem import ERROR, Problem
+from pnpforge.validate.values import name_key
 
 
 def reference_problems(card: Card, ctype: CardType, cards_by_id: dict[str, Card]) -> list[Problem]:
@@ -38,7 +39,9 @@ def reference_problems(card: Card, ctype: CardType, cards_by_id: dict[str, Card]
 
 def duplicate_name_problems(card: Card, others: list[Card]) -> list[Problem]:
     """Two cards of one type may not share a name: players could not tell them apart."""
-    clash = [o.id for o in others if o.id != card.id and o.type == card.type and o.name == card.name]
+    key = name_key(card.name)
+    clash = [o.id for o in others
+             if o.id != card.id and o.type == card.type and isinstance(o.name, str) and name_key(o.name) == key]
     if not clash:
         return []
     return [Problem(ERROR, card.game, card.id, "name",
@@ -77,13 +80,11 @@ class RuleResult:
 
 def composition(db: sqlite_utils.Database, game: str) -> list[RuleResult]:
     """Declared vs actual copies for every composition rule of a game."""
-    from pnpforge.query import search  # the search language selects each rule's cards
+    from pnpforge.query import select  # the one selection API picks each rule's cards
 
     results = []
     for rule in repo.composition(db, game):
-        text = " ".join(x for x in (f"type:{rule.card_type}" if rule.card_type else "",
-                                    f"({rule.query})" if rule.query else "") if x)
-        cards = search(db, game, text) if text else repo.list_cards(db, game)
+        cards = select.cards(db, select.select(db, game, rule.card_type, rule.query))
         results.append(RuleResult(rule.id, rule.label, rule.expected,
                                   sum(c.copies for c in cards), rule.provisional, rule.parent,
                                   [c.id for c in cards]))

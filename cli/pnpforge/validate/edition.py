@@ -2,17 +2,118 @@
 
 Every write path (`cards set`, `import`, `game import`) passes each card it is
 about to store through `apply_edition_rules`, inside its write transaction.
+`edition_differences` compares the cards as stored with the frozen rulebook
+edition, so a change made around the editor (raw SQL) is found as well.
 """
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
 from pnpforge.model import Card
+from pnpforge.store import edition, repo
+
+# Values a card prints that are not type fields; an edit of one is tracked like a field's.
+_PRINTED_ATTRIBUTES = ("name", "copies", "text")
+
+
+def _printed_values(card: Card) -> dict[str, Any]:
+    values: dict[str, Any] = {key: getattr(card, key) for key in _PRINTED_ATTRIBUTES}
+    if isinstance(card.fields, dict):  # a row raw SQL broke reads leniently as its text
+        values.update({f"fields.{k}": v for k, v in card.fields.items()})
+    return values
 
 
 def apply_edition_rules(old: Card | None, new: Card, correction: str | None = None) -> Card:
     """`new`, with every rulebook or reference value it changes marked provisional.
 
     With `correction` (the reason a transcription error is being fixed) the
-    provenance is kept; the write path records the reason in history.
+    provenance is kept; the write path records the reason in history.  A value
+    that is a field or a printed attribute (name, copies, text) joins
+    `provisional_fields`; a change of card type makes the whole card
+    provisional, since no field of the old type's transcription still applies.
     """
-    return new
+    if old is None or correction or new.provenance == "provisional":
+        return new
+    out = copy.deepcopy(new)
+    if old.type != new.type and old.provenance != "provisional":
+        out.provenance = "provisional"
+        return out
+    before, after = _printed_values(old), _printed_values(new)
+    marked = set(out.provisional_fields)
+    for key in sorted(set(before) | set(after)):
+        name = key[len("fields.") :] if key.startswith("fields.") else key
+        if before.get(key) != after.get(key) and not old.is_value_provisional(name):
+            marked.add(name)
+    out.provisional_fields = sorted(marked)
+    return out
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A value that is no longer what the rulebook edition froze."""
+
+    card: str
+    key: str  # "copies", "name", "text", "type" or "fields.NAME"
+    edition: Any
+    current: Any
+    when: str  # time of the edit that made the difference, "" when history lacks it
+
+    @property
+    def field(self) -> str:
+        return self.key[len("fields.") :] if self.key.startswith("fields.") else self.key
+
+
+def _frozen_keys(snapshot: dict[str, Any]) -> list[str]:
+    """The keys of a snapshot that were rulebook or reference values when frozen."""
+    if snapshot.get("provenance") not in ("rulebook", "reference"):
+        return []
+    provisional = set(snapshot.get("provisional_fields") or [])
+    keys = [k for k in edition.ATTRIBUTES if k not in provisional and k in snapshot]
+    keys += [f"fields.{k}" for k in sorted(snapshot.get("fields") or {}) if k not in provisional]
+    return keys
+
+
+def _current_values(card: Card | None) -> dict[str, Any]:
+    if card is None:
+        return {"copies": 0}
+    values = _printed_values(card)
+    values["type"] = card.type
+    return values
+
+
+def edition_differences(db: sqlite_utils.Database, game: str) -> list[Difference]:
+    """Every frozen value of `game` that the cards no longer hold, with when it changed."""
+    entries = edition.entries(db, game)
+    if not entries:
+        return []
+    cards = {c.id: c for c in repo.list_cards(db, game, strict=False)}
+    history = edition.history_after(db, game, min(e.frozen_seq for e in entries))
+    out: list[Difference] = []
+    for entry in entries:
+        current = _current_values(cards.get(entry.card))
+        for key in _frozen_keys(entry.snapshot):
+            frozen = edition.value_of(entry.snapshot, key)
+            now = current.get(key)
+            if entry.card not in cards and key != "copies":
+                continue
+            if frozen != now:
+                out.append(Difference(entry.card, key, frozen, now, _when(history, entry, key, now)))
+    return out
+
+
+def _when(history: list, entry: edition.EditionEntry, key: str, now: Any) -> str:
+    """Time of the newest edit after the freeze that changed `key` of the card."""
+    found = ""
+    for seq, at, card, before, after, _ in history:
+        if card != entry.card or seq <= entry.frozen_seq:
+            continue
+        if after is None or before is None:
+            found = at
+        elif edition.value_of(before, key) != edition.value_of(after, key):
+            found = at
+    return found

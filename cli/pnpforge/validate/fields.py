@@ -9,8 +9,13 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from pnpforge.model import CARD_ATTRIBUTES, PROVENANCES, Card, CardType, FieldDef
+from pnpforge.model import (CARD_ATTRIBUTES, INT_MAX, INT_MIN, MAX_FIELD_TEXT, MAX_LIST_ITEMS,
+                            PROVENANCES, Card, CardType, FieldDef)
 from pnpforge.validate.problem import ERROR, WARNING, Problem
+from pnpforge.validate.values import attribute_problems, forbidden_char, parse_int
+
+# Attributes whose wrong shape makes the rest of a card unreadable.
+_SHAPE = {"fields", "provisional_fields", "name", "provenance", "source"}
 
 _TRUE = {"true", "yes", "1", "y"}
 _FALSE = {"false", "no", "0", "n"}
@@ -24,14 +29,10 @@ def coerce(fd: FieldDef, raw: Any) -> Any:
     if raw is None or (isinstance(raw, str) and raw.strip() == ""):
         return None
     if fd.type == "integer":
-        if isinstance(raw, bool):
-            raise ValueError(f"expected an integer, got {raw!r}")
-        if isinstance(raw, int):
-            return raw
         try:
-            return int(str(raw).strip())
-        except ValueError:
-            raise ValueError(f"expected an integer, got {raw!r}") from None
+            return parse_int(raw)
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("a whole number", "an integer")) from None
     if fd.type == "boolean":
         if isinstance(raw, bool):
             return raw
@@ -43,8 +44,14 @@ def coerce(fd: FieldDef, raw: Any) -> Any:
         raise ValueError(f"expected true or false, got {raw!r}")
     if fd.type == "list":
         if isinstance(raw, list):
+            if not all(isinstance(v, str) for v in raw):
+                raise ValueError("expected a list of text values")
             return raw
+        if not isinstance(raw, str | int | float):
+            raise ValueError(f"expected a list, got a {type(raw).__name__}")
         return [p.strip() for p in re.split(r"[|,，]", str(raw)) if p.strip()]
+    if not isinstance(raw, str | int | float) or isinstance(raw, bool):
+        raise ValueError(f"expected text, got a {type(raw).__name__}")
     return raw if isinstance(raw, str) else str(raw)
 
 
@@ -54,6 +61,8 @@ def check_value(fd: FieldDef, value: Any) -> str | None:
     if fd.type == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
             return f"expected an integer, got {value!r}"
+        if not INT_MIN <= value <= INT_MAX:
+            return f"{value} is out of range ({INT_MIN}…{INT_MAX})"
         if fd.min is not None and value < fd.min:
             return f"{value} is below the minimum {fd.min}"
         if fd.max is not None and value > fd.max:
@@ -64,14 +73,18 @@ def check_value(fd: FieldDef, value: Any) -> str | None:
     elif fd.type in ("text", "ref"):
         if not isinstance(value, str):
             return f"expected text, got {value!r}"
-        if fd.max is not None and len(value) > fd.max:
-            return f"text is {len(value)} characters, longer than the maximum {fd.max}"
+        limit = fd.max if fd.max is not None else MAX_FIELD_TEXT
+        if len(value) > limit:
+            return f"text is {len(value)} characters, longer than the maximum {limit}"
+        return forbidden_char(value, multiline=fd.type == "text")
     elif fd.type == "enum":
-        if value not in allowed:
+        if not isinstance(value, str | int) or value not in allowed:
             return f"{value!r} is not allowed (allowed: {', '.join(map(str, allowed))})"
     elif fd.type == "list":
-        if not isinstance(value, list):
-            return f"expected a list, got {value!r}"
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"expected a list of text values, got {value!r}"
+        if len(value) > MAX_LIST_ITEMS:
+            return f"holds {len(value)} values, more than {MAX_LIST_ITEMS}"
         bad = [v for v in value if v not in allowed]
         if bad:
             return (f"{', '.join(map(repr, bad))} not allowed "
@@ -90,13 +103,16 @@ def validate_card(card: Card, ctype: CardType | None, known_types: Iterable[str]
     def err(field: str | None, msg: str, severity: str = ERROR) -> None:
         p.append(Problem(severity, card.game, card.id, field, msg))
 
+    broken = attribute_problems(card)
+    for attr, reason in broken:
+        err(attr, reason)
     if ctype is None:
         err("type", f"unknown card type '{card.type}' (allowed: {', '.join(known_types)})")
         return p
+    if any(attr in _SHAPE for attr, _ in broken):
+        return p  # a row another tool wrote in the wrong shape: the rest cannot be read
     if not card.name.strip():
         err("name", "name is required")
-    if not isinstance(card.copies, int) or isinstance(card.copies, bool) or card.copies < 0:
-        err("copies", f"copies must be a whole number ≥ 0, got {card.copies!r}")
     if card.provenance not in PROVENANCES:
         err("provenance", f"'{card.provenance}' is not allowed (allowed: {', '.join(PROVENANCES)})")
     if card.provenance == "rulebook" and not card.source.strip():
@@ -129,6 +145,9 @@ def provisional_warnings(card: Card) -> list[Problem]:
     """A warning per provisional card, so designers see what still needs the rulebook's word."""
     if card.provenance == "provisional":
         return [Problem(WARNING, card.game, card.id, None, "whole card is provisional")]
+    if not isinstance(card.provisional_fields, list) or \
+            not all(isinstance(x, str) for x in card.provisional_fields):
+        return []  # reported as an error by validate_card
     if card.provisional_fields:
         return [Problem(WARNING, card.game, card.id, ",".join(card.provisional_fields),
                         "provisional value(s): " + ", ".join(card.provisional_fields))]

@@ -1,0 +1,105 @@
+"""Accusation (控訴): rules engine for the two-player cult duel and the 2v2 mode.
+
+Everything a card does comes from the database: its numbers (聲量, 災厄, 守護, 星塵,
+駐守X, 解構X, symbols, ritual requirements) and its `effect` field, a small effect
+language the engine interprets (`language.py`):
+
+    effect   := section (" | " section)*
+    section  := trigger ":" body
+    trigger  := chant | on_garrison | on_deconstruct | action | play | ability
+              | on_accuse | on_destroyed | after_chant_accused
+              | stardust_change | stardust_extra      (bodies are steps)
+              | passive                                (body: "key N; key N")
+              | stardust_calamity                      (body: "N")
+    body     := step (";" step)*
+    step     := prefix* verb [N | type] [filter …]
+    prefix   := may | if:SYMBOL>=N | if:done | per:SYMBOL/N
+
+Readings the engine chose where the rulebook is silent or terse:
+
+* Executed sections (chant, on_garrison, on_deconstruct, action, play, and a ritual's
+  execution) carry the card's 災厄 and can be accused; triggered ones (on_accuse,
+  on_destroyed, after_chant_accused) and leader abilities cannot.
+* Steps resolve in reading order and the first one that cannot be carried out in full
+  ends the effect (general rule 1); `each_*` steps keep going when only one side is
+  unaffected (rule 1, example ii); `may` asks (rule 2); `per:` counts are fixed when
+  the effect triggers while `if:` is tested once (rule 5).
+
+The game is one generator (`TurnFlow.game`) that yields a `Decision` whenever a seat
+or chance must choose; `apply()` sends the choice back.  Chance draws pick which card
+leaves an unordered deck, so a shuffle is implicit and games are pure functions of
+their action sequence (which is how `clone()` works).
+
+Modules: `language` (effect parser), `data` (cards), `rules` (options, physical
+cards), `board` (piles, marks, arithmetic), `effects` (accusation and verbs),
+`turn` (turn sequence), `state` (engine interface), `agents` (view, greedy hook).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pnpforge.rules.games.accusation.actions import (
+    ABILITY,
+    ACCEPT,
+    ACCUSE,
+    ASIDE,
+    CHOOSE,
+    DECLINE,
+    DECONSTRUCT,
+    DISCARD,
+    DRAW,
+    END,
+    FIRST,
+    GARRISON,
+    KEEP,
+    LOC_ACTION,
+    NO_ACCUSE,
+    PLAY,
+    RAID,
+    RAID_WITH,
+    REBUILD,
+    RITUAL,
+)
+from pnpforge.rules.games.accusation.language import Effect, Step, parse_effect
+from pnpforge.rules.games.accusation.rules import SLUG, STEPS_PER_SEAT, AccusationRules
+
+__all__ = [
+    "ABILITY",
+    "ACCEPT",
+    "ACCUSE",
+    "ASIDE",
+    "CHOOSE",
+    "DECLINE",
+    "DECONSTRUCT",
+    "DISCARD",
+    "DRAW",
+    "END",
+    "FIRST",
+    "GARRISON",
+    "KEEP",
+    "LOC_ACTION",
+    "NO_ACCUSE",
+    "PLAY",
+    "RAID",
+    "RAID_WITH",
+    "REBUILD",
+    "RITUAL",
+    "SLUG",
+    "AccusationRules",
+    "Effect",
+    "Step",
+    "make_rules",
+    "parse_effect",
+]
+
+
+def make_rules(db: Any, options: Mapping[str, Any] | None = None) -> AccusationRules:
+    """The engine bound to the database's accusation cards (read now, so edits count)."""
+    from pnpforge.rules.games.accusation.data import card_def
+    from pnpforge.rules.kit import game_info
+    from pnpforge.store import repo
+
+    defs = [card_def(card) for card in repo.list_cards(db, SLUG)]
+    return AccusationRules(defs, game_info(db, SLUG, max_steps=STEPS_PER_SEAT * 2), options or {})

@@ -1,0 +1,172 @@
+"""What an Accusation seat may see, and the one-step greedy heuristic of sample games.
+
+The observation is plain immutable data: the seat's own hand and the cards it
+sacrificed, every public pile (区域介紹: 公開資訊), the marks on field cards and
+the counts of hidden piles.  Cards are named by their index in the rules'
+instance list, the same numbers the actions carry; which card an index is is
+static knowledge (the rules), where it is and what is on it is in the observation.
+
+The heuristic plays rituals first, then accusations and tempo; it reads only
+the observation and the static card data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pnpforge.rules.engine import Observation
+from pnpforge.rules.games.accusation.actions import (
+    ABILITY,
+    ACCEPT,
+    ACCUSE,
+    ASIDE,
+    CHOOSE,
+    DECLINE,
+    DECONSTRUCT,
+    DISCARD,
+    GARRISON,
+    KEEP,
+    LOC_ACTION,
+    PLAY,
+    RAID,
+    RAID_WITH,
+    REBUILD,
+    RITUAL,
+)
+from pnpforge.rules.games.accusation.board import PUBLIC_PILES
+from pnpforge.rules.games.accusation.data import CardDef
+
+if TYPE_CHECKING:
+    from pnpforge.rules.games.accusation.rules import AccusationRules
+    from pnpforge.rules.games.accusation.state import AccusationState
+
+# Choices that hurt the card's owner: the greedy hook prefers enemy cards for these.
+HARMFUL = {"destroy_follower", "destroy_location", "make_guilty", "bounce", "each_destroy_own_follower"}
+TYPE_WORTH = {"ritual": 8.0, "leader": 6.0, "location": 4.0, "magic": 3.0}
+
+
+def card_worth(definition: CardDef) -> float:
+    """How much a card is worth keeping: type first, then volume and symbols."""
+    extras = (definition.volume or 0) + len(definition.symbols)
+    return TYPE_WORTH.get(definition.type, 2.0) + extras * 0.5
+
+
+@dataclass(frozen=True)
+class AccusationObservation(Observation):
+    """Everything `seat` may see now; per-seat tuples are indexed by seat."""
+
+    turn_seat: int
+    actions_left: int
+    decision: str  # the kind of decision asked ("main", "accuse", "choose", …; "terminal")
+    purpose: str  # what a choice is for: the effect verb or the discard reason ("" if none)
+    source: int  # the card whose effect may be accused (-1 outside accusation decisions)
+    hand: tuple[int, ...]
+    own_under: tuple[int, ...]  # the cards this seat sacrificed face down
+    public: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]  # per seat: (pile, cards) of public piles
+    guilty: frozenset[int]
+    garrisoning: tuple[tuple[int, int], ...]  # (follower, location)
+    deconstructing: tuple[tuple[int, int], ...]  # (follower, ritual)
+    hand_counts: tuple[int, ...]
+    deck_counts: tuple[int, ...]
+    under_counts: tuple[int, ...]
+    stardust: tuple[int, ...]
+    guards: tuple[tuple[int, int], ...]  # (location on a field, its guard now)
+
+    def pile(self, seat: int, name: str) -> tuple[int, ...]:
+        """One public pile of `seat`."""
+        return dict(self.public[seat])[name]
+
+
+def observe(state: AccusationState, seat: int) -> AccusationObservation:
+    """The observation of `seat`, copied out of the state into tuples (nothing of the state is kept)."""
+    seats = range(state.players)
+    decision = state.decision
+    context = decision.context if decision else {}
+    return AccusationObservation(
+        seat=seat,
+        turn_seat=state.turn_seat,
+        actions_left=state.actions_left,
+        decision=decision.kind if decision else "terminal",
+        purpose=str(context.get("verb") or context.get("why") or ""),
+        source=int(context.get("source", -1)) if decision and decision.kind == "accuse" else -1,
+        hand=tuple(state.pile(seat, "hand")),
+        own_under=tuple(state.pile(seat, "under")),
+        public=tuple(
+            tuple((name, tuple(state.pile(other, name))) for name in PUBLIC_PILES) for other in seats
+        ),
+        guilty=frozenset(state.guilty),
+        garrisoning=tuple(sorted(state.garrisoning.items())),
+        deconstructing=tuple(sorted(state.deconstructing.items())),
+        hand_counts=tuple(state.count(other, "hand") for other in seats),
+        deck_counts=tuple(state.count(other, "deck") for other in seats),
+        under_counts=tuple(state.count(other, "under") for other in seats),
+        stardust=tuple(state.stardust(other) for other in seats),
+        guards=tuple((loc, state.guard(loc)) for other in seats for loc in state.field(other, "location")),
+    )
+
+
+def greedy_value(rules: AccusationRules, obs: AccusationObservation, action: Any) -> float:
+    """One-step heuristic for the greedy agent: rituals first, accusations, tempo."""
+    if obs.decision == "terminal":
+        return 0.0
+    code = action[0]
+    fixed = FIXED_VALUES.get(code)
+    if fixed is not None:
+        return fixed
+    if code == DECLINE:
+        return -50.0 if obs.decision == "ritual" else 0.0
+    if len(action) < 2:
+        return 0.0  # end the phase, keep the hand, do not accuse
+    card = rules.instance_defs[action[1]]
+    if code == ACCUSE:
+        return 40.0 - (card.volume or 0)
+    if code == PLAY:
+        return _play_value(obs, card)
+    if code == RAID:
+        return 18.0 + dict(obs.guards)[action[1]] * 0.2
+    if code == RAID_WITH:
+        return -float((card.volume or 0) + card.effect.passives.get("raid_bonus", 0))
+    if code == ASIDE:
+        return -5.0 if card.type == "ritual" else 0.5 - card_worth(card) * 0.1
+    if code == DISCARD:
+        return -card_worth(card)
+    if code == CHOOSE:
+        mine = rules_team(rules, rules.instance_owner[action[1]]) == rules_team(rules, obs.seat)
+        return _choice_value(card, mine, obs.purpose)
+    return 0.0
+
+
+def rules_team(rules: AccusationRules, seat: int) -> int:
+    """The side of a seat: seats 0+2 and 1+3 in 2v2, each seat alone in a duel."""
+    return seat % 2 if rules.players == 4 else seat
+
+
+FIXED_VALUES = {
+    RITUAL: 100.0,
+    ABILITY: 20.0,
+    REBUILD: 20.0,
+    LOC_ACTION: 9.0,
+    KEEP: 1.0,
+    GARRISON: 2.0,
+    DECONSTRUCT: 2.0,
+    ACCEPT: 2.0,
+}
+
+
+def _play_value(obs: AccusationObservation, card: CardDef) -> float:
+    if card.type == "ritual":
+        return 30.0
+    if card.type == "magic":
+        boosted = card.stardust is not None and obs.stardust[obs.seat] >= card.stardust
+        return 8.0 + (3.0 if boosted else 0.0)
+    return 10.0 + len(card.symbols) + (card.volume or 0) * 0.3
+
+
+def _choice_value(card: CardDef, mine: bool, verb: str) -> float:
+    worth = card_worth(card)
+    if verb == "each_destroy_own_follower":
+        return -worth
+    if verb in HARMFUL:
+        return (-10.0 - worth) if mine else (10.0 + worth)
+    return worth

@@ -1,0 +1,137 @@
+"""What one seat may see (its observation) and the greedy agent's values, computed from it alone.
+
+A seat sees its own hand and pending action cards; of the other seats only how many money
+cards they hold.  Everything else on the table is face up: villains, tableaux, blacklist
+and overpay counts, the money cards at each location, the placement cards on display, the
+auction house and the Wall Street Bear's set-aside cards.  The decks' order is never seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pnpforge.rules.engine import Observation
+from pnpforge.rules.games.dirty_money.data import CRYPTO, Placement, art_set_score
+
+if TYPE_CHECKING:
+    from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """The purchase being paid for: chosen cards, their currency, the price and what is paid."""
+
+    cards: tuple[str, ...]
+    currency: str
+    due: int
+    paid: int
+    shark_free: bool
+
+
+@dataclass(frozen=True)
+class DirtyMoneyObservation(Observation):
+    """Everything `seat` may know when it decides; card ids only, never the state's objects."""
+
+    phase: str  # the pending step's kind: turn, buy, hand_limit, resolve_actions, …
+    hand: tuple[str, ...]  # own money cards, sorted
+    pending: tuple[str, ...]  # own action cards picked up and not yet resolved
+    hand_limit: int
+    hand_sizes: tuple[int, ...]  # per seat
+    blacklists: tuple[int, ...]  # blacklist cards per seat
+    overpay: tuple[int, ...]  # cards in each seat's overpay slot
+    villains: tuple[str, ...]  # villain card id per seat ("" before dealing)
+    tableaux: tuple[tuple[str, ...], ...]  # placement card ids per seat
+    spots: tuple[tuple[str, tuple[str, ...]], ...]  # (location id, money cards face up under it)
+    displays: tuple[tuple[str, tuple[str, ...]], ...]  # (pile, placement cards face up for sale)
+    purchase: Purchase | None
+    round_number: int
+    first_player: int
+
+
+def pay_value(rules: DirtyMoneyRules, villain_id: str, card_id: str, currency: str) -> int:
+    """What a money card pays toward a price in `currency` (crypto as its holder values it)."""
+    money = rules.money[card_id]
+    if money.currency == CRYPTO:
+        villain = rules.villains.get(villain_id)
+        return villain.value if villain is not None and villain.effect == "crypto_fox" else money.value
+    return money.value if money.currency == currency else 0
+
+
+def _villain_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, effect: str) -> int | None:
+    """The seat's own villain power's number, or None when its villain has another power."""
+    villain = rules.villains.get(obs.villains[obs.seat])
+    return villain.value if villain is not None and villain.effect == effect else None
+
+
+def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float:
+    """One-step value of an action for the seat to act, from its observation alone."""
+    assert isinstance(obs, DirtyMoneyObservation)
+    if isinstance(action, str):
+        return 0.0
+    kind = action[0]
+    money = rules.money
+    if kind == "go":
+        return _visit_value(rules, obs, action[1])
+    if kind == "pick":
+        placement = rules.placements[action[1]]
+        return 10 + placement.points + _effect_guess(rules, obs, placement) - 0.5 * placement.cost
+    if kind == "pay":
+        return _payment_value(rules, obs, action)
+    if kind == "settle":
+        return 4.0
+    if kind in ("overflow", "launder_discard"):
+        return 3.0 * money[action[1]].dirty - money[action[1]].value
+    if kind == "trade":
+        if not action[2]:
+            return 0.0
+        take, give = money[action[2]], money[action[3]]
+        return take.value - give.value + 2 * (give.dirty - take.dirty)
+    if kind == "target":
+        return float(obs.hand_sizes[action[1]])
+    if kind == "banana":
+        return 1.0 + obs.blacklists[obs.seat]
+    if kind == "launder":
+        return 1.0
+    if kind == "resolve":
+        return 1.0 if money[action[1]].effect.startswith("audit") else 0.0
+    return 0.0
+
+
+def _visit_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id: str) -> float:
+    """Cash to pick up, action cards a little, minus cards the hand limit would blacklist."""
+    money = rules.money
+    spot = dict(obs.spots)[location_id]
+    cash = sum(money[card_id].value for card_id in spot if not money[card_id].is_action)
+    n_cash = sum(1 for card_id in spot if not money[card_id].is_action)
+    over = max(0, len(obs.hand) + n_cash - obs.hand_limit)
+    loc = rules.location_by_id[location_id]
+    bonus = 2.0 * obs.blacklists[obs.seat] if loc.effect == "banana_republic" else 0
+    return cash + 0.5 * (len(spot) - n_cash) - 3 * over + bonus
+
+
+def _payment_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, action: Any) -> float:
+    """Pay with dirty money first, without overpaying, unless the Embezzler gains by it."""
+    purchase = obs.purchase
+    assert purchase is not None
+    _kind, card_id, use_shark = action
+    shark = _villain_value(rules, obs, "loan_shark") or 0
+    value = shark if use_shark else pay_value(rules, obs.villains[obs.seat], card_id, purchase.currency)
+    need = purchase.due - purchase.paid
+    dirty = rules.money[card_id].dirty
+    embezzler = _villain_value(rules, obs, "embezzler")
+    if need <= 0:
+        hits = embezzler is not None and -need < embezzler <= value - need
+        return (5.0 if hits else -5.0) + 2 * dirty
+    return 5 + 2 * dirty - max(0, value - need) - 0.1 * value
+
+
+def _effect_guess(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, placement: Placement) -> float:
+    """Rough end-game worth of a placement card's effect."""
+    mine = [rules.placements[card_id] for card_id in obs.tableaux[obs.seat]]
+    if placement.effect == "art":
+        arts = sum(1 for pl in mine if pl.effect == "art")
+        return art_set_score(arts + 1, rules.art_table) - art_set_score(arts, rules.art_table)
+    if placement.effect == "restaurant_chain":
+        return sum(1 for pl in mine if pl.region == placement.region) + 1
+    return 2.0

@@ -1,0 +1,203 @@
+"""What every part of a Dirty Money position shares: the pending steps, the piles, small queries.
+
+How the state works: a stack of small data-only `Step`s is the program counter.  Each step
+kind has an actor function (a seat, CHANCE, or AUTO for bookkeeping that needs no decision),
+a legal-action function and an apply function; the state runs AUTO steps until a decision
+or a chance draw is due.  Every draw from a deck (money, placement, villain, the random
+cards of an inspection) is an explicit chance node whose outcomes are card ids weighted by
+the copies left, so a game is a pure function of its seed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pnpforge.rules.engine import CHANCE, CardInstance, RuleViolation
+from pnpforge.rules.games.dirty_money.data import CRYPTO, HAND_LIMIT, Location, Money, Placement, Villain
+from pnpforge.rules.games.dirty_money.piles import TablePiles
+from pnpforge.rules.kit import EventLog
+
+if TYPE_CHECKING:
+    from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
+
+AUTO = -99  # internal actor: the step resolves without a decision
+
+Action = tuple[Any, ...] | str  # a decision is a tuple ("go", location id); a chance outcome a card id
+
+
+@dataclass
+class Step:
+    """One pending step of the game's procedure (data only, so positions copy cheaply).
+
+    `seat` is whose step it is (-1 for table bookkeeping), `stage` how far the step has got,
+    `data` the step's own working values (e.g. a purchase's chosen cards and money paid).
+    """
+
+    kind: str
+    seat: int = -1
+    stage: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class StateBase(EventLog):
+    """Piles, pending steps and the queries every rule needs; the rule mixins build on it."""
+
+    rules: DirtyMoneyRules
+    players: int
+    piles: TablePiles
+    ledger: Counter[str]  # markers counted as they are placed (scoring path 1)
+    villain_of: list[str | None]
+    in_play: list[Location]
+    marker: int  # seat holding the first-player marker
+    round_number: int
+    round_order: list[int]
+    shark_used: bool
+    terminal: bool
+    reason: str
+    stack: list[Step]
+    version: int
+
+    # ---- piles ----------------------------------------------------------------------------
+
+    def cards(self, pile: str) -> Sequence[CardInstance]:
+        """The cards of a pile, bottom first (the live pile: read it, never change it)."""
+        return self.piles.views[pile]
+
+    def _move(self, inst: CardInstance, src: str, dst: str) -> None:
+        self.piles.move(inst, src, dst)
+        self.version += 1
+
+    def _first(self, pile: str, card_id: str, exclude: tuple[str, ...] = ()) -> CardInstance:
+        """The lowest copy of card_id in a pile (which copy moves never changes the game)."""
+        candidates = [c for c in self.cards(pile) if c.card == card_id and str(c) not in exclude]
+        if not candidates:
+            raise RuleViolation(f"no {card_id} in {pile}")
+        return min(candidates, key=lambda c: c.copy)
+
+    def _ids(self, pile: str) -> list[str]:
+        """The distinct card ids of a pile, sorted."""
+        return sorted(set(self.piles.ids(pile)))
+
+    # ---- who owns what --------------------------------------------------------------------
+
+    def _villain(self, seat: int) -> Villain | None:
+        villain_id = self.villain_of[seat]
+        return self.rules.villains.get(villain_id) if villain_id else None
+
+    def _has(self, seat: int, effect: str) -> Villain | None:
+        villain = self._villain(seat)
+        return villain if villain is not None and villain.effect == effect else None
+
+    def _owned(self, seat: int, effect: str) -> list[tuple[CardInstance, Placement]]:
+        placements = self.rules.placements
+        return [
+            (c, placements[c.card])
+            for c in self.cards(f"tableau:{seat}")
+            if placements[c.card].effect == effect
+        ]
+
+    def name(self, card_id: str) -> str:
+        """A card's name for event texts."""
+        rules = self.rules
+        for table in (rules.placements, rules.money, rules.villains, rules.location_by_id):
+            if card_id in table:
+                return str(table[card_id].name)
+        return card_id
+
+    def _others(self, seat: int) -> list[int]:
+        return [q for q in range(self.players) if q != seat]
+
+    def hand_limit(self, seat: int) -> int:
+        return HAND_LIMIT + sum(pl.value for _c, pl in self._owned(seat, "digital_bank"))
+
+    def crypto_value(self, seat: int, card: Money) -> int:
+        fox = self._has(seat, "crypto_fox")
+        return fox.value if fox else card.value
+
+    def dirt(self, seat: int) -> int:
+        return sum(self.rules.money[c.card].dirty for c in self.cards(f"hand:{seat}"))
+
+    def money_in_hand(self, seat: int) -> int:
+        """Face value of a hand (crypto as its holder values it): the first tie-breaker."""
+        total = 0
+        for c in self.cards(f"hand:{seat}"):
+            money = self.rules.money[c.card]
+            total += self.crypto_value(seat, money) if money.currency == CRYPTO else money.value
+        return total
+
+    # ---- markers (弃卡) ------------------------------------------------------------------
+
+    def _add_marker(self, inst: CardInstance, src: str, dst: str) -> None:
+        self._move(inst, src, dst)
+        self.ledger[dst] += 1
+
+    def _marker(self, dst: str) -> None:
+        """Put one '弃卡' at dst: the discard pile's top, else a draw from the money deck."""
+        discard = self.cards("discard")
+        if discard:
+            self._add_marker(discard[-1], "discard", dst)
+        else:
+            self.stack.append(Step("draw_money", data={"dest": dst, "mode": "marker"}))
+
+    def _drop_blacklist(self, seat: int) -> bool:
+        """贿赂 / 香蕉共和国: one blacklist card back to the discard pile; False when there was none."""
+        pile = f"blacklist:{seat}"
+        if not self.cards(pile):
+            return False
+        self._move(self.cards(pile)[-1], pile, "discard")
+        self.ledger[pile] -= 1
+        return True
+
+    def _score_events(self) -> None:
+        """Record the final scores as events (the scoring mixin implements it)."""
+        raise NotImplementedError
+
+    # ---- the step stack -------------------------------------------------------------------
+
+    def _pop(self, step: Step) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i] is step:
+                del self.stack[i]
+                return
+        raise RuleViolation(f"step {step.kind} is not on the stack")
+
+    def _push_seq(self, steps: list[Step]) -> None:
+        """Push steps so that they run in list order."""
+        self.stack.extend(reversed(steps))
+
+    # ---- chance --------------------------------------------------------------------------
+
+    def _chance_weights(self, step: Step) -> Mapping[str, int]:
+        """Copies of each card the pending draw may bring (ids with none left are absent)."""
+        if step.kind == "deal_villain":
+            return self.piles.counts("villain_pool")
+        if step.kind == "draw_placement":
+            return self.piles.counts(f"pdeck:{step.data['region']}")
+        if step.kind == "inspect":
+            seen = set(step.data["seen"])
+            return Counter(c.card for c in self.cards(f"hand:{step.data['target']}") if str(c) not in seen)
+        return self.piles.counts("money_deck")
+
+    def _legal_chance(self, step: Step) -> list[Action]:
+        return sorted(self._chance_weights(step))
+
+    def _money_actor(self) -> int:
+        """Draws from the money deck are chance; an empty deck first needs a reshuffle."""
+        return CHANCE if self.cards("money_deck") else AUTO
+
+    def _reshuffle(self) -> bool:
+        """Discard pile becomes the money deck; False when both are empty."""
+        if not self.cards("discard"):
+            return False
+        self.piles.move_all("discard", "money_deck")
+        self.version += 1
+        return True
+
+    def _currency_left(self) -> bool:
+        money = self.rules.money
+        return any(
+            not money[c.card].is_action for pile in ("money_deck", "discard") for c in self.cards(pile)
+        )

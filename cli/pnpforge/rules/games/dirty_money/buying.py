@@ -1,0 +1,198 @@
+"""Buying placement cards: choose cards of one region, pay in its currency, no change given.
+
+A purchase is one `buy` step whose data holds the chosen group (pile, card id, instance),
+the money cards paid so far and their value; cards bought together are paid together
+(执行地点动作: three $5 buy a $7 and an $8 at once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnpforge.rules.games.dirty_money.base import AUTO, Action, StateBase, Step
+from pnpforge.rules.games.dirty_money.data import CRYPTO, REGION_CURRENCY, Placement, Villain
+
+
+class BuyingSteps(StateBase):
+    """The buy step, settling a purchase, and each bought card joining its owner's tableau."""
+
+    def _group_cards(self, step: Step) -> list[Placement]:
+        return [self.rules.placements[card_id] for _pile, card_id, _inst in step.data["group"]]
+
+    def due(self, seat: int, cards: list[Placement]) -> int:
+        """Total price of cards bought in this order (crypto exchanges bought first count)."""
+        return self._due([pl for _c, pl in self._owned(seat, "crypto_exchange")], cards)
+
+    @staticmethod
+    def _due(exchanges: list[Placement], cards: list[Placement]) -> int:
+        """`due` given the crypto exchanges already owned."""
+        owned = list(exchanges)
+        total = 0
+        for pl in cards:
+            discount = sum(x.value for x in owned if x.region == pl.region)
+            total += max(0, pl.cost - discount)
+            if pl.effect == "crypto_exchange":
+                owned.append(pl)
+        return total
+
+    def pay_value(self, seat: int, card_id: str, currency: str) -> int:
+        money = self.rules.money[card_id]
+        if money.currency == CRYPTO:
+            return self.crypto_value(seat, money)
+        return money.value if money.currency == currency else 0
+
+    def _shark_free(self, seat: int) -> Villain | None:
+        shark = self._has(seat, "loan_shark")
+        return shark if shark and not self.shark_used else None
+
+    def _shark_value(self, seat: int) -> int:
+        shark = self._has(seat, "loan_shark")
+        return shark.value if shark else 0
+
+    def max_payable(self, seat: int, hand: list[str], currency: str, shark: bool) -> int:
+        values = [self.pay_value(seat, card_id, currency) for card_id in hand]
+        total = sum(values)
+        if shark and values:
+            total += max(0, max(self._shark_value(seat) - v for v in values))
+        return total
+
+    def _actor_buy(self, step: Step) -> int:
+        return step.seat
+
+    def _legal_buy(self, step: Step) -> list[Action]:
+        group = self._group_cards(step)
+        hand = [c.card for c in self.cards(f"hand:{step.seat}")]
+        picks = self._legal_picks(step, group, hand)
+        if not group:
+            return sorted(set(picks)) + [("done",)]
+        return sorted(set(picks + self._legal_payments(step, group, hand)))
+
+    def _legal_picks(self, step: Step, group: list[Placement], hand: list[str]) -> list[Action]:
+        """Cards that could join the purchase: same region, and the hand can still pay for all."""
+        seat, data = step.seat, step.data
+        if data["paid"] or data["bought"] + len(group) >= data["max"]:
+            return []
+        picked = {inst for _pile, _card, inst in data["group"]}
+        shark = bool(self._shark_free(seat))
+        exchanges = [pl for _c, pl in self._owned(seat, "crypto_exchange")]
+        budget: dict[str, int] = {}  # most the hand can pay, per currency
+        picks: list[Action] = []
+        for pile in data["sources"]:
+            for inst in self.cards(pile):
+                pl = self.rules.placements[inst.card]
+                if (group and pl.region != group[0].region) or (picked and str(inst) in picked):
+                    continue
+                currency = REGION_CURRENCY[pl.region]
+                if currency not in budget:
+                    budget[currency] = self.max_payable(seat, hand, currency, shark)
+                if budget[currency] >= self._due(exchanges, group + [pl]):
+                    picks.append(("pick", inst.card))
+        return picks
+
+    def _legal_payments(self, step: Step, group: list[Placement], hand: list[str]) -> list[Action]:
+        """Money cards worth paying (the rest of the hand can still cover the price), and settling."""
+        seat, data = step.seat, step.data
+        currency = REGION_CURRENCY[group[0].region]
+        need = self.due(seat, group)
+        shark = self._shark_free(seat)
+        value_of = {card_id: self.pay_value(seat, card_id, currency) for card_id in set(hand)}
+        values = sorted(value_of[card_id] for card_id in hand)
+        total = sum(values)
+        payments: list[Action] = []
+        for card_id in sorted(value_of):
+            own = value_of[card_id]
+            # The rest of the hand after paying this card: its total and its smallest value.
+            rest_total = total - own
+            rest_min = (values[1] if len(values) > 1 else None) if values[0] == own else values[0]
+            for use_shark in (0, 1) if shark else (0,):
+                value = shark.value if shark and use_shark else own
+                if value <= 0:
+                    continue
+                paid = data["value"] + value
+                rest_pays = rest_total
+                if shark and not use_shark and rest_min is not None:
+                    rest_pays += max(0, shark.value - rest_min)
+                if paid >= need or paid + rest_pays >= need:
+                    payments.append(("pay", card_id, use_shark))
+        if data["value"] >= need:
+            payments.append(("settle",))
+        return payments
+
+    def _apply_buy(self, step: Step, action: tuple[Any, ...]) -> None:
+        seat, data = step.seat, step.data
+        kind = action[0]
+        if kind == "done":
+            self._pop(step)
+        elif kind == "pick":
+            picked = {inst for _pile, _card, inst in data["group"]}
+            for pile in data["sources"]:
+                candidates = [c for c in self.cards(pile) if c.card == action[1] and str(c) not in picked]
+                if candidates:
+                    data["group"].append((pile, action[1], str(candidates[0])))
+                    return
+        elif kind == "pay":
+            _kind, card_id, use_shark = action
+            group = self._group_cards(step)
+            inst = self._first(f"hand:{seat}", card_id)
+            self._move(inst, f"hand:{seat}", "payment")
+            data["paid"].append(str(inst))
+            if use_shark:
+                self.shark_used = True
+                data["value"] += self._shark_value(seat)
+                shark = self.villain_of[seat] or ""
+                self.used(seat, shark, f"pays with {self.name(card_id)} as ${self._shark_value(seat)}")
+            else:
+                data["value"] += self.pay_value(seat, card_id, REGION_CURRENCY[group[0].region])
+        else:
+            self._settle(step)
+
+    def _settle(self, step: Step) -> None:
+        """Pay (no change), the 贪污鼠's overpay slot, then each card in purchase order."""
+        seat, data = step.seat, step.data
+        group = list(data["group"])
+        overpaid = data["value"] - self.due(seat, self._group_cards(step))
+        paid = set(data["paid"])
+        bought = ", ".join(self.name(card_id) for _pile, card_id, _inst in group)
+        fox = self._has(seat, "crypto_fox")
+        for inst in [c for c in self.cards("payment") if str(c) in paid]:
+            self._move(inst, "payment", "discard")
+            self.used(seat, inst.card, f"paid toward {bought}")
+            if fox and self.rules.money[inst.card].currency == CRYPTO:
+                self.used(seat, fox.id, f"pays {self.name(inst.card)} as ${fox.value}")
+        data["bought"] += len(group)
+        data["group"], data["paid"], data["value"] = [], [], 0
+        if data["bought"] >= data["max"]:
+            self._pop(step)
+        self._push_seq(
+            [Step("acquire", seat=seat, data={"pile": pile, "card": inst}) for pile, _c, inst in group]
+        )
+        embezzler = self._has(seat, "embezzler")
+        if embezzler and overpaid >= embezzler.value:
+            self._marker(f"overpay:{seat}")
+            self.used(seat, embezzler.id, f"overpays by ${overpaid}: a card goes to the overpay slot")
+
+    def _actor_acquire(self, step: Step) -> int:
+        return AUTO
+
+    def _apply_acquire(self, step: Step, action: None) -> None:
+        """The bought card joins the tableau; casinos and galleries already owned react."""
+        seat = step.seat
+        self._pop(step)
+        pile = step.data["pile"]
+        inst = next(c for c in self.cards(pile) if str(c) == step.data["card"])
+        bought = self.rules.placements[inst.card]
+        casinos = [c for c, casino in self._owned(seat, "casino") if casino.region == bought.region]
+        galleries = self._owned(seat, "art_gallery") if bought.effect == "art" else []
+        self._move(inst, pile, f"tableau:{seat}")
+        self.used(seat, inst.card, f"buys {bought.name} ({bought.region}, cost {bought.cost})")
+        if pile == "bear":
+            bear = self._has(seat, "wall_street_bear")
+            self.used(seat, bear.id if bear else "", "buys a card it set aside at the Banana Republic")
+        for casino_card in casinos:
+            self._marker(f"under:{casino_card}")
+            self.outcome(seat, f"{self.name(casino_card.card)} takes a discard under it", casino_card.card)
+        for _c, gallery in galleries:
+            self.stack += [
+                Step("draw_money", seat=seat, data={"dest": f"hand:{seat}", "mode": "gallery"})
+                for _ in range(gallery.value)
+            ]

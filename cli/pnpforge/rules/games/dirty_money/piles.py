@@ -1,0 +1,97 @@
+"""The kit's piles with three read helpers that make a step cheap.
+
+Legal actions, invariants, chance draws and observations read the hand, deck, spot and
+display piles thousands of times a game; `Zones.pile()` returns a fresh tuple each time,
+which made reading cost more than playing.  `TablePiles` adds, on top of the kit's moves
+(which keep conservation and are the only way cards change place):
+
+* `views`: each pile's live list by name, for readers that never change it;
+* `counts(name)`: copies of each card id in a counted pile (the decks a chance step draws
+  from), kept up to date on every move instead of recounted at every draw;
+* `ids(name)`: the card ids of a pile as a tuple, rebuilt only after the pile changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from pnpforge.rules.kit import CardInstance, Zones
+
+
+class TablePiles(Zones):
+    """Zones plus uncopied views, running per-id counts of some piles, and cached id tuples."""
+
+    def __init__(self, names: Iterable[str], counted: Iterable[str] = ()) -> None:
+        super().__init__(names)
+        self.views: dict[str, Sequence[CardInstance]] = {name: self._get(name) for name in self.names()}
+        self._counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
+        self._ids: dict[str, tuple[str, ...]] = {}
+
+    def add_pile(self, name: str) -> None:
+        super().add_pile(name)
+        self.views[name] = self._get(name)
+
+    def counts(self, name: str) -> Counter[str]:
+        """Copies of each card id in a counted pile (ids with no copy left are absent); read only."""
+        return self._counts[name]
+
+    def ids(self, name: str) -> tuple[str, ...]:
+        """The card ids of a pile, bottom first."""
+        cached = self._ids.get(name)
+        if cached is None:
+            cached = self._ids[name] = tuple(card.card for card in self.views[name])
+        return cached
+
+    def _left(self, name: str, card: CardInstance) -> None:
+        self._ids.pop(name, None)
+        counts = self._counts.get(name)
+        if counts is not None:
+            counts[card.card] -= 1
+            if not counts[card.card]:
+                del counts[card.card]
+
+    def _arrived(self, name: str, cards: Iterable[CardInstance]) -> None:
+        self._ids.pop(name, None)
+        counts = self._counts.get(name)
+        if counts is not None:
+            counts.update(card.card for card in cards)
+
+    def deal(self, cards: Iterable[CardInstance], pile: str) -> None:
+        cards = list(cards)
+        super().deal(cards, pile)
+        self._arrived(pile, cards)
+
+    def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
+        """Zones.move, with the card first brought to the bottom of `src` when it is there.
+
+        `Zones.move` removes by equality, comparing the card with every card before it (a
+        Python-level dataclass comparison each); finding it by identity first and lifting it
+        to index 0 keeps the order of the other cards and makes that removal immediate.
+        """
+        pile = self._get(src)
+        ids = list(map(id, pile))
+        if id(card) in ids:
+            index = ids.index(id(card))
+            if index:
+                pile.insert(0, pile.pop(index))
+        super().move(card, src, dst, top=top)
+        self._left(src, card)
+        self._arrived(dst, (card,))
+
+    def draw(self, src: str, dst: str) -> CardInstance:
+        card = super().draw(src, dst)
+        self._left(src, card)
+        self._arrived(dst, (card,))
+        return card
+
+    def move_all(self, src: str, dst: str) -> None:
+        moving = list(self._get(src))
+        super().move_all(src, dst)
+        for card in moving:
+            self._left(src, card)
+        self._arrived(dst, moving)
+
+    def shuffle_order(self, name: str, order: Sequence[int]) -> None:
+        super().shuffle_order(name, order)
+        self._ids.pop(name, None)

@@ -1,0 +1,118 @@
+"""The game bound to its cards and options: what `make_rules` returns."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pnpforge.errors import PnpError
+from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
+from pnpforge.rules.games.dirty_money.agents import greedy_value
+from pnpforge.rules.games.dirty_money.data import (
+    ACTION_EFFECTS,
+    END_TARGET,
+    LOCATION_EFFECTS,
+    MAX_ROUNDS,
+    PLACEMENT_EFFECTS,
+    QUICK_TARGET,
+    SLUG,
+    VILLAIN_EFFECTS,
+    CardSet,
+    Location,
+)
+from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
+from pnpforge.rules.kit import Option, check_players, parse_options
+
+# Steps one seat can take in a round at most, generously: the step cap is a safety net only.
+STEPS_PER_SEAT_ROUND = 80
+
+
+class DirtyMoneyRules(GameRules):
+    """The game's cards and options, read once from the database."""
+
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("quick", bool, False, "快速模式: the last round starts at 8 placement cards instead of 10"),
+        Option("selection", bool, False, "选择模式: three placement cards above each region instead of two"),
+        Option("max_rounds", int, MAX_ROUNDS, "safety net: end the game after this many rounds", min=1),
+    )
+    USED: ClassVar[dict[str, str]] = {
+        "placement": "bought into a tableau",
+        "currency": "paid toward a placement card",
+        "action": "resolved after being picked up at a location",
+        "location": "visited on a turn",
+        "villain": "its power used (launder, overpay slot, crypto at its value, set-aside purchase, "
+        "any card as $2)",
+    }
+
+    def __init__(self, cards: CardSet, info: GameInfo, options: Mapping[str, Any]) -> None:
+        values = parse_options(self.OPTIONS, options, game=SLUG)
+        self.placements = {card.id: card for card in cards.placements}
+        self.money = {card.id: card for card in cards.money}
+        self.action_ids = frozenset(card.id for card in cards.money if card.is_action)
+        self.locations = list(cards.locations)
+        self.location_by_id = {loc.id: loc for loc in cards.locations}
+        self.villains = {card.id: card for card in cards.villains}
+        self.art_table = cards.art_table
+        self.quick: bool = values["quick"]
+        self.selection: bool = values["selection"]
+        self.max_rounds: int = values["max_rounds"]
+        self.end_target = QUICK_TARGET if self.quick else END_TARGET
+        info.max_steps = self.max_rounds * info.players_max * STEPS_PER_SEAT_ROUND
+        info.options = values
+        self.info = info
+        self._unknown = self._find_unknown()
+        self._deck = self._physical_cards()
+
+    def _find_unknown(self) -> list[UnknownEffect]:
+        found = [
+            UnknownEffect(card.id, card.effect)
+            for card in self.placements.values()
+            if card.effect not in PLACEMENT_EFFECTS
+        ]
+        found += [
+            UnknownEffect(card.id, card.effect)
+            for card in self.money.values()
+            if card.is_action and card.effect not in ACTION_EFFECTS
+        ]
+        found += [
+            UnknownEffect(card.id, card.effect)
+            for card in self.villains.values()
+            if card.effect not in VILLAIN_EFFECTS
+        ]
+        found += [
+            UnknownEffect(loc.id, loc.effect) for loc in self.locations if loc.effect not in LOCATION_EFFECTS
+        ]
+        return found
+
+    def unknown_effects(self) -> list[UnknownEffect]:
+        return list(self._unknown)
+
+    def _physical_cards(self) -> list[CardInstance]:
+        instances: list[CardInstance] = []
+        for group in (self.placements.values(), self.money.values()):
+            for card in group:
+                instances += [CardInstance(card.id, i) for i in range(card.copies)]
+        instances += [CardInstance(loc.id, 0) for loc in self.locations]
+        instances += [CardInstance(villain.id, 0) for villain in self.villains.values()]
+        return instances
+
+    def deck(self) -> list[CardInstance]:
+        return list(self._deck)
+
+    def locations_for(self, players: int) -> list[Location]:
+        """Europe, USA, Japan, Banana Republic always; Black Market 4+; Auction House 5."""
+        return [
+            loc for loc in self.locations if loc.min_players <= players and loc.effect in LOCATION_EFFECTS
+        ]
+
+    def new_initial_state(self, players: int, rng: random.Random | None = None) -> DirtyMoneyState:
+        check_players(self.info, players)
+        if len(self.villains) < players:
+            raise PnpError(
+                f"{SLUG}: {players} players need {players} villain cards, the deck has {len(self.villains)}"
+            )
+        return DirtyMoneyState(self, players)
+
+    def greedy_value(self, obs: Observation, action: Any) -> float:
+        return greedy_value(self, obs, action)

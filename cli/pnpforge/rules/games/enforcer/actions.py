@@ -1,0 +1,182 @@
+"""Which decisions are legal in a position, and each action in words.
+
+An action is a tuple `(kind, *arguments)`: card ids for cards in hand (copies of
+one card are interchangeable), 'OB-03#0' for an obligor, seat numbers for
+players, objection indices for objections shown.  At a chance node the actions
+are the card ids that can come off the pile.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+from .data import AID, RESTRICTION, SEIZURE, STRATEGY, PlayCard
+from .effects import instance
+from .flow import chance_pile, master_can_take
+from .power import active_objections
+
+if TYPE_CHECKING:
+    from .state import EnforcerState, Execution
+
+MORNING, EVENING = 0, 2
+PERIOD_NAMES = ("上午", "下午", "晚上")
+
+
+def legal_actions(st: EnforcerState) -> list:
+    if st.phase == "end":
+        return []
+    if st.pending:
+        return sorted({c.card for c in st.piles.pile(chance_pile(st.pending[0]))})
+    seat = st.actor()
+    acts: list = []
+    if st.phase == "officer":
+        acts = [("officer", c.card) for c in st.piles.pile(f"dealt:{seat}")]
+    elif st.phase == "clock_in":
+        acts = [("draw",), ("take_specialty",)]
+    elif st.phase == "period":
+        acts = strategy_actions(st, seat)
+        if st.period == EVENING:
+            acts.append(("end_turn",))
+        else:
+            acts += main_actions(st, seat)
+    elif st.phase == "exec":
+        acts = execution_actions(st, seat)
+    elif st.phase == "give":
+        acts = give_actions(st, seat)
+    elif st.phase == "discard":
+        acts = [("discard", cid) for cid in {c.card for c in st.hand(seat)}]
+    return sorted(set(acts))
+
+
+def main_actions(st: EnforcerState, seat: int) -> list:
+    """Morning and afternoon: study the files, execute an obligor, or take a project."""
+    acts: list = [("research",)]
+    if master_can_take(st, seat):
+        acts.append(("research_sp",))
+    for card in st.table():
+        if not st.delayed.get(card) and card != st.award_block:
+            acts.append(("execute", str(card)))
+        if st.projectable(card):
+            acts.append(("project", str(card)))
+    project = st.project(seat)
+    if project is not None and project != st.award_block:
+        acts.append(("execute", str(project)))
+    return acts
+
+
+def strategy_actions(st: EnforcerState, seat: int) -> list:
+    """Strategy cards, playable in any period without using it up."""
+    acts: list = []
+    for cid in {c.card for c in st.hand(seat)}:
+        card = st.cards.play[cid]
+        if card.family != STRATEGY:
+            continue
+        if card.effect in ("delay", "news"):
+            acts += [("strat", cid, str(t)) for t in st.table()]
+        elif card.effect == "bonus_project":
+            acts += [("strat", cid, str(t)) for t in st.table() if st.projectable(t)]
+        elif card.effect == "assign_project":
+            acts += [("strat", cid, str(t), s) for t in st.table() if st.projectable(t) for s in st.alive()]
+        else:  # cowork, or an effect the engine does not know
+            acts.append(("strat", cid))
+    return acts
+
+
+def play_block(st: EnforcerState, card: PlayCard, execution: Execution) -> str | None:
+    """Why `card` cannot be played in `execution` (None: it can)."""
+    obligor = st.obligor(execution.target)
+    weak = st.weak(execution.target)
+    if weak and (card.family in (SEIZURE, RESTRICTION) or card.effect == "not_vs_weak"):
+        return "無效：弱勢"
+    if not weak and card.family == AID:
+        return "扶助類僅能對弱勢使用"
+    if card.family == RESTRICTION and obligor.effect == "immune_restriction":
+        return "限制類執行卡無效"
+    if card.effect == "min_difficulty" and obligor.difficulty < card.value:
+        return f"難度須≥{card.value}"
+    if card.effect == "requires_card" and card.requires not in st.played_keys:
+        return f"本回合須先打出 {card.requires}"
+    return None
+
+
+def execution_actions(st: EnforcerState, seat: int) -> list:
+    """During an execution: play a card (paying its cost), veto an objection, or resolve."""
+    execution = st.execution
+    assert execution is not None
+    acts: list = [("resolve",)]
+    hand = st.hand(seat)
+    ids = Counter(c.card for c in hand)
+    shown = [c.card for c in st.piles.pile("objection_shown")]
+    active = active_objections(shown, execution.cancelled)
+    for cid in ids:
+        card = st.cards.play[cid]
+        if card.family == STRATEGY:
+            if card.effect == "cowork":
+                acts.append(("strat", cid))
+            continue
+        if play_block(st, card, execution):
+            continue
+        rest = ids.copy()
+        rest[cid] -= 1
+        if card.effect == "discard_cost":
+            acts += [("play", cid, other) for other, k in rest.items() if k > 0]
+        elif card.effect == "discard_restriction_cost":
+            acts += [
+                ("play", cid, other)
+                for other, k in rest.items()
+                if k > 0 and st.cards.play[other].family == RESTRICTION
+            ]
+        elif card.effect == "cancel_objection":
+            acts += [("play", cid, i) for i in active] or [("play", cid, -1)]
+        else:
+            acts.append(("play", cid))
+    if active and not st.veto_used and hand:
+        officer = st.officer_of(seat)
+        if officer and officer.effect == "veto_objection":
+            acts += [("veto", i, cid) for i in active for cid in ids]
+    return acts
+
+
+def give_actions(st: EnforcerState, seat: int) -> list:
+    """協同辦案: one card of the hand (never a specialty card) to another player still in."""
+    cards = {c.card for c in st.hand(seat) if c not in st.specialty_owner}
+    return [("give", cid, s) for cid in cards for s in st.alive() if s != seat]
+
+
+# ---- text ---------------------------------------------------------------------------------------
+
+
+def _name(st: EnforcerState, ref: str) -> str:
+    cid = instance(ref).card if "#" in ref else ref
+    return f"{st.cards.names.get(cid, cid)} ({ref})"
+
+
+def action_text(st: EnforcerState, action: Hashable) -> str:
+    if st.pending:
+        what = {"draw": "抽牌", "reveal": "翻開義務人", "objection": "翻開聲明異議", "officer": "發執行官"}
+        return f"{what[st.pending[0][0]]}: {_name(st, str(action))}"
+    act = action if isinstance(action, tuple) else (action,)
+    kind = act[0]
+    who = f"P{st.actor()}"
+    if kind == "officer":
+        return f"{who} 選擇執行官 {_name(st, act[1])}"
+    if kind in ("execute", "project"):
+        verb = "執行義務人" if kind == "execute" else "專案列管"
+        return f"{who} {PERIOD_NAMES[st.period]} {verb} {_name(st, act[1])}"
+    if kind == "play":
+        extra = f"（{act[2]}）" if len(act) > 2 else ""
+        return f"{who} 打出 {_name(st, act[1])}{extra}"
+    if kind == "strat":
+        rest = " → ".join(_name(st, x) if isinstance(x, str) else f"P{x}" for x in act[2:])
+        return f"{who} 策略 {_name(st, act[1])}" + (f" → {rest}" if rest else "")
+    if kind == "give":
+        return f"{who} 送出 {_name(st, act[1])} 給 P{act[2]}"
+    if kind == "discard":
+        return f"{who} 捨棄 {_name(st, act[1])}"
+    if kind == "veto":
+        return f"{who} 異議駁回（第{act[1]}張異議，捨棄 {_name(st, act[2])}）"
+    if kind == "resolve":
+        return f"{who} 結算執行 {st.execution_power()} vs {st.execution_difficulty()}"
+    return f"{who} {' '.join(map(str, act))}"

@@ -1,0 +1,304 @@
+"""What one seat may see, and the greedy agent's one-step heuristic computed from it alone.
+
+The observation holds plain values (ids, counts, tuples), never a pile or the
+state, so an agent cannot reach another player's hand or the face-down decks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pnpforge.rules.engine import Observation
+
+from .data import AID, DISCARD_COSTS, RESTRICTION, SEIZURE, STRATEGY, CardData, Obligor
+from .power import difficulty, total_power, voided_families
+from .state import seat_pile
+
+if TYPE_CHECKING:
+    from .state import EnforcerState
+
+
+@dataclass(frozen=True)
+class EnforcerObservation(Observation):
+    """One seat's view: its own hand and dealt officers, everything face up, counts of the rest."""
+
+    actor: int
+    phase: str
+    period: int
+    hand: tuple[str, ...]  # own hand, card ids in the order they arrived
+    dealt: tuple[str, ...]  # own two officers while choosing
+    specialty_home: int  # own specialty cards beside the officer
+    hand_sizes: tuple[int, ...]
+    officers: tuple[str | None, ...]
+    table: tuple[str, ...]  # obligor instances, e.g. 'OB-03#0'
+    projects: tuple[str | None, ...]
+    awards: tuple[tuple[str, ...], ...]
+    scored: tuple[tuple[str, ...], ...]
+    penalties: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    exposed: frozenset[str]
+    delayed: frozenset[str]
+    news: frozenset[str]
+    execution_seat: int | None
+    execution_target: str | None
+    execution_source: str | None
+    in_play: tuple[str, ...]
+    objections_shown: tuple[str, ...]
+    cancelled: frozenset[int]
+    played_keys: frozenset[str]
+    exec_deck_size: int
+    obligor_deck_size: int
+
+
+def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
+    """Copy out what `seat` may see (values only, nothing that reaches back into the state)."""
+    piles = st.piles.as_dict()  # one copy of every pile: cheaper than a look-up per pile
+    execution = st.execution
+    seats = range(st.players)
+
+    def top(kind: str, s: int) -> str | None:
+        cards = piles[seat_pile(kind, s)]
+        return str(cards[-1]) if cards else None
+
+    def card_ids(name: str) -> tuple[str, ...]:
+        return tuple([c.card for c in piles[name]])
+
+    return EnforcerObservation(
+        seat=seat,
+        actor=st.actor(),
+        phase=st.phase,
+        period=st.period,
+        hand=card_ids(seat_pile("hand", seat)),
+        dealt=card_ids(seat_pile("dealt", seat)),
+        specialty_home=len(piles[seat_pile("specialty", seat)]),
+        hand_sizes=tuple([len(piles[seat_pile("hand", s)]) for s in seats]),
+        officers=tuple([c.card if (c := st.officer_card(s)) else None for s in seats]),
+        table=tuple([str(c) for c in piles["table"]]),
+        projects=tuple([top("project", s) for s in seats]),
+        awards=tuple([card_ids(seat_pile("award", s)) for s in seats]),
+        scored=tuple([tuple([str(c) for c in piles[seat_pile("scored", s)]]) for s in seats]),
+        penalties=tuple(st.penalties),
+        eliminated=tuple(st.out_of_game),
+        exposed=frozenset([str(c) for c in st.exposed]),
+        delayed=frozenset([str(c) for c, casters in st.delayed.items() if casters]),
+        news=frozenset([str(c) for c, casters in st.news.items() if casters]),
+        execution_seat=execution.seat if execution else None,
+        execution_target=str(execution.target) if execution else None,
+        execution_source=execution.source if execution else None,
+        in_play=card_ids("in_play"),
+        objections_shown=card_ids("objection_shown"),
+        cancelled=frozenset(execution.cancelled) if execution else frozenset(),
+        played_keys=frozenset(st.played_keys),
+        exec_deck_size=len(piles["exec_deck"]),
+        obligor_deck_size=len(piles["obligor_deck"]),
+    )
+
+
+class Greedy:
+    """The one-step heuristic: the value of an action to the seat observing, from its observation."""
+
+    def __init__(self, cards: CardData, obs: EnforcerObservation) -> None:
+        self.cards = cards
+        self.obs = obs
+        self._hand_keys = {cards.play[cid].key for cid in obs.hand}
+        self._potential: dict[tuple[str, str], int] = {}
+        self._now: tuple[int, int] | None = None  # (power, difficulty) of the execution under way
+
+    def obligor(self, instance: str) -> Obligor:
+        return self.cards.obligor_at[instance]
+
+    def weak(self, instance: str) -> bool:
+        traits = self.obligor(instance).traits
+        return "弱勢" in traits or ("假弱勢" in traits and instance not in self.obs.exposed)
+
+    def spotlight(self, instance: str) -> bool:
+        return "矚目" in self.obligor(instance).traits or instance in self.obs.news
+
+    def power(self, seat: int, target: str, source: str, played: list[str], voided: frozenset[str]) -> int:
+        obs = self.obs
+        award = 0
+        if source == "project" and obs.projects[seat] == target:
+            award = sum(self.cards.play[cid].power for cid in obs.awards[seat])
+        officer_id = obs.officers[seat]
+        officer = self.cards.officer[officer_id] if officer_id else None
+        return total_power(
+            self.cards, self.obligor(target), self.weak(target), played, voided, officer, award
+        )
+
+    def execution_power(self, extra: list[str] | None = None) -> int:
+        obs = self.obs
+        assert obs.execution_target is not None and obs.execution_seat is not None
+        voided = frozenset(voided_families(self.cards, obs.objections_shown, obs.cancelled))
+        played = list(obs.in_play) + list(extra or [])
+        return self.power(
+            obs.execution_seat, obs.execution_target, obs.execution_source or "table", played, voided
+        )
+
+    def execution_difficulty(self) -> int:
+        obs = self.obs
+        assert obs.execution_target is not None
+        return difficulty(self.cards, self.obligor(obs.execution_target), obs.objections_shown, obs.cancelled)
+
+    # ---- look-ahead over the own hand --------------------------------------------------------
+
+    def current(self) -> tuple[int, int]:
+        """Power and difficulty of the execution under way (the same for every action asked about)."""
+        if self._now is None:
+            self._now = (self.execution_power(), self.execution_difficulty())
+        return self._now
+
+    def hand_potential(self, target: str, source: str) -> int:
+        """Rough best power the hand could reach against `target` (costs paid from the hand)."""
+        key = (target, source)
+        if key not in self._potential:
+            self._potential[key] = self._hand_potential(target, source)
+        return self._potential[key]
+
+    def _hand_potential(self, target: str, source: str) -> int:
+        obligor = self.obligor(target)
+        weak = self.weak(target)
+        hand_keys = self._hand_keys
+        usable = []
+        for cid in self.obs.hand:
+            card = self.cards.play[cid]
+            if card.family == STRATEGY:
+                continue
+            if weak and (card.family in (SEIZURE, RESTRICTION) or card.effect == "not_vs_weak"):
+                continue
+            if not weak and card.family == AID:
+                continue
+            if card.family == RESTRICTION and obligor.effect == "immune_restriction":
+                continue
+            if card.effect == "min_difficulty" and obligor.difficulty < card.value:
+                continue
+            if card.effect == "requires_card" and not (
+                card.requires in hand_keys or card.requires in self.obs.played_keys
+            ):
+                continue
+            usable.append(cid)
+        return self.power(self.obs.seat, target, source, self.pay_costs(usable), frozenset())
+
+    def _payers(self, cid: str) -> set[str]:
+        """The hand's card ids that can pay `cid`'s discard cost (管收: only 限制 cards)."""
+        play = self.cards.play
+        need_restriction = play[cid].effect == "discard_restriction_cost"
+        return {o for o in self.obs.hand if not need_restriction or play[o].family == RESTRICTION}
+
+    def pay_costs(self, usable: list[str]) -> list[str]:
+        """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
+        play = self.cards.play
+        chosen = sorted(usable, key=lambda cid: -play[cid].power)
+        spare = Counter(self.obs.hand)
+        spare.subtract(chosen)
+        for cid in [c for c in chosen if play[c].effect in DISCARD_COSTS]:
+            if cid not in chosen:
+                continue
+            payers = self._payers(cid)
+            unused = [o for o, k in spare.items() if k > 0 and o in payers]
+            if unused:  # pay with a card we would not play anyway
+                spare[unused[0]] -= 1
+                continue
+            others = [o for o in chosen if o in payers]
+            if cid in others and others.count(cid) == 1:
+                others.remove(cid)
+            if not others:
+                chosen.remove(cid)
+                continue
+            chosen.remove(min(others, key=lambda o: play[o].power))
+        return chosen
+
+    # ---- values per kind of action -----------------------------------------------------------
+
+    def value(self, action: Hashable) -> float:
+        if not isinstance(action, tuple):
+            return 0.0
+        kind = action[0]
+        if kind == "officer":
+            effect = self.cards.officer[action[1]].effect
+            return {"specialist": 2.0, "master": 1.5, "draw_on_success": 1.2}.get(effect, 1.0)
+        if kind in ("draw", "research"):
+            return 0.5
+        if kind in ("take_specialty", "research_sp", "veto"):
+            return 1.0
+        if kind == "execute":
+            return self.execute_value(action[1])
+        if kind == "project":
+            return self.project_value(action[1])
+        if kind == "strat":
+            return self.strategy_value(action)
+        if kind == "play":
+            return self.play_value(action)
+        if kind == "resolve":
+            power, need = self.current()
+            return 100.0 if power >= need else -20.0
+        if kind in ("give", "discard"):
+            card = self.cards.play[action[1]]
+            return -float(card.power) - (1.0 if card.family == STRATEGY else 0.0)
+        return 0.0  # end_turn
+
+    def execute_value(self, target: str) -> float:
+        obs = self.obs
+        obligor = self.obligor(target)
+        source = "project" if obs.projects[obs.seat] == target else "table"
+        margin = self.hand_potential(target, source) - (obligor.difficulty + obligor.objections)
+        cost = 0.0
+        penalty = 2.0 + 2.0 * obs.penalties[obs.seat]  # worse the nearer elimination is
+        if source == "table":
+            if obs.projects[obs.seat] is not None:
+                cost += penalty
+            if not self.spotlight(target) and any(self.spotlight(o) for o in obs.table if o != target):
+                cost += penalty
+        value = (2.0 + obligor.score) if margin >= 0 else -10.0 + margin
+        return value - cost
+
+    def project_value(self, target: str) -> float:
+        if self.obs.projects[self.obs.seat] is not None:
+            return -5.0  # replacing a project costs a penalty
+        obligor = self.obligor(target)
+        margin = self.hand_potential(target, "project") - obligor.difficulty
+        return 0.3 + obligor.score / 10 if margin >= -3 else 0.0
+
+    def strategy_value(self, action: tuple) -> float:
+        card = self.cards.play[action[1]]
+        if card.effect == "cowork":
+            return 0.8
+        if card.effect == "bonus_project":
+            return 0.2 + self.obligor(action[2]).score / 10
+        if card.effect == "assign_project":
+            return -0.2 if action[3] == self.obs.seat else -1.0
+        return -0.5
+
+    def play_value(self, action: tuple) -> float:
+        now, need = self.current()
+        card = self.cards.play[action[1]]
+        if card.effect == "cancel_objection" and action[2] >= 0:
+            return 3.0
+        if now >= need:
+            return -1.0
+        gain = float(self.execution_power([action[1]]) - now) + 0.1
+        if card.effect == "extra_objection":
+            gain -= 1.5  # risks another objection card
+        if len(action) > 2 and isinstance(action[2], str):
+            gain -= 0.5 * self.cards.play[action[2]].power  # the card paid as a cost
+        return gain
+
+
+def greedy_value(cards: CardData, obs: EnforcerObservation, action: Hashable) -> float:
+    """One-step value of `action` for the observing seat (own hand and public information only)."""
+    return Greedy(cards, obs).value(action)
+
+
+class GreedyCache:
+    """The agent asks about every legal action with the same observation: reuse its look-ahead."""
+
+    def __init__(self, cards: CardData) -> None:
+        self.cards = cards
+        self._last: Greedy | None = None
+
+    def value(self, obs: EnforcerObservation, action: Hashable) -> float:
+        if self._last is None or self._last.obs is not obs:
+            self._last = Greedy(self.cards, obs)
+        return self._last.value(action)

@@ -1,0 +1,116 @@
+"""Execution arithmetic: the power of the cards played against an obligor, and its difficulty.
+
+The pure functions take plain values so the state (which knows everything) and
+the greedy agent (which knows only its observation) compute the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from pnpforge.rules.engine import CardInstance, RuleViolation
+
+from .data import AID, SEIZURE, STRATEGY, CardData, Obligor, Officer
+
+if TYPE_CHECKING:
+    from .state import EnforcerState
+
+
+def active_objections(shown: Sequence[str], cancelled: Collection[int]) -> list[int]:
+    """Indices of the objection cards shown that no 釋明法令 or veto cancelled."""
+    return [i for i in range(len(shown)) if i not in cancelled]
+
+
+def difficulty(cards: CardData, obligor: Obligor, shown: Sequence[str], cancelled: Collection[int]) -> int:
+    """The obligor's difficulty plus the active objections' increases."""
+    total = obligor.difficulty
+    for i in active_objections(shown, cancelled):
+        objection = cards.objection[shown[i]]
+        if objection.effect == "difficulty_up":
+            total += objection.value
+    return total
+
+
+def voided_families(cards: CardData, shown: Sequence[str], cancelled: Collection[int]) -> set[str]:
+    """Families whose power an active objection voids (查封錯誤, 限制錯誤)."""
+    out = set()
+    for i in active_objections(shown, cancelled):
+        objection = cards.objection[shown[i]]
+        if objection.effect == "void_family" and objection.family:
+            out.add(objection.family)
+    return out
+
+
+def total_power(
+    cards: CardData,
+    obligor: Obligor,
+    weak: bool,
+    played: Iterable[str],
+    voided: Collection[str],
+    officer: Officer | None,
+    award_power: int,
+) -> int:
+    """Power of `played` card ids: weakness ×2, each 拍賣 doubles one 查封 (the strongest first),
+    a 專股 officer's bonus, and the project's 獎檢公告 power."""
+    total = 0
+    auctions = 0
+    seizures: list[int] = []
+    for cid in played:
+        card = cards.play[cid]
+        if card.family == STRATEGY or card.family in voided:
+            continue
+        if card.family == AID and not weak:
+            continue  # 扶助 voided once a 假弱勢 is exposed
+        power = card.power * (2 if obligor.weakness and card.key == obligor.weakness else 1)
+        if card.family == SEIZURE:
+            seizures.append(power)
+            continue
+        if card.effect == "double_seizure":
+            auctions += 1
+        total += power
+    seizures.sort(reverse=True)
+    total += sum(p * 2 if i < auctions else p for i, p in enumerate(seizures))
+    if officer and officer.effect == "specialist" and officer.category in obligor.categories:
+        total += officer.value
+    return total + award_power
+
+
+# ---- the same, read from a state ---------------------------------------------------------------
+
+
+def _shown(st: EnforcerState) -> list[str]:
+    return [c.card for c in st.piles.pile("objection_shown")]
+
+
+def execution_difficulty(st: EnforcerState) -> int:
+    execution = st.execution
+    if execution is None:
+        raise RuleViolation("no execution under way")
+    return difficulty(st.cards, st.obligor(execution.target), _shown(st), execution.cancelled)
+
+
+def execution_power(st: EnforcerState, extra: list[str] | None = None) -> int:
+    """Power of the cards in play (plus `extra` card ids, for look-ahead)."""
+    execution = st.execution
+    if execution is None:
+        raise RuleViolation("no execution under way")
+    played = [c.card for c in st.piles.pile("in_play")] + list(extra or [])
+    voided = voided_families(st.cards, _shown(st), execution.cancelled)
+    return power_against(st, execution.seat, execution.target, execution.source, played, voided)
+
+
+def power_against(
+    st: EnforcerState,
+    seat: int,
+    target: CardInstance,
+    source: str,
+    played: list[str],
+    voided: Collection[str],
+) -> int:
+    award = 0
+    if source == "project" and st.project(seat) == target:
+        award = sum(st.cards.play[c.card].power for c in st.piles.pile(f"award:{seat}"))
+    return total_power(
+        st.cards, st.obligor(target), st.weak(target), played, voided, st.officer_of(seat), award
+    )

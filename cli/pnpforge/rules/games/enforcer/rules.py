@@ -1,0 +1,64 @@
+"""The enforcer rules bound to one database's cards: declared options, player counts, the deck."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pnpforge.errors import PnpError
+from pnpforge.rules.engine import Action, CardInstance, GameRules, Observation, UnknownEffect
+from pnpforge.rules.kit import Option, check_players, game_info, parse_options
+
+from .agents import EnforcerObservation, GreedyCache
+from .data import SLUG, CardData
+from .state import EnforcerState
+
+# Measured: greedy games last at most ~42 turns and ~14 steps a turn; the caps leave room for
+# five times that before a game counts as stuck.
+OPTIONS = (
+    Option("max_turns", int, 200, "turns after which the game ends as if the obligors ran out", min=1),
+    Option("max_steps", int, 10000, "steps after which the runner reports a game as stuck", min=100),
+)
+
+
+class EnforcerRules(GameRules):
+    """The enforcer rules bound to one database's cards."""
+
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
+    USED: ClassVar[dict[str, str]] = {
+        "execution": "played from a hand (in an execution, or as a strategy card)",
+        "specialty": "played from its master's hand",
+        "obligor": "executed successfully (scored)",
+        "objection": "flipped against an execution",
+        "officer": "chosen as a player's officer",
+        "penalty": "taken as a player's penalty marker",
+    }
+
+    def __init__(self, db: Any, cards: CardData, options: Mapping[str, Any]) -> None:
+        values = parse_options(self.OPTIONS, options, game=SLUG)
+        self.cards = cards
+        self._greedy = GreedyCache(cards)
+        self.max_turns: int = values["max_turns"]
+        self.info = game_info(db, SLUG, max_steps=values["max_steps"])
+        self.info.options = values
+
+    def deck(self) -> list[CardInstance]:
+        cards = self.cards
+        return [CardInstance(cid, i) for cid in cards.kind for i in range(cards.copies[cid])]
+
+    def unknown_effects(self) -> list[UnknownEffect]:
+        return list(self.cards.unknown)
+
+    def new_initial_state(self, players: int, rng: random.Random | None = None) -> EnforcerState:
+        check_players(self.info, players)
+        if len(self.cards.instances("officer")) < 2 * players:
+            raise PnpError(f"{SLUG}: {players} players need {2 * players} officer cards")
+        if len(self.cards.instances("penalty")) < players:
+            raise PnpError(f"{SLUG}: {players} players need {players} penalty marker cards")
+        return EnforcerState(self, players)
+
+    def greedy_value(self, obs: Observation, action: Action) -> float:
+        """One-step value of `action` for the observing seat, from its observation alone."""
+        assert isinstance(obs, EnforcerObservation)
+        return self._greedy.value(obs, action)

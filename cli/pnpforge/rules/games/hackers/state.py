@@ -1,0 +1,173 @@
+"""One position of League of Hackers behind the engine interface.
+
+`HackersState` joins the choosing steps (`actions.py`) and the resolution steps
+(`effects.py`) on the shared table, and adds what the runner asks of every
+state: legality, observations, piles, invariants and the scoring check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation
+
+from .actions import ChoosingSteps
+from .agents import HackersObservation
+from .data import BOARD_NAMES, TAPPABLE, UNDERGROUND_VP, Catalogue
+from .effects import ResolutionSteps
+
+CHOOSING = ("board", "key", "pay")  # decisions taken while the boards are still face down
+
+
+class HackersState(ChoosingSteps, ResolutionSteps):
+    """A game from the deal to the third round's scoring."""
+
+    def __init__(self, catalogue: Catalogue, players: int, handicap: tuple[int, ...]) -> None:
+        super().__init__(catalogue, players, handicap)
+        self.piles.move_all("stock:1", "supply")
+        self.jobs.extend([("deal",), ("handicap",), ("setup",), ("select",)])
+        self.round("round 1 begins: level 1 servers in the supply")
+        self.advance()
+
+    # -- engine interface ------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.terminal or self.decision is None:
+            return TERMINAL
+        return self.decision.seat
+
+    def legal_actions(self) -> list[Any]:
+        return [] if self.terminal or self.decision is None else self.decision.actions
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        if self.decision is None or self.decision.seat != CHANCE:
+            raise RuleViolation("chance_outcomes() asked at a player decision")
+        total = self.piles.count("deck")
+        return [(action, self.deck_counts[action[1]] / total) for action in self.decision.actions]
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def apply(self, action: Any) -> None:
+        decision = self.decision
+        if decision is None or action not in decision.actions:
+            raise RuleViolation(f"illegal action {action!r} at {decision.kind if decision else 'terminal'}")
+        self.decision = None
+        getattr(self, f"_on_{decision.kind}")(decision, action)
+        self.advance()
+
+    def returns(self) -> list[float]:
+        return [float(v) for v in self.vp]
+
+    def scores_from_rules(self) -> list[float]:
+        """VP recomputed by the scoring rules from the recorded facts: each round's servers
+        (damage per hole, bonuses, Certification Audits), each attack's landed damage and
+        each install, independently of the running tally in `vp`."""
+        total = [0] * self.players
+        for record in self.attacks:
+            if record.placed:
+                total[record.seat] += max(record.placed) + record.proofs_of_concept
+            if len(record.placed) >= 2:
+                total[record.seat] += UNDERGROUND_VP * record.underground_markets
+        for seat, caches in self.installs:
+            total[seat] += caches
+        for snapshot in self.snapshots:
+            for seat, (servers, audits) in enumerate(snapshot):
+                clean = [not any(damage) for damage, _ in servers]
+                total[seat] += sum(1 for damage, _ in servers for d in damage if d == 0)
+                total[seat] += sum(bonus for (_, bonus), ok in zip(servers, clean, strict=True) if ok)
+                total[seat] += audits * sum(clean)
+        return [float(v) for v in total]
+
+    def winners(self) -> list[int]:
+        """Most VP; a tie goes to the least damage on the servers; still tied, all win."""
+        best = max(self.vp)
+        top = [s for s in range(self.players) if self.vp[s] == best]
+        least = min(self.total_damage(s) for s in top)
+        return [s for s in top if self.total_damage(s) == least]
+
+    def end_reason(self) -> str:
+        return "three rounds played"
+
+    def zones(self) -> dict[str, list[CardInstance]]:
+        return self.piles.as_dict()
+
+    def observation(self, seat: int) -> HackersObservation:
+        decision = self.decision
+        kind = decision.kind if decision else "none"
+        choice = self.choice[seat]
+        return HackersObservation(
+            seat=seat,
+            players=self.players,
+            virtual_owner=self.virtual_owner,
+            server_limit=self.server_limit,
+            round_no=self.round_no,
+            action_no=self.action_no,
+            decision=kind,
+            decision_owner=decision.data.get("owner", -1) if decision else -1,
+            hand=tuple(sorted(card.card for card in self.piles.pile(self.hand_pile[seat]))),
+            my_board=choice.board if choice else -1,
+            my_key=choice.key.card if choice and choice.key else "",
+            my_pay_option=choice.pay_option if choice else 0,
+            boards=tuple(self._board_seen(seat, other, kind in CHOOSING) for other in range(self.players)),
+            hand_sizes=tuple(self.piles.count(self.hand_pile[s]) for s in range(self.players)),
+            vp=tuple(self.vp),
+            disc_heights=tuple(self.disc_height),
+            deck_size=self.piles.count("deck"),
+            discard_size=self.piles.count("discard"),
+            supply=tuple(sorted(card.card for card in self.piles.pile("supply"))),
+            servers=self.servers_seen(),
+            tableaux=self.tableaux_seen(),
+        )
+
+    def _board_seen(self, seat: int, other: int, choosing: bool) -> tuple[int, int, tuple[str, ...]]:
+        """(board, cards under it, cards shown) of `other` as `seat` sees it; -1 hides the board.
+
+        Chosen face down: only the size of the pile shows until the boards are turned over,
+        and the cards themselves only when that seat resolves (or to their owner)."""
+        choice = self.choice[other]
+        if choice is None:
+            return (-1, 0, ())
+        cards = self.piles.pile(self.board_pile[other])
+        shown = tuple(sorted(card.card for card in cards))
+        if other == seat:
+            return (choice.board, len(cards), shown)
+        if choosing:
+            return (-1, len(cards), ())
+        return (choice.board, len(cards), shown if self.revealed[other] else ())
+
+    def check_invariants(self) -> None:
+        scrapping = 1 if self.decision and self.decision.kind in ("scrap", "vscrap") else 0
+        for owner, servers in enumerate(self.servers):
+            if len(servers) > self.server_limit + scrapping:
+                raise RuleViolation(f"{self.owner_name(owner)} owns {len(servers)} servers")
+        self.servers_seen()  # checks the damage of every hole whenever it changed
+        for seat in range(self.players):
+            if self.vp[seat] < 0:
+                raise RuleViolation(f"seat {seat} has negative VP")
+            if self.choice[seat] is None and self.piles.count(self.board_pile[seat]):
+                raise RuleViolation(f"seat {seat} has cards under a board without a choice")
+        for card in self.tapped:
+            if self.catalogue.defence[card.card].effect not in TAPPABLE or not self.piles.where(
+                card
+            ).startswith("tableau:"):
+                raise RuleViolation(f"{card} is tapped but cannot be")
+        if self.action_no > self.action_limit + 1:
+            raise RuleViolation(f"action step {self.action_no} beyond {self.action_limit}")
+
+    def action_text(self, action: Any) -> str:
+        kind = action[0]
+        texts = {
+            "draw": lambda: f"draw {action[1]}",
+            "board": lambda: f"choose the board {BOARD_NAMES[action[1]]} (face down)",
+            "amount": lambda: f"declare a payment of {action[1]}",
+            "defence": lambda: f"play defence card {action[1]}",
+            "pay": lambda: f"pay with {action[1]} (face down)",
+            "discard": lambda: f"discard {action[1]} back into the deck (handicap set-up)",
+            "attack": lambda: f"attack with {action[1]} paying {action[2]}",
+            "server": lambda: f"take server {action[1]}",
+            "scrap": lambda: f"remove server #{action[1]}",
+            "colour": lambda: f"attack in colour {action[1]}",
+            "place": lambda: f"put a damage token on hole {action[2]} of server #{action[1]}",
+            "fix": lambda: f"remove a damage token from hole {action[2]} of server #{action[1]}",
+        }
+        return texts[kind]() if kind in texts else repr(action)

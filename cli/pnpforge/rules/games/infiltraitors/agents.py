@@ -1,0 +1,92 @@
+"""What one seat may see: the observation its agent receives, and nothing more.
+
+A seat sees its own suspect and hand (not in mission 17, where it sees the
+others' hands instead), every hint, face-up discards and public counts — never
+another seat's suspect or cover, the deck, or face-down cards.  The greedy
+heuristic over it lives in `deduction`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pnpforge.rules.engine import CardInstance, Observation
+
+from .table import DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+
+if TYPE_CHECKING:
+    from .state import InfiltraitorsState
+
+Hint = tuple[CardInstance, bool]
+
+
+@dataclass(frozen=True)
+class SeatObservation(Observation):
+    """Everything one seat may know, as immutable values (no reference to the state)."""
+
+    players: int
+    stage: str
+    turn: int
+    bullets: int
+    unsolved: int
+    deck_size: int
+    lineup_size: int
+    hand_sizes: tuple[int, ...]
+    hand: tuple[CardInstance, ...] | None  # None when the seat cannot see its own hand (mission 17)
+    other_hands: tuple[tuple[int, tuple[CardInstance, ...]], ...]  # (seat, cards): mission 17 only
+    my_suspect: CardInstance | None
+    my_cover: CardInstance | None
+    occupied: tuple[bool, ...]
+    has_cover: tuple[bool, ...]
+    tiles: tuple[int | None, ...]
+    hints: tuple[tuple[int, tuple[Hint, ...]], ...]  # (target, hints in the order placed)
+    discard_up: tuple[CardInstance, ...]
+    discard_down_count: int
+    shared_specials: tuple[CardInstance, ...]
+    rewards: tuple[CardInstance, ...]
+    aside_present: bool
+    aside_known: CardInstance | None  # the aside suspect, for a seat that looked at it (mission 19)
+    withdrawn: tuple[bool, ...]
+    final_phase: bool
+
+    def hints_at(self, target: int) -> tuple[Hint, ...]:
+        for place, hints in self.hints:
+            if place == target:
+                return hints
+        return ()
+
+
+def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
+    """The seat's observation of `state`, copied into immutable values."""
+    piles = state.piles
+    hands_out = state.mission.has("hands_out")
+    others = tuple((s, tuple(state.hand(s))) for s in range(state.players) if s != seat) if hands_out else ()
+    aside = state.aside()
+    return SeatObservation(
+        seat=seat,
+        players=state.players,
+        stage=state.stage,
+        turn=state.turn,
+        bullets=state.bullets,
+        unsolved=state.unsolved(),
+        deck_size=piles.count(DECK),
+        lineup_size=piles.count(LINEUP),
+        hand_sizes=tuple(state.hand_count(s) for s in range(state.players)),
+        hand=None if hands_out else tuple(state.hand(seat)),
+        other_hands=others,
+        my_suspect=state.suspect(seat),
+        my_cover=state.cover(seat),
+        occupied=tuple(state.has_suspect(s) for s in range(state.players)),
+        has_cover=tuple(state.cover(s) is not None for s in range(state.players)),
+        tiles=tuple(state.tile_of),
+        hints=tuple((target, tuple(state.hints(target))) for target in state.hint_piles),
+        discard_up=tuple(piles.pile(DISCARD_UP)),
+        discard_down_count=piles.count(DISCARD_DOWN),
+        shared_specials=tuple(piles.pile(SHARED)),
+        rewards=tuple(piles.pile(REWARDS)),
+        aside_present=aside is not None,
+        aside_known=aside if (aside is not None and seat in state.peeked) else None,
+        withdrawn=tuple(state.withdrawn),
+        final_phase=state.final_phase,
+    )

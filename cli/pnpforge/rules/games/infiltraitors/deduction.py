@@ -1,0 +1,283 @@
+"""The greedy agent's reasoning, from one seat's observation alone.
+
+It deduces each suspect's possible (suit, number) from the cards this seat has
+not seen and the orientation of the hints beside it, then values sure shots
+first, then informative hints, then refilling the hand.  The greedy agent asks
+for the value of every legal action with the same observation, so everything
+that depends only on the observation is computed once and kept.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from .agents import SeatObservation
+from .data import NUMBERS, SPECIAL_NUMBER, related
+from .table import ASIDE
+
+if TYPE_CHECKING:
+    from .rules import InfiltraitorsRules
+
+Identity = tuple[str, int]
+
+
+class CardTables:
+    """Per card, computed once per rules: its identity, and every identity it relates to."""
+
+    def __init__(self, rules: InfiltraitorsRules) -> None:
+        suits = {spec.suit for spec in rules.specs.values()}
+        identities = [(suit, number) for suit in suits for number in (SPECIAL_NUMBER, *NUMBERS)]
+        self.relates: dict[str, frozenset[Identity]] = {
+            card_id: frozenset(ident for ident in identities if related(spec, *ident))
+            for card_id, spec in rules.specs.items()
+        }
+        self.identity: dict[str, Identity] = {cid: spec.identity() for cid, spec in rules.specs.items()}
+        self.suit: dict[str, str] = {cid: spec.suit for cid, spec in rules.specs.items()}
+        # The numbers a card relates to by number (its own and its factors/multiples); none for a special.
+        self.numbers: dict[str, tuple[int, ...]] = {
+            cid: () if spec.number is None else (spec.number, *sorted(spec.relates))
+            for cid, spec in rules.specs.items()
+        }
+
+
+class Deduction:
+    """A seat's reasoning over its observation: what each suspect may be, what a card would tell."""
+
+    def __init__(self, rules: InfiltraitorsRules, obs: SeatObservation, tables: CardTables) -> None:
+        self.rules = rules
+        self.obs = obs
+        self.relates = tables.relates
+        self.identity = tables.identity
+        self.suit = tables.suit
+        self.numbers = tables.numbers
+        self.miss_value = self._shot_value(0.0)
+        self._candidates: dict[tuple[bool, bool], list[tuple[Identity, int]]] = {}
+        self._weights: dict[tuple[int, bool], dict[Identity, int]] = {}
+        self._margins: dict[tuple[int, bool], tuple[dict[str, int], dict[int, int], int]] = {}
+        self._unseen: dict[bool, dict[str, int]] = {}
+        self._shots: dict[tuple[Any, ...], float] | None = None
+        self._known: dict[int, Identity | None] = {}
+        self._probability: dict[int, dict[Identity, float]] = {}
+        self._gain: dict[tuple[str, int], float] = {}
+
+    # -- what is known ---------------------------------------------------------------
+
+    def _seen(self, public: bool) -> Counter[str]:
+        """Cards face up for everyone (public) or, in addition, those only this seat sees."""
+        obs = self.obs
+        cards = [card for _, hints in obs.hints for card, _ in hints]
+        cards += obs.discard_up + obs.shared_specials + obs.rewards
+        if not public:
+            cards += obs.hand or ()
+            cards += [card for _, hand in obs.other_hands for card in hand]
+            cards += [card for card in (obs.my_suspect, obs.my_cover, obs.aside_known) if card]
+        return Counter(card.card for card in cards)
+
+    def unseen(self, public: bool) -> dict[str, int]:
+        """Cards that could still be a suspect: the mission's deck less what this seat (or anyone) saw."""
+        if public not in self._unseen:
+            unseen = dict(self.rules.suspect_pool)
+            for card_id, count in self._seen(public).items():
+                left = unseen.get(card_id, 0) - count
+                if left > 0:
+                    unseen[card_id] = left
+                else:
+                    unseen.pop(card_id, None)
+            self._unseen[public] = unseen
+        return self._unseen[public]
+
+    def weights(self, target: int, public: bool = False) -> dict[Identity, int]:
+        """Possible (suit, number) of a suspect, weighted by how many unseen cards give it."""
+        key = (target, public)
+        if key in self._weights:
+            return self._weights[key]
+        kept = self.candidates(public, covered=target != ASIDE and self.obs.has_cover[target])
+        for card, up in self.obs.hints_at(target):
+            rel = self.relates[card.card]
+            kept = [(ident, w) for ident, w in kept if (ident in rel) == up]
+        out = dict(kept)
+        self._weights[key] = out
+        return out
+
+    def candidates(self, public: bool, covered: bool) -> list[tuple[Identity, int]]:
+        """Every (suit, number) a suspect could be before its hints, weighted by unseen cards."""
+        key = (public, covered)
+        if key in self._candidates:
+            return self._candidates[key]
+        identity = self.identity
+        pairs: dict[Identity, int] = {}
+        if covered:
+            # Mission 16: suit from one unseen card, number from another.
+            suits: dict[str, int] = {}
+            numbers: dict[int, int] = {}
+            for card_id, count in self.unseen(public).items():
+                suit, number = identity[card_id]
+                suits[suit] = suits.get(suit, 0) + count
+                numbers[number] = numbers.get(number, 0) + count
+            pairs = {(s, n): a * b for s, a in suits.items() for n, b in numbers.items()}
+        else:
+            for card_id, count in self.unseen(public).items():
+                ident = identity[card_id]
+                pairs[ident] = pairs.get(ident, 0) + count
+        self._candidates[key] = list(pairs.items())
+        return self._candidates[key]
+
+    def margins(self, target: int, public: bool) -> tuple[dict[str, int], dict[int, int], int]:
+        """The possible identities' weights summed by suit and by number, and in all."""
+        key = (target, public)
+        if key not in self._margins:
+            by_suit: dict[str, int] = {}
+            by_number: dict[int, int] = {}
+            for (suit, number), w in self.weights(target, public).items():
+                by_suit[suit] = by_suit.get(suit, 0) + w
+                by_number[number] = by_number.get(number, 0) + w
+            self._margins[key] = (by_suit, by_number, sum(by_suit.values()))
+        return self._margins[key]
+
+    def own_identity(self, target: int) -> Identity | None:
+        """A suspect this seat knows: its own (with its cover) or the aside one it looked at."""
+        if target in self._known:
+            return self._known[target]
+        specs = self.rules.specs
+        obs = self.obs
+        known: Identity | None = None
+        if target == ASIDE:
+            known = specs[obs.aside_known.card].identity() if obs.aside_known else None
+        elif target == obs.seat and obs.my_suspect is not None:
+            suit, number = specs[obs.my_suspect.card].identity()
+            if obs.my_cover is not None:
+                suit = specs[obs.my_cover.card].suit
+            known = (suit, number)
+        self._known[target] = known
+        return known
+
+    def guess_probability(self, target: int, suit: str, number: int) -> float:
+        """How likely the suspect at `target` is (suit, number), as far as this seat knows."""
+        known = self.own_identity(target)
+        if known is not None:
+            return 1.0 if known == (suit, number) else 0.0
+        table = self._probability.get(target)
+        if table is None:
+            weights = self.weights(target)
+            total = sum(weights.values())
+            table = {ident: w / total for ident, w in weights.items()} if total else {}
+            self._probability[target] = table
+        return table.get((suit, number), 0.0)
+
+    def info_gain(self, card: str, target: int) -> float:
+        """Bits a hint with `card` beside `target` tells the table."""
+        key = (card, target)
+        gain = self._gain.get(key)
+        if gain is None:
+            gain = self._gain[key] = self._info_gain(card, target)
+        return gain
+
+    def upright_weight(self, card: str, target: int, public: bool) -> tuple[int, int]:
+        """(weight of the identities `card` relates to, total weight) at `target`.
+
+        A card relates by its suit or by its numbers, so the sum is the suit's share
+        plus the numbers' shares less their overlap (a few look-ups, not a scan).
+        """
+        by_suit, by_number, total = self.margins(target, public)
+        suit = self.suit[card]
+        up = by_suit.get(suit, 0)
+        numbers = self.numbers[card]
+        if numbers:
+            weights = self.weights(target, public)
+            for number in numbers:
+                up += by_number.get(number, 0) - weights.get((suit, number), 0)
+        return up, total
+
+    def _info_gain(self, card: str, target: int) -> float:
+        known = self.own_identity(target)
+        up, total = self.upright_weight(card, target, public=known is not None)
+        if total <= 0:
+            return 0.0
+        if known is not None:  # we know the answer: the surviving share is what others learn
+            kept = up if known in self.relates[card] else total - up
+            return math.log2(total / kept) if kept else 0.0
+        p = up / total
+        return 0.0 if p in (0.0, 1.0) else -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+    def balance_bonus(self, card: str, target: int) -> float:
+        """Missions 7/13: how much closer the hint brings upright and sideways counts."""
+        if not self.rules.mission.has("balanced"):
+            return 0.0
+        lean = sum(1 if up else -1 for _, up in self.obs.hints_at(target))
+        known = self.own_identity(target)
+        if known is not None:
+            p_up = 1.0 if known in self.relates[card] else 0.0
+        else:
+            up, total = self.upright_weight(card, target, public=False)
+            p_up = up / total if total else 0.5
+        return 3.0 * (abs(lean) - (p_up * abs(lean + 1) + (1 - p_up) * abs(lean - 1)))
+
+    def usefulness(self, card: str) -> float:
+        targets = [t for t in range(self.obs.players) if self.obs.occupied[t]]
+        return max((self.info_gain(card, t) for t in targets), default=0.0)
+
+    # -- the heuristic -------------------------------------------------------------------
+
+    def greedy_value(self, action: Any) -> float:
+        """A one-step value: sure shots first, then informative hints, then refills."""
+        kind = action[0]
+        if kind == "eliminate":
+            shots = self._shots
+            if shots is None:
+                shots = self._shots = self.shot_values()
+            return shots.get(action[1:], self.miss_value)
+        obs = self.obs
+        my_hand = obs.hand_sizes[obs.seat]
+        limit = self.rules.mission.hand_limit
+        if kind == "exchange":
+            value = 10.0 * self.info_gain(action[3], action[2]) + self.balance_bonus(action[3], action[2])
+            if action[5]:
+                value += 1.5 if my_hand - (action[1] == obs.seat) < limit else -1.0
+            return value
+        if kind == "take":
+            return 12.0
+        if kind == "hint":
+            gain = self.info_gain(action[2], obs.seat)
+            return 10.0 * gain + self.balance_bonus(action[2], obs.seat) + 0.5
+        if kind == "wait":
+            k = action[1]
+            return -2.0 + 2.0 * min(k, max(0, limit - my_hand)) - 3.0 * max(0, my_hand + k - limit)
+        if kind == "discard":
+            return -self.usefulness(obs.hand[action[1]].card) if obs.hand is not None else 0.0
+        if kind == "reward":
+            return 1.0 + self.usefulness(action[1])
+        if kind == "reward_blind":
+            return 0.8
+        if kind == "peek":
+            table = obs.unsolved - (1 if obs.aside_present else 0)
+            active = sum(1 for gone in obs.withdrawn if not gone)
+            must = table <= active - 1
+            return (6.0 if must else -6.0) if action[1] else 0.0
+        if kind == "extra_hint":
+            return 10.0 * self.info_gain(action[2], ASIDE)
+        return 0.0
+
+    def _shot_value(self, p: float) -> float:
+        """A sure shot first of all; a likely one only with bullets to spare."""
+        if p >= 0.999:
+            return 1000.0
+        spare = self.obs.bullets - self.obs.unsolved
+        return 100.0 * p - 45.0 if spare > 0 else 100.0 * p - 100.0
+
+    def shot_values(self) -> dict[tuple[Any, ...], float]:
+        """(target, suit, number) -> value of that shot, for every guess with a chance to hit."""
+        obs = self.obs
+        targets = [t for t in range(obs.players) if obs.occupied[t]] + ([ASIDE] if obs.aside_present else [])
+        values: dict[tuple[Any, ...], float] = {}
+        for target in targets:
+            known = self.own_identity(target)
+            if known is not None:
+                values[(target, *known)] = self._shot_value(1.0)
+                continue
+            self.guess_probability(target, "", 0)  # fills the target's table
+            for (suit, number), p in self._probability[target].items():
+                if p > 0.0:
+                    values[(target, suit, number)] = self._shot_value(p)
+        return values

@@ -1,0 +1,186 @@
+"""The rules bound to the database: the cards, the chosen mission and its deck.
+
+The physical cards are the numbered and special playing cards and the mission
+cards; a game lays out one mission card and leaves the other missions (and the
+playing cards the mission does not use) in the box.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, ClassVar
+
+from pnpforge.errors import PnpError
+from pnpforge.rules.engine import CardInstance, GameRules, Observation, UnknownEffect
+from pnpforge.rules.kit import DeckError, Option, check_players, game_info, parse_options
+from pnpforge.store import repo
+
+from .data import (
+    CARD_EFFECTS,
+    DEFAULT_MISSION,
+    MISSION_EFFECTS,
+    SLUG,
+    SPECIAL_NUMBER,
+    CardSpec,
+    Mission,
+    load_cards,
+    mission_from_card,
+    mission_id,
+)
+
+
+class InfiltraitorsRules(GameRules):
+    """The cards and one mission from the database; makes initial states."""
+
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "mission",
+            str,
+            DEFAULT_MISSION,
+            "the mission to play: M01–M20, or T1–T3 for the training missions ('7' and 'm7' mean M07)",
+        ),
+    )
+    USED: ClassVar[dict[str, str]] = {
+        "card": "played as a hint beside a suspect (給予提示, 交換情報, or on the aside suspect)",
+        "special": "played as a hint beside a suspect (suit only)",
+        "mission": "played as the mission",
+    }
+
+    def __init__(self, db, options: dict[str, Any]) -> None:
+        chosen = parse_options(self.OPTIONS, options, game=SLUG)
+        self.specs: dict[str, CardSpec] = load_cards(db)
+        if not self.specs:
+            raise PnpError(f"{SLUG}: the database has no numbered or special cards")
+        self.mission_cards = {card.id: card for card in repo.list_cards(db, SLUG, "mission")}
+        wanted = mission_id(chosen["mission"])
+        if wanted not in self.mission_cards:
+            raise PnpError(
+                f"{SLUG}: unknown mission '{chosen['mission']}' "
+                f"(allowed: {', '.join(sorted(self.mission_cards))})"
+            )
+        self.mission: Mission = mission_from_card(self.mission_cards[wanted])
+        self._split_cards()
+        self._check_specials()
+        size = len(self.in_play) + len(self.shared_specials)
+        self.info = game_info(db, SLUG, max_steps=0, cooperative=True)
+        bullets = self.mission.bullet_count(self.info.players_max)
+        self.info.max_steps = 40 * (size + 12 + bullets) + 400
+        self.info.options = {"mission": wanted}
+        self.guesses: list[tuple[str, int]] = self._possible_guesses()
+        # [observation, its Deduction, its shot values or None, a miss's value]: the last one asked about
+        self._deduction_memo: list[Any] = [None, None, None, 0.0]
+        self._card_tables: Any = None  # the greedy agent's per-card tables, built on first use
+
+    def _possible_guesses(self) -> list[tuple[str, int]]:
+        """Every (suit, number) a shot may name in this mission (number 1 when specials are suspects)."""
+        mission = self.mission
+        numbers = set(range(mission.number_min, mission.number_max + 1))
+        if mission.has("specials_in_deck"):
+            numbers.add(SPECIAL_NUMBER)
+        return sorted({(suit, number) for suit in mission.suits for number in numbers})
+
+    def _split_cards(self) -> None:
+        """The mission's deck, its shared centre specials (mission 6), and the rest left in the box."""
+        mission = self.mission
+        self.in_play: list[CardInstance] = []
+        self.shared_specials: list[CardInstance] = []
+        self.box: list[CardInstance] = []
+        for spec in self.specs.values():
+            in_suits = spec.suit in mission.suits
+            for copy in range(spec.copies):
+                card = CardInstance(spec.id, copy)
+                if spec.number is None:
+                    if in_suits and mission.has("specials_in_deck"):
+                        self.in_play.append(card)
+                    elif in_suits and mission.has("shared_specials"):
+                        self.shared_specials.append(card)
+                    else:
+                        self.box.append(card)
+                elif in_suits and mission.number_min <= spec.number <= mission.number_max:
+                    self.in_play.append(card)
+                else:
+                    self.box.append(card)
+        missing = [s for s in mission.suits if not any(self.specs[c.card].suit == s for c in self.in_play)]
+        if missing:
+            raise DeckError(f"card {mission.id}: the mission uses suit {missing[0]}, which no card has")
+        # Which cards could be a suspect: what a seat's deduction starts from (public).
+        self.suspect_pool: Counter[str] = Counter(card.card for card in self.in_play)
+        self.shared_special_set = frozenset(self.shared_specials)
+        missions = [CardInstance(c.id, copy) for c in self.mission_cards.values() for copy in range(c.copies)]
+        chosen = CardInstance(mission.id, 0)
+        self.mission_card: CardInstance | None = chosen if chosen in missions else None
+        self.other_missions = [card for card in missions if card != chosen]
+
+    def _check_specials(self) -> None:
+        """Missions that play the special cards need exactly one per suit they use."""
+        mission = self.mission
+        if not (mission.has("shared_specials") or mission.has("specials_in_deck")):
+            return
+        for suit in mission.suits:
+            copies = sum(s.copies for s in self.specs.values() if s.special and s.suit == suit)
+            if copies != 1:
+                raise DeckError(
+                    f"card {mission.id}: the mission plays one special card per suit, "
+                    f"suit {suit} has {copies}"
+                )
+
+    def new_initial_state(self, players: int, rng: random.Random):
+        from .state import InfiltraitorsState
+
+        check_players(self.info, players)
+        need = players * self.mission.hand_size + self.mission.suspect_count(players)
+        if need > len(self.in_play):
+            raise PnpError(
+                f"{SLUG} mission {self.mission.id}: {players} agents need {need} cards "
+                f"for hands and suspects, the mission's deck has {len(self.in_play)}"
+            )
+        return InfiltraitorsState(self, players)
+
+    def deck(self) -> list[CardInstance]:
+        cards = [CardInstance(spec.id, copy) for spec in self.specs.values() for copy in range(spec.copies)]
+        return cards + ([self.mission_card] if self.mission_card else []) + self.other_missions
+
+    def scenarios(self) -> list[str]:
+        """Every mission card, training first: the check plays each one."""
+        return sorted(self.mission_cards, key=lambda cid: (not cid.startswith("T"), cid))
+
+    def unknown_effects(self) -> list[UnknownEffect]:
+        out = [
+            UnknownEffect(spec.id, spec.effect or "<none>")
+            for spec in self.specs.values()
+            if spec.special and spec.effect not in CARD_EFFECTS
+        ]
+        out += [
+            UnknownEffect(card.id, card.fields["effect"])
+            for card in self.mission_cards.values()
+            if card.fields.get("effect") and card.fields["effect"] not in MISSION_EFFECTS
+        ]
+        return out
+
+    def greedy_value(self, obs: Observation, action: Any) -> float:
+        """The greedy agent's value of `action`, reasoned from the seat's observation alone.
+
+        The greedy agent asks about every legal action with the same observation,
+        so the deduction over it is kept for the last observation seen.
+        """
+        memo = self._deduction_memo
+        if memo[0] is not obs:
+            deduction = self._deduction(obs)
+            memo = self._deduction_memo = [obs, deduction, None, deduction.miss_value]
+        if action[0] == "eliminate":  # most legal actions are shots: answer them from one table
+            shots = memo[2]
+            if shots is None:
+                shots = memo[2] = memo[1].shot_values()
+            return shots.get(action[1:], memo[3])
+        return memo[1].greedy_value(action)
+
+    def _deduction(self, obs: Observation) -> Any:
+        from .agents import SeatObservation
+        from .deduction import CardTables, Deduction
+
+        if not isinstance(obs, SeatObservation):
+            raise TypeError(f"{SLUG}: greedy_value needs an observation of this engine, got {obs!r}")
+        if self._card_tables is None:
+            self._card_tables = CardTables(self)
+        return Deduction(self, obs, self._card_tables)

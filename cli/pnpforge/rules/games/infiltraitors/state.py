@@ -1,0 +1,203 @@
+"""One position of a mission: the engine interface over the table, effects and legal actions.
+
+Chance is explicit: the deck is an unordered multiset (it is only ever
+shuffled), so every card leaving it is a chance outcome, as are the set-up
+deals and mission 12's choice of the sole eliminator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
+
+from .actions import Action
+from .agents import SeatObservation, observe
+from .effects import Effects
+from .rules import InfiltraitorsRules
+from .table import ASIDE, CENTRE, ChanceEvent
+
+
+class InfiltraitorsState(Effects, State):
+    """One position.  `stage` says what is being decided; `chance_queue` holds pending chance draws."""
+
+    def __init__(self, rules: InfiltraitorsRules, players: int) -> None:
+        super().__init__(rules, players)
+        self._legal: list[Action] | None = None
+        self._legal_set: frozenset[Action] | None = None
+        self.chance_queue = self._setup_events()
+        self._announce_mission()
+
+    def _announce_mission(self) -> None:
+        mission = self.mission
+        if self.rules.mission_card is not None:
+            self.used(
+                None,
+                mission.id,
+                f"mission {mission.id} {mission.name}: {self.suspects_total} suspects, "
+                f"{self.bullets} bullets, suits {''.join(mission.suits)} "
+                f"{mission.number_min}–{mission.number_max}",
+            )
+
+    def _setup_events(self) -> list[ChanceEvent]:
+        """Deal hands round by round, lay out the suspects (and the one aside), pick roles."""
+        mission = self.mission
+        events: list[ChanceEvent] = [
+            ("deal", s) for _ in range(mission.hand_size) for s in range(self.players)
+        ]
+        aside = 1 if (mission.has("pooled_final") or mission.has("solo_final")) else 0
+        events += [("suspect",)] * (self.suspects_total - aside) + [("aside",)] * aside
+        if mission.has("sole_eliminator"):
+            events.append(("eliminator",))
+        return events
+
+    # -- interface -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.result is not None:
+            return TERMINAL
+        if self.chance_queue:
+            return CHANCE
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        won = self.result is not None and self.result[0] == "win"
+        return [1.0 if won else 0.0] * self.players
+
+    def scores_from_rules(self) -> list[float]:
+        """Won iff every suspect is gone: none in the centre, on a stand or aside.
+
+        Mission 19 ends at the final shot whatever is left on the table, so only
+        the aside suspect counts there (it leaves only when that shot hits).
+        """
+        if self.mission.has("solo_final"):
+            won = self.aside() is None
+        else:
+            won = self.unsolved() == 0
+        return [1.0 if won else 0.0] * self.players
+
+    def winners(self) -> list[int]:
+        return list(range(self.players)) if self.returns()[0] > 0 else []
+
+    def end_reason(self) -> str:
+        return self.result[1] if self.result else "not over"
+
+    def refresh(self) -> None:
+        """Forget cached legal actions: call after arranging piles by hand (tests, puzzles)."""
+        self._legal = None
+        self._legal_set = None
+
+    def legal_actions(self) -> list[Any]:
+        if self._legal is None:
+            self._legal = sorted(self.compute_legal())
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        if self.result is not None:
+            raise RuleViolation("the game is over")
+        if self._legal is None:
+            self._legal = sorted(self.compute_legal())
+        if self._legal_set is None:
+            self._legal_set = frozenset(self._legal)
+        if action not in self._legal_set:
+            raise RuleViolation(f"illegal action {action!r} at stage {self.stage}")
+        self.refresh()
+        assert isinstance(action, tuple)
+        if self.chance_queue:
+            self.resolve_chance(action)
+        else:
+            self.decide(action)
+        self.settle()
+
+    def zones(self) -> dict[str, list[CardInstance]]:
+        return self.piles.as_dict()
+
+    def observation(self, seat: int) -> SeatObservation:
+        """What `seat` may see, copied into immutable values: all its agent receives."""
+        return observe(self, seat)
+
+    # -- checks ------------------------------------------------------------------------
+
+    def check_invariants(self) -> None:
+        if self.bullets < 0 or self.bullets > self.bullets_start:
+            raise RuleViolation(f"bullets out of range: {self.bullets}")
+        for target, pile in self.hint_piles.items():
+            holder = self.aside() if target == ASIDE else self.suspect(target)
+            if self.piles.count(pile) and holder is None:
+                raise RuleViolation(f"hints beside an empty place {target}")
+        for seat in range(self.players):
+            self._check_seat(seat)
+        settled = not self.chance_queue and self.result is None
+        if settled:
+            if self.withdrawn[self.actor]:
+                raise RuleViolation(f"withdrawn seat {self.actor} is to act")
+            if self.solved + self.unsolved() != self.suspects_total:
+                raise RuleViolation(
+                    f"{self.solved} solved + {self.unsolved()} unsolved suspects, "
+                    f"mission has {self.suspects_total}"
+                )
+        tiles = [t for t in self.tile_of if t is not None]
+        if len(tiles) != len(set(tiles)):
+            raise RuleViolation(f"number tiles repeated: {tiles}")
+
+    def _check_seat(self, seat: int) -> None:
+        has_suspect = self.has_suspect(seat)
+        if self.cover(seat) is not None and not has_suspect:
+            raise RuleViolation(f"seat {seat} has a cover card but no suspect")
+        if (self.tile_of[seat] is None) != (not has_suspect or not self.mission.has("ordered")):
+            raise RuleViolation(f"seat {seat}: number tile and suspect disagree")
+        held = self.hand_count(seat)
+        if self.withdrawn[seat] and held:
+            raise RuleViolation(f"withdrawn seat {seat} still holds cards")
+        settled = not self.chance_queue and self.result is None
+        if settled and seat != self.turn and held > self.mission.hand_limit:
+            raise RuleViolation(f"seat {seat} holds {held} cards, limit {self.mission.hand_limit}")
+
+    # -- text --------------------------------------------------------------------------
+
+    def action_text(self, action: Any) -> str:
+        assert isinstance(action, tuple)
+        kind = action[0]
+        if kind == "card":
+            what = self.chance_queue[0][0] if self.chance_queue else "card"
+            return f"{what} {self.card_name(action[1])}"
+        if kind == "seat":
+            return f"seat {action[1]} is the sole eliminator"
+        if kind == "hint":
+            frm = "" if action[1] == self.actor else f" from seat {action[1]}'s hand"
+            up = self.has_suspect(self.actor) and self.orientation(
+                CardInstance(action[2], action[3]), self.actor
+            )
+            return f"給予提示 {self.card_name(action[2])}{frm}: {'upright' if up else 'sideways'}"
+        if kind == "exchange":
+            frm = "centre" if action[1] == CENTRE else f"seat {action[1]}'s hand"
+            up = self.orientation(CardInstance(action[3], action[4]), action[2])
+            return (
+                f"交換情報 {self.card_name(action[3])} from {frm} to {self.place_name(action[2])}: "
+                f"{'upright' if up else 'sideways'}{', draw 1' if action[5] else ''}"
+            )
+        if kind == "eliminate":
+            return f"剷除叛徒 {self.place_name(action[1])}: guess {action[2]} {action[3]}"
+        if kind == "discard":
+            return f"hand limit: discard {self.card_name(self.hand(self.actor)[action[1]].card)}"
+        if kind == "reward":
+            return f"reward: take {self.card_name(action[1])} from the discard pile"
+        if kind == "wait":
+            return f"等待時機: burn the top card, draw {action[1]}"
+        if kind == "peek":
+            return "look at the aside suspect and withdraw" if action[1] else "do not look"
+        if kind == "extra_hint":
+            where = "hand" if action[1] == 0 else "discard"
+            return f"hint on the aside suspect with {self.card_name(action[2])} from {where}"
+        return _FIXED_TEXT.get(kind, repr(action))
+
+
+_FIXED_TEXT = {
+    "take": "揪出嫌疑人 (take a suspect)",
+    "reward_blind": "reward: take a face-down card from the discard pile",
+    "reward_skip": "reward: take nothing",
+    "pass": "pass (no legal action)",
+}

@@ -1,0 +1,31 @@
+"""Player counts come from the games table, so an engine and `pnp games` never disagree."""
+
+from __future__ import annotations
+
+from pnpforge.errors import PnpError
+from pnpforge.rules.kit.core import GameInfo
+
+
+def game_info(db, slug: str, *, max_steps: int, cooperative: bool = False) -> GameInfo:
+    """The engine's static facts: player range from the database's games row."""
+    from pnpforge.store import repo
+
+    game = repo.get_game(db, slug)
+    return GameInfo(
+        slug=slug,
+        players_min=game.players_min,
+        players_max=game.players_max,
+        max_steps=max_steps,
+        cooperative=cooperative,
+    )
+
+
+def check_players(info: GameInfo, players: int) -> None:
+    """PnpError such as "hackers is for 2–4 players, got 5" when the count is outside the range."""
+    if not info.players_min <= players <= info.players_max:
+        span = (
+            str(info.players_min)
+            if info.players_min == info.players_max
+            else f"{info.players_min}–{info.players_max}"
+        )
+        raise PnpError(f"{info.slug} is for {span} players, got {players}")

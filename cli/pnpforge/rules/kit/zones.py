@@ -1,0 +1,126 @@
+"""Piles of physical cards that cannot lose or duplicate a card.
+
+Every move names where the card comes from, and the move is refused when the
+card is not there, so a rules bug shows at the step that made it instead of
+as a conservation failure many steps later.  Index -1 of a pile is its top.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from pnpforge.rules.kit.core import CardInstance, RuleViolation
+
+
+class Zones:
+    """Named piles; each card instance is in exactly one of them."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._piles: dict[str, list[CardInstance]] = {name: [] for name in names}
+        self._where: dict[CardInstance, str] = {}
+
+    def add_pile(self, name: str) -> None:
+        """A new empty pile (e.g. one per seat once the player count is known)."""
+        if name in self._piles:
+            raise RuleViolation(f"pile '{name}' already exists")
+        self._piles[name] = []
+
+    def _get(self, name: str) -> list[CardInstance]:
+        try:
+            return self._piles[name]
+        except KeyError:
+            raise RuleViolation(f"unknown pile '{name}' (piles: {', '.join(self._piles)})") from None
+
+    def deal(self, cards: Iterable[CardInstance], pile: str) -> None:
+        """Set-up only: place cards from the deck; a card placed twice is refused."""
+        target = self._get(pile)
+        for card in cards:
+            if card in self._where:
+                raise RuleViolation(f"card {card} dealt twice (already in '{self._where[card]}')")
+            self._where[card] = pile
+            target.append(card)
+
+    def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
+        """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`."""
+        source, target = self._get(src), self._get(dst)
+        if self._where.get(card) != src:
+            actual = self._where.get(card, "no pile")
+            raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
+        source.remove(card)
+        if top:
+            target.append(card)
+        else:
+            target.insert(0, card)
+        self._where[card] = dst
+
+    def draw(self, src: str, dst: str) -> CardInstance:
+        """The top card of `src` moved onto `dst`."""
+        source, target = self._get(src), self._get(dst)
+        if not source:
+            raise RuleViolation(f"cannot draw from empty pile '{src}'")
+        card = source.pop()
+        target.append(card)
+        self._where[card] = dst
+        return card
+
+    def move_all(self, src: str, dst: str) -> None:
+        """Every card of `src` onto `dst`, keeping their order (the top of `src` ends on top)."""
+        source, target = self._get(src), self._get(dst)
+        for card in source:
+            self._where[card] = dst
+        target.extend(source)
+        source.clear()
+
+    def shuffle_order(self, name: str, order: Sequence[int]) -> None:
+        """Reorder a pile by a permutation of its indices (a chance outcome chose it)."""
+        pile = self._get(name)
+        if sorted(order) != list(range(len(pile))):
+            raise RuleViolation(f"not a permutation of pile '{name}' ({len(pile)} cards)")
+        pile[:] = [pile[i] for i in order]
+
+    def pile(self, name: str) -> Sequence[CardInstance]:
+        """A read-only snapshot of a pile, bottom first."""
+        return tuple(self._get(name))
+
+    def count(self, name: str) -> int:
+        return len(self._get(name))
+
+    def top(self, name: str) -> CardInstance | None:
+        """The top card of a pile, or None when it is empty."""
+        pile = self._get(name)
+        return pile[-1] if pile else None
+
+    def where(self, card: CardInstance) -> str:
+        try:
+            return self._where[card]
+        except KeyError:
+            raise RuleViolation(f"card {card} is in no pile") from None
+
+    def names(self) -> list[str]:
+        return list(self._piles)
+
+    def as_dict(self) -> dict[str, list[CardInstance]]:
+        """Every pile as a fresh list: what `State.zones()` returns for the runner's conservation check."""
+        return {name: list(cards) for name, cards in self._piles.items()}
+
+    def copy(self) -> Zones:
+        other = Zones(())
+        other._piles = {name: list(cards) for name, cards in self._piles.items()}
+        other._where = dict(self._where)
+        return other
+
+
+def conservation_error(zones: dict[str, list[CardInstance]], deck: Counter[CardInstance]) -> str | None:
+    """Why the piles do not hold exactly the deck (each card once), or None when they do."""
+    seen = [card for cards in zones.values() for card in cards]
+    if len(seen) == deck.total() == len(deck):
+        unique = set(seen)  # the common case, every instance distinct: one hash per card
+        if len(unique) == len(seen) and unique == deck.keys():
+            return None
+    counted = Counter(seen)
+    if counted == deck:
+        return None
+    missing = sorted(map(str, deck - counted))
+    extra = sorted(map(str, counted - deck))
+    return f"card conservation broken: missing {missing[:5]}, extra/duplicated {extra[:5]}"

@@ -1,0 +1,178 @@
+"""SQL of the deck constraints table: read, add, remove.
+
+Rows are returned as `Constraint` objects with their parameters decoded; a
+row whose parameters are not valid JSON (written with raw SQL around the
+CHECK) comes back with `params=None` so the checker can report it instead
+of crashing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+
+from pnpforge.errors import PnpError
+
+
+@dataclass
+class Constraint:
+    """One deck rule of a game: a kind, its parameters, and where the rulebook states it."""
+
+    game: str
+    id: str
+    kind: str
+    label: str
+    params: dict[str, Any] | None = field(default_factory=dict)
+    provisional: bool = False
+    source: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.label,
+            "params": self.params,
+            "provisional": self.provisional,
+            "source": self.source,
+        }
+
+
+# kind -> (required parameters, optional parameters)
+PARAMS: dict[str, tuple[set[str], set[str]]] = {
+    "unique": ({"fields"}, {"query"}),
+    "each_value": ({"field"}, {"query", "values", "range", "times", "group_by", "groups"}),
+    "values": (
+        {"field"},
+        {"query", "equals", "in", "min", "max", "of", "optional", "equals_field", "min_field", "max_field"},
+    ),
+    "distinct": ({"field"}, {"query", "values"}),
+    "group_count": (set(), {"query", "expected", "min", "max", "group_by", "groups"}),
+    "refs": ({"field"}, {"query", "target_query", "same"}),
+}
+KINDS = tuple(PARAMS)
+
+
+def check_params(kind: str, params: Any) -> None:
+    """Raise PnpError with what is allowed when a constraint's parameters do not fit its kind."""
+    if kind not in PARAMS:
+        raise PnpError(f"unknown constraint kind '{kind}' (allowed: {', '.join(KINDS)})")
+    if not isinstance(params, dict):
+        raise PnpError(f"{kind} parameters must be a JSON object, got {type(params).__name__}")
+    required, optional = PARAMS[kind]
+    allowed = sorted(required | optional)
+    unknown = sorted(set(params) - required - optional)
+    missing = sorted(required - set(params))
+    if unknown or missing:
+        what = f"unknown {', '.join(unknown)}" if unknown else f"missing {', '.join(missing)}"
+        raise PnpError(
+            f"{kind} parameters: {what} (allowed: {', '.join(allowed)}; "
+            f"required: {', '.join(sorted(required)) or 'none'})"
+        )
+    _check_shapes(kind, params)
+
+
+def _check_shapes(kind: str, params: dict[str, Any]) -> None:
+    lists = {"fields", "values", "groups", "in", "same", "range"}
+    for key in lists & set(params):
+        if not isinstance(params[key], list) or not params[key]:
+            raise PnpError(f"{kind} parameter '{key}' must be a non-empty JSON list")
+    for key in {"times", "expected", "min", "max"} & set(params):
+        if not isinstance(params[key], int) or isinstance(params[key], bool):
+            raise PnpError(f"{kind} parameter '{key}' must be a whole number")
+    if "range" in params and (
+        len(params["range"]) != 2 or not all(isinstance(v, int) for v in params["range"])
+    ):
+        raise PnpError(f"{kind} parameter 'range' must be [lowest, highest] whole numbers")
+    if kind == "each_value" and ("values" in params) == ("range" in params):
+        raise PnpError("each_value needs exactly one of 'values' or 'range'")
+    if kind == "values" and not {
+        "equals",
+        "in",
+        "min",
+        "max",
+        "equals_field",
+        "min_field",
+        "max_field",
+    } & set(params):
+        raise PnpError(
+            "values needs at least one of equals, in, min, max, equals_field, min_field, max_field"
+        )
+    if kind == "group_count" and not {"expected", "min", "max"} & set(params):
+        raise PnpError("group_count needs at least one of expected, min, max")
+    if params.get("of", "value") not in ("value", "length"):
+        raise PnpError('values parameter \'of\' must be "value" or "length"')
+
+
+def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+    return db if isinstance(db, sqlite3.Connection) else db.conn
+
+
+def _decode(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def list_constraints(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Constraint]:
+    """The game's constraints in their declared order."""
+    rows = (
+        _conn(db)
+        .execute(
+            "SELECT id, kind, label, params, provisional, source FROM constraints "
+            "WHERE game = ? ORDER BY position, id",
+            [game],
+        )
+        .fetchall()
+    )
+    return [Constraint(game, r[0], r[1], r[2], _decode(r[3]), bool(r[4]), r[5]) for r in rows]
+
+
+def insert_constraint(conn: sqlite3.Connection, c: Constraint, replace: bool = False) -> None:
+    """Add (or with `replace`, overwrite) one constraint; the caller owns the transaction."""
+    exists = conn.execute(
+        "SELECT position FROM constraints WHERE game = ? AND id = ?", [c.game, c.id]
+    ).fetchone()
+    if exists and not replace:
+        raise PnpError(f"game '{c.game}' already has a constraint '{c.id}' (remove it first, or replace it)")
+    position = (
+        exists[0]
+        if exists
+        else conn.execute(
+            "SELECT coalesce(max(position), 0) + 1 FROM constraints WHERE game = ?", [c.game]
+        ).fetchone()[0]
+    )
+    try:
+        conn.execute(
+            "INSERT OR REPLACE INTO constraints (game, id, kind, params, label, provisional, "
+            "source, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                c.game,
+                c.id,
+                c.kind,
+                json.dumps(c.params, ensure_ascii=False, sort_keys=True),
+                c.label,
+                int(c.provisional),
+                c.source,
+                position,
+            ],
+        )
+    except sqlite3.IntegrityError as exc:
+        raise PnpError(f"constraint '{c.id}' of {c.game}: the database refused it ({exc})") from None
+
+
+def delete_constraint(conn: sqlite3.Connection, game: str, constraint_id: str) -> None:
+    """Remove one constraint; naming one the game does not have is an error."""
+    cur = conn.execute("DELETE FROM constraints WHERE game = ? AND id = ?", [game, constraint_id])
+    if cur.rowcount == 0:
+        known = [
+            r[0] for r in conn.execute("SELECT id FROM constraints WHERE game = ? ORDER BY position", [game])
+        ]
+        raise PnpError(
+            f"game '{game}' has no constraint '{constraint_id}' (constraints: {', '.join(known) or 'none'})"
+        )
