@@ -38,8 +38,19 @@ def write_csv(path: Path, rows: int) -> None:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(HEADER)
         for i in range(rows):
-            w.writerow([f"B-{i:06d}", "hero", f"英雄{i:06d}", 1, "provisional", i % 20, "火水風"[i % 3],
-                        "大戶|矚目", "S-01"])
+            w.writerow(
+                [
+                    f"B-{i:06d}",
+                    "hero",
+                    f"英雄{i:06d}",
+                    1,
+                    "provisional",
+                    i % 20,
+                    "火水風"[i % 3],
+                    "大戶|矚目",
+                    "S-01",
+                ]
+            )
 
 
 def fresh_db(folder: Path) -> Path:
@@ -59,17 +70,31 @@ def floor(csv_path: Path, folder: Path) -> None:
     db = folder / "floor.db"
     db.unlink(missing_ok=True)
     conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE cards (id TEXT PRIMARY KEY, type TEXT, name TEXT, copies INTEGER, "
-                 "provenance TEXT, fields TEXT)")
+    conn.execute(
+        "CREATE TABLE cards (id TEXT PRIMARY KEY, type TEXT, name TEXT, copies INTEGER, "
+        "provenance TEXT, fields TEXT)"
+    )
     with open(csv_path, newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
         with conn:
             for r in reader:
-                fields = {"power": int(r["power"]), "element": r["element"],
-                          "traits": r["traits"].split("|"), "weakness": r["weakness"]}
-                conn.execute("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)",
-                             (r["id"], r["type"], r["name"], int(r["copies"]), r["provenance"],
-                              json.dumps(fields, ensure_ascii=False)))
+                fields = {
+                    "power": int(r["power"]),
+                    "element": r["element"],
+                    "traits": r["traits"].split("|"),
+                    "weakness": r["weakness"],
+                }
+                conn.execute(
+                    "INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        r["id"],
+                        r["type"],
+                        r["name"],
+                        int(r["copies"]),
+                        r["provenance"],
+                        json.dumps(fields, ensure_ascii=False),
+                    ),
+                )
     conn.close()
 
 
@@ -96,8 +121,11 @@ def measure(rows: int, runs: int, folder: Path) -> dict[str, float]:
     def real() -> None:
         import_cards(open_db(fresh_db(folder)), "mini", csv_path)
 
-    out = {"floor": timed(lambda: floor(csv_path, folder), runs), "dry_run": timed(dry, runs),
-           "import": timed(real, runs)}
+    out = {
+        "floor": timed(lambda: floor(csv_path, folder), runs),
+        "dry_run": timed(dry, runs),
+        "import": timed(real, runs),
+    }
     imported = open_db(folder / "run.db", readonly=True)
     out["validate"] = timed(lambda: validate_game(imported, "mini"), runs)
     tracemalloc.start()
@@ -108,7 +136,9 @@ def measure(rows: int, runs: int, folder: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="1000,8000,50000")
     args = parser.parse_args()
@@ -118,15 +148,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pnp-bench-import-") as tmp:
         for n in sizes:
             results[n] = measure(n, args.runs if n <= 10_000 else 1, Path(tmp))
-    print(f"{'rows':>7}  {'floor s':>8}  {'dry-run s':>9}  {'import s':>8}  {'×floor':>6}  "
-          f"{'validate s':>10}  {'peak MB':>7}")
+    print(
+        f"{'rows':>7}  {'floor s':>8}  {'dry-run s':>9}  {'import s':>8}  {'×floor':>6}  "
+        f"{'validate s':>10}  {'peak MB':>7}"
+    )
     for n, r in results.items():
-        print(f"{n:>7}  {r['floor']:>8.3f}  {r['dry_run']:>9.3f}  {r['import']:>8.3f}  "
-              f"{r['import'] / r['floor']:>6.1f}  {r['validate']:>10.3f}  {r['peak_mb']:>7.1f}")
+        print(
+            f"{n:>7}  {r['floor']:>8.3f}  {r['dry_run']:>9.3f}  {r['import']:>8.3f}  "
+            f"{r['import'] / r['floor']:>6.1f}  {r['validate']:>10.3f}  {r['peak_mb']:>7.1f}"
+        )
     if len(sizes) > 1:
         a, b = sizes[0], sizes[1]
-        print(f"import {b} / {a} rows: {results[b]['import'] / results[a]['import']:.1f}× "
-              f"for {b / a:.0f}× the rows (linear: about {b / a:.0f}×)")
+        print(
+            f"import {b} / {a} rows: {results[b]['import'] / results[a]['import']:.1f}× "
+            f"for {b / a:.0f}× the rows (linear: about {b / a:.0f}×)"
+        )
 
 
 if __name__ == "__main__":

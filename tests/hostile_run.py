@@ -19,7 +19,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from hostile_cases import CSV_BYTES, CSV_FILES, BUNDLE_MUTATIONS, Case, json_text
+from hostile_cases import BUNDLE_MUTATIONS, CSV_BYTES, CSV_FILES, Case, json_text  # type: ignore[import-not-found]
 from pnpforge.app import app
 
 FIXTURE = Path(__file__).parent / "fixtures" / "mini.json"
@@ -30,7 +30,7 @@ class Outcome:
     case: Case
     exit_code: int
     traceback: bool
-    unchanged: bool | None     # None: the file did not exist before and after
+    unchanged: bool | None  # None: the file did not exist before and after
     ok: bool
     stderr: str
 
@@ -55,28 +55,33 @@ def _pnpforge_copy(template: Path, target: Path, version: int | None = None) -> 
 
 def _raw_break(db: Path, what: str) -> None:
     conn = sqlite3.connect(db, isolation_level=None)
-    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%guard%'")\
-            .fetchall():
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%guard%'"
+    ).fetchall():
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("PRAGMA ignore_check_constraints=ON")
-    sql = {"copies_text": "UPDATE cards SET copies = 'abc' WHERE id = 'H-01'",
-           "copies_huge": "UPDATE cards SET copies = 1000000000 WHERE id = 'H-01'",
-           "id_traversal": "UPDATE cards SET id = '../../../x' WHERE id = 'H-02'",
-           "fields_array": "UPDATE cards SET fields = '[1,2]' WHERE id = 'H-01'",
-           "name_nul": "UPDATE cards SET name = 'a' || char(0) || 'b' WHERE id = 'H-01'",
-           "fields_deep": "UPDATE cards SET fields = json_set(fields, '$.power', json('{\"a\":[[1]]}')) "
-                          "WHERE id = 'H-01'"}[what]
+    sql = {
+        "copies_text": "UPDATE cards SET copies = 'abc' WHERE id = 'H-01'",
+        "copies_huge": "UPDATE cards SET copies = 1000000000 WHERE id = 'H-01'",
+        "id_traversal": "UPDATE cards SET id = '../../../x' WHERE id = 'H-02'",
+        "fields_array": "UPDATE cards SET fields = '[1,2]' WHERE id = 'H-01'",
+        "name_nul": "UPDATE cards SET name = 'a' || char(0) || 'b' WHERE id = 'H-01'",
+        "fields_deep": "UPDATE cards SET fields = json_set(fields, '$.power', json('{\"a\":[[1]]}')) "
+        "WHERE id = 'H-01'",
+    }[what]
     conn.execute(sql)
     conn.close()
 
 
 def _hot_journal(db: Path) -> None:
-    code = ("import sqlite3, os, sys\n"
-            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-            "c.execute('PRAGMA cache_size=1')\n"
-            "c.execute('BEGIN IMMEDIATE')\n"
-            "for i in range(300): c.execute(\"UPDATE cards SET notes = hex(randomblob(3000))\")\n"
-            "os._exit(0)\n")
+    code = (
+        "import sqlite3, os, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA cache_size=1')\n"
+        "c.execute('BEGIN IMMEDIATE')\n"
+        'for i in range(300): c.execute("UPDATE cards SET notes = hex(randomblob(3000))")\n'
+        "os._exit(0)\n"
+    )
     subprocess.run([sys.executable, "-c", code, str(db)], check=True)
     assert db.with_name(db.name + "-journal").exists()
 
@@ -182,8 +187,9 @@ def run_case(case: Case, template: Path, tmp: Path) -> Outcome:
     with prepared(case, db, tmp):
         before = _fingerprint(target)
         runner = CliRunner()
-        result = runner.invoke(app, args, input="n\n", catch_exceptions=True,
-                               env={"PNP_BUSY_TIMEOUT": "0.2", "PNP_ART_DIRS": ""})
+        result = runner.invoke(
+            app, args, input="n\n", catch_exceptions=True, env={"PNP_BUSY_TIMEOUT": "0.2", "PNP_ART_DIRS": ""}
+        )
         after = _fingerprint(target)
     crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
     traceback = crashed or "Traceback" in (result.stdout + result.stderr)
@@ -196,5 +202,6 @@ def run_case(case: Case, template: Path, tmp: Path) -> Outcome:
         ok = ok and refused
     if case.kind == "read" or refused:
         ok = ok and unchanged is not False
-    return Outcome(case, result.exit_code, traceback, unchanged, ok,
-                   (result.stderr or repr(result.exception))[:300])
+    return Outcome(
+        case, result.exit_code, traceback, unchanged, ok, (result.stderr or repr(result.exception))[:300]
+    )

@@ -26,8 +26,17 @@ def test_list_json_and_csv(run, mini_db):
     cards = json.loads(r.stdout)
     assert [c["id"] for c in cards] == ["H-01", "H-02"]
     c = cards[1]
-    for key in ("id", "type", "name", "name_en", "copies", "fields", "text", "provenance",
-                "provisional_fields"):
+    for key in (
+        "id",
+        "type",
+        "name",
+        "name_en",
+        "copies",
+        "fields",
+        "text",
+        "provenance",
+        "provisional_fields",
+    ):
         assert key in c
     assert c["provisional_fields"] == ["copies"]
     r = run("--db", mini_db, "cards", "list", "mini", "--csv")
@@ -75,15 +84,18 @@ def test_add_set_rm_and_history(run, mini_db):
     assert "fields.cost: 3 → 4" in r.stdout
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (("cards", "list", "nogame"), "unknown game 'nogame'"),
-    (("cards", "show", "mini", "X-99"), "no card 'X-99'"),
-    (("cards", "set", "mini", "H-01", "power=lots"), "expected an integer"),
-    (("cards", "set", "mini", "H-01", "power=99"), "above the maximum"),
-    (("cards", "add", "mini", "nosuch", "Q-1", "name=x"), "no card type 'nosuch'"),
-    (("cards", "add", "mini", "spell", "H-01", "name=x"), "already has a card 'H-01'"),
-    (("cards", "list", "mini", "--type", "villain"), "allowed: hero, spell"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (("cards", "list", "nogame"), "unknown game 'nogame'"),
+        (("cards", "show", "mini", "X-99"), "no card 'X-99'"),
+        (("cards", "set", "mini", "H-01", "power=lots"), "expected an integer"),
+        (("cards", "set", "mini", "H-01", "power=99"), "above the maximum"),
+        (("cards", "add", "mini", "nosuch", "Q-1", "name=x"), "no card type 'nosuch'"),
+        (("cards", "add", "mini", "spell", "H-01", "name=x"), "already has a card 'H-01'"),
+        (("cards", "list", "mini", "--type", "villain"), "allowed: hero, spell"),
+    ],
+)
 def test_bad_input_message_exit_and_nothing_changed(run, mini_db, args, fragment):
     before = mini_db.read_bytes()
     r = run("--db", mini_db, *args)
@@ -135,6 +147,7 @@ def test_read_only_database(run, mini_db):
 
 def test_locked_database_changes_nothing(run, mini_db, monkeypatch):
     import sqlite3
+
     monkeypatch.setenv("PNP_BUSY_TIMEOUT", "0.1")
     blocker = sqlite3.connect(mini_db, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
@@ -162,6 +175,7 @@ def test_write_through_a_read_only_connection_is_a_message(mini_db):
     """Works as root too (where file modes don't stop writes): SQLite's own read-only mode."""
     from pnpforge import edit
     from pnpforge.errors import PnpError
+
     db = open_db(mini_db, readonly=True)
     with pytest.raises(PnpError, match="read-only; nothing was changed"):
         edit.set_card(db, "mini", "H-01", {"power": "9"})

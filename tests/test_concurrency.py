@@ -25,8 +25,13 @@ ROWS = 4000
 
 def _pnp(db: Path, *args: str) -> subprocess.Popen:
     env = {**os.environ, "PNP_BUSY_TIMEOUT": "60"}
-    return subprocess.Popen([sys.executable, "-m", "pnpforge", "--db", str(db), *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pnpforge", "--db", str(db), *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _slow_import_file(path: Path) -> None:
@@ -59,8 +64,10 @@ def test_concurrent_edits_beside_a_slow_import(mini_db, tmp_path):
     add = _pnp(mini_db, "cards", "add", "mini", "hero", "X-1", "name=Clash", "power=1", "element=火")
     remove = _pnp(mini_db, "cards", "rm", "mini", "S-01", "--yes")
     edit = _pnp(mini_db, "cards", "set", "mini", "H-01", "text=edited beside the import")
-    results = {name: (p.wait(120), *p.communicate())
-               for name, p in (("import", importer), ("add", add), ("rm", remove), ("set", edit))}
+    results = {
+        name: (p.wait(120), *p.communicate())
+        for name, p in (("import", importer), ("add", add), ("rm", remove), ("set", edit))
+    }
     assert results["import"][0] == 0, results["import"]
     assert "Traceback" not in "".join(r[2] for r in results.values())
 
@@ -68,8 +75,8 @@ def test_concurrent_edits_beside_a_slow_import(mini_db, tmp_path):
     errors = [str(p) for p in validate_game(db, "mini") if p.severity == ERROR and p.scope == "card"]
     assert errors == []
     assert len(repo.list_cards(db, "mini")) >= ROWS + 3
-    assert results["add"][0] != 0 and "already used" in results["add"][2]   # after the import: a duplicate
-    assert results["rm"][0] != 0 and "named by" in results["rm"][2]          # S-01 is referenced
+    assert results["add"][0] != 0 and "already used" in results["add"][2]  # after the import: a duplicate
+    assert results["rm"][0] != 0 and "named by" in results["rm"][2]  # S-01 is referenced
     assert repo.find_card(db, "mini", "S-01") is not None
     assert results["set"][0] == 0, results["set"]
     assert repo.get_card(db, "mini", "H-01").text == "edited beside the import"  # not reverted
@@ -82,8 +89,12 @@ def test_an_edit_that_loses_the_race_is_told_to_try_again(mini_db, tmp_path):
     importer = _pnp(mini_db, "import", "mini", str(source))
     _wait_for_write_lock(mini_db, importer)
     env = {**os.environ, "PNP_BUSY_TIMEOUT": "0"}
-    quick = subprocess.run([sys.executable, "-m", "pnpforge", "--db", str(mini_db), "cards", "set", "mini",
-                            "H-01", "copies=3"], env=env, capture_output=True, text=True)
+    quick = subprocess.run(
+        [sys.executable, "-m", "pnpforge", "--db", str(mini_db), "cards", "set", "mini", "H-01", "copies=3"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert importer.wait(120) == 0
     if quick.returncode != 0:  # the import still held the lock
         assert "locked by another program" in quick.stderr and "try again" in quick.stderr

@@ -113,13 +113,16 @@ def test_not_a_database(tmp_path):
         open_db(path)
 
 
-@pytest.mark.parametrize("sql", [
-    "UPDATE cards SET copies = -1 WHERE id = 'H-01'",
-    "UPDATE cards SET fields = 'not json' WHERE id = 'H-01'",
-    "UPDATE cards SET type = 'nosuchtype' WHERE id = 'H-01'",
-    "INSERT INTO cards (game, type, id, name) VALUES ('mini', 'hero', 'H-01', 'dup')",
-    "UPDATE cards SET provenance = 'guess' WHERE id = 'H-01'",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE cards SET copies = -1 WHERE id = 'H-01'",
+        "UPDATE cards SET fields = 'not json' WHERE id = 'H-01'",
+        "UPDATE cards SET type = 'nosuchtype' WHERE id = 'H-01'",
+        "INSERT INTO cards (game, type, id, name) VALUES ('mini', 'hero', 'H-01', 'dup')",
+        "UPDATE cards SET provenance = 'guess' WHERE id = 'H-01'",
+    ],
+)
 def test_integrity_lives_in_the_database(mini_db, sql):
     db = open_db(mini_db)
     with pytest.raises(sqlite3.IntegrityError):

@@ -15,6 +15,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -170,7 +171,8 @@ def test_art_is_fitted_into_its_region(db, db_path: Path) -> None:
     r = FaceRenderer(db, "accusation", date=DATE)
     card = dataclasses.replace(first_card(db, "accusation", "follower"), art="art/wide.jpg")
     page = PdfReader(io.BytesIO(one_card_pdf(r, card))).pages[0]
-    images = [x.get_object() for x in page["/Resources"]["/XObject"].values()]
+    resources: Any = page["/Resources"]
+    images = [x.get_object() for x in resources["/XObject"].values()]
     assert len(images) == 1
     # resampled to the region at 300 dpi (54 × 33 mm), cropped to cover it
     assert abs(images[0]["/Width"] - round(54 / 25.4 * 300)) <= 2
@@ -194,7 +196,8 @@ def test_back_shows_title_and_is_mirror_symmetric_outside_its_text(db, renderers
         w, h = img.size
         # the frame and pattern mirror onto themselves; only the lettering differs
         top = diff.crop((0, 0, w, int(h * 0.25)))
-        assert max(top.getextrema()) < 60, slug
+        extrema: Any = top.getextrema()         # (low, high) of the one-band difference
+        assert max(extrema) < 60, slug
 
 
 # ---- line breaking --------------------------------------------------------------------------------
@@ -271,7 +274,7 @@ def test_breaking_keeps_every_character_and_the_rules(measure, parts, width) -> 
     lines = tx.break_lines(atoms, width, measure)
     joined = "".join("".join(a.text for a in ln.atoms) for ln in lines)
     assert joined.replace(" ", "") == text.replace(" ", "")
-    for prev, ln in zip(lines, lines[1:]):
+    for prev, ln in zip(lines, lines[1:], strict=False):
         if not ln.atoms or not prev.atoms:
             continue
         first, last = ln.atoms[0], prev.atoms[-1]

@@ -26,19 +26,79 @@ from pnpforge.store.dump import dump
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 LONG = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
 
-KEYS = ["id", "type", "name", "name_en", "copies", "provenance", "source", "provisional_fields", "text",
-        "power", "element", "traits", "weakness", "flying", "cost", "art", "notes", "bogus"]
-NASTY = ["", " ", "-1", "=1+2", "@SUM(A1)", "+", "'", "''=x", "\x00", "\u200b", "a\u200bb", "火", "H-01",
-         "S-01", "../../x", "9" * 30, "-9223372036854775809", "9223372036854775807", "1000", "true", "no",
-         "火|水", "大戶,矚目", "rulebook", "provisional", "hero", "spell", "\n", "\r\n", "\t", "\"", "NaN",
-         "1e9", "0x10", "🂡", "e\u0301", "é"]
+KEYS = [
+    "id",
+    "type",
+    "name",
+    "name_en",
+    "copies",
+    "provenance",
+    "source",
+    "provisional_fields",
+    "text",
+    "power",
+    "element",
+    "traits",
+    "weakness",
+    "flying",
+    "cost",
+    "art",
+    "notes",
+    "bogus",
+]
+NASTY = [
+    "",
+    " ",
+    "-1",
+    "=1+2",
+    "@SUM(A1)",
+    "+",
+    "'",
+    "''=x",
+    "\x00",
+    "\u200b",
+    "a\u200bb",
+    "火",
+    "H-01",
+    "S-01",
+    "../../x",
+    "9" * 30,
+    "-9223372036854775809",
+    "9223372036854775807",
+    "1000",
+    "true",
+    "no",
+    "火|水",
+    "大戶,矚目",
+    "rulebook",
+    "provisional",
+    "hero",
+    "spell",
+    "\n",
+    "\r\n",
+    "\t",
+    '"',
+    "NaN",
+    "1e9",
+    "0x10",
+    "🂡",
+    "e\u0301",
+    "é",
+]
 text_value = st.one_of(st.sampled_from(NASTY), st.text(max_size=30))
 json_value = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-              st.floats(allow_nan=True), text_value),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(KEYS), inner,
-                                                                          max_size=3)),
-    max_leaves=8)
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(allow_nan=True),
+        text_value,
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(KEYS), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +157,11 @@ def _import_json(db_path: Path, tmp_path: Path, data) -> None:
 
 def _edit(db_path: Path, op: str, card_id: str, values: dict) -> None:
     db = open_db(db_path)
-    actions = {"set": lambda: set_card(db, "mini", card_id, values),
-               "add": lambda: add_card(db, "mini", "hero", card_id, values),
-               "rm": lambda: remove_card(db, "mini", card_id)}
+    actions = {
+        "set": lambda: set_card(db, "mini", card_id, values),
+        "add": lambda: add_card(db, "mini", "hero", card_id, values),
+        "rm": lambda: remove_card(db, "mini", card_id),
+    }
     _refused_leaves_db_alone(db_path, actions[op])
 
 
@@ -112,16 +174,45 @@ def _query(db_path: Path, text: str) -> None:
         pass
 
 
-json_cards = st.one_of(json_value, st.lists(st.dictionaries(st.sampled_from(KEYS + ["fields"]), json_value,
-                                                            max_size=6), max_size=4))
-edits = st.tuples(st.sampled_from(["set", "add", "rm"]), st.sampled_from(["H-01", "H-02", "S-01", "N-1",
-                                                                          "../x", "", "a" * 30]),
-                  st.dictionaries(st.sampled_from(KEYS), json_value, max_size=4))
-query_text = st.one_of(st.text(max_size=40),
-                       st.lists(st.sampled_from(["power>=3", "-traits:大戶", "or", "(", ")", "name:\"火",
-                                                 "copies>99999999999999999999", "type:hero", "is:provisional",
-                                                 "has:weakness", "-", "--", ":", "power<", "'", "\\",
-                                                 "%", "_", "\x00", "火"]), max_size=8).map(" ".join))
+json_cards = st.one_of(
+    json_value,
+    st.lists(st.dictionaries(st.sampled_from(KEYS + ["fields"]), json_value, max_size=6), max_size=4),
+)
+edits = st.tuples(
+    st.sampled_from(["set", "add", "rm"]),
+    st.sampled_from(["H-01", "H-02", "S-01", "N-1", "../x", "", "a" * 30]),
+    st.dictionaries(st.sampled_from(KEYS), json_value, max_size=4),
+)
+query_text = st.one_of(
+    st.text(max_size=40),
+    st.lists(
+        st.sampled_from(
+            [
+                "power>=3",
+                "-traits:大戶",
+                "or",
+                "(",
+                ")",
+                'name:"火',
+                "copies>99999999999999999999",
+                "type:hero",
+                "is:provisional",
+                "has:weakness",
+                "-",
+                "--",
+                ":",
+                "power<",
+                "'",
+                "\\",
+                "%",
+                "_",
+                "\x00",
+                "火",
+            ]
+        ),
+        max_size=8,
+    ).map(" ".join),
+)
 
 
 @FAST

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pnpforge.resources import shipped_templates
-from pnpforge.docs import context, helpers, markup
+from pnpforge.docs import aid_flow, aid_style, helpers, markup
 from pnpforge.errors import PnpError
 from pnpforge.render import PrintOptions
 from pnpforge.render.units import MM
+from pnpforge.resources import shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -36,8 +36,9 @@ def _style(size: float = 7.0) -> helpers.Style:
 
 def test_paginate_never_overfills_and_keeps_order() -> None:
     st = _style()
-    blocks = [markup.Heading(2, "流程")] + \
-        [markup.Item(f"第{i}步：" + "抽一張牌，然後打出一張執行卡。" * (1 + i % 3), i) for i in range(1, 30)]
+    blocks: list[markup.Block] = [markup.Heading(2, "流程")]
+    step = "抽一張牌，然後打出一張執行卡。"
+    blocks += [markup.Item(f"第{i}步：" + step * (1 + i % 3), i) for i in range(1, 30)]
     width, height = helpers.body_box(63, 88)
     rows = helpers.build_rows(blocks, st, width, "test")
     pages = helpers.paginate(rows, height)
@@ -59,7 +60,7 @@ def test_tables_repeat_their_header_and_columns_fit() -> None:
     pages = helpers.paginate(helpers.build_rows([t], st, width, "test"), height)
     assert len(pages) > 1
     assert all(p[0].text.startswith("號碼") for p in pages)
-    widths = helpers._fit_columns([30.0, 400.0], width, [12.0, 20.0])
+    widths = aid_flow.fit_columns([30.0, 400.0], width, [12.0, 20.0])
     assert abs(sum(widths) - width) < 1e-6 and widths[0] == 30.0
 
 
@@ -74,11 +75,11 @@ def test_explicit_break_starts_a_new_card() -> None:
 
 def test_long_material_splits_instead_of_shrinking_below_the_floor() -> None:
     from pnpforge.render.fonts import ensure_fonts
-    blocks = [markup.Item("很長的規則說明，" * 12, None) for _ in range(25)]
+    blocks: list[markup.Block] = [markup.Item("很長的規則說明，" * 12, None) for _ in range(25)]
     width, height = helpers.body_box(63, 88)
     cards = helpers.layout_aid(blocks, ensure_fonts("zh-Hant"), "#333333", width, height, 7.0, "t")
     assert len(cards) >= 3
-    assert all(size >= helpers.MIN_PT for size, _, _ in cards)
+    assert all(size >= aid_style.defaults()["card"]["min_size"] for size, _, _ in cards)
 
 
 # ---- the declaration ---------------------------------------------------------------------------
@@ -129,7 +130,7 @@ def test_rulebook_aids_come_in_the_rulebook_quantities(shipped_db: Path) -> None
         for a in hs.aids:
             if a.spec.component:
                 assert a.quantity == comps[a.spec.component].count
-            assert a.cards_per_set >= 1 and a.size_pt >= helpers.MIN_PT
+            assert a.cards_per_set >= 1 and a.size_pt >= aid_style.defaults()["card"]["min_size"]
 
 
 def test_players_option_gives_one_per_player(shipped_db: Path, run) -> None:
@@ -193,7 +194,7 @@ def _chars_by_page(path: Path) -> dict[int, list[tuple[str, tuple[float, float, 
 
 
 def test_helper_pdf_is_clean_for_every_game(shipped_db: Path, tmp_path: Path) -> None:
-    from test_summary import _pdf_fonts
+    from test_summary import _pdf_fonts  # type: ignore[import-not-found]
     db = open_db(shipped_db)
     for game in _games(shipped_db):
         out = tmp_path / f"{game}.pdf"
@@ -244,3 +245,54 @@ def test_helpers_command_json_and_players(shipped_db: Path, tmp_path: Path, run)
     assert res.exit_code == 2 and "players" in res.output
     res = run("--db", shipped_db, "helpers", game, "--paper", "a3", "-o", tmp_path)
     assert res.exit_code == 2 and "allowed" in res.output
+
+
+# ---- a game with no aids of its own, and aids restyled in templates -------------------------------
+
+def test_a_game_without_helpers_prints_the_default_reference_aid(mini_db: Path, tmp_path: Path) -> None:
+    db = open_db(mini_db)
+    hs = helpers.plan_helpers(db, "mini")
+    assert [a.spec.id for a in hs.aids] == ["reference"]
+    text = " ".join(r.text for c in hs.cards for r in c.rows)
+    assert "英雄" in text and "法術" in text          # the decks, counted from the cards
+    assert "準備" in text and "洗牌" in text          # the rule sections
+    assert "矚目" in text and "須優先攻擊" in text    # the glossary
+    manifest, _ = helpers.print_helpers(db, "mini", PrintOptions(output=str(tmp_path)))
+    assert Path(manifest.path).is_file() and manifest.cards >= 1
+
+
+def _project_style(db_path: Path, text: str) -> None:
+    """A designer's own aid style beside the database (templates/mini/helpers/aid.toml)."""
+    folder = db_path.parent / "templates" / "mini" / "helpers"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "aid.toml").write_text(text, encoding="utf-8")
+
+
+def test_a_designer_restyles_aids_without_python(mini_db: Path, tmp_path: Path) -> None:
+    db = open_db(mini_db)
+    before, _ = helpers.print_helpers(db, "mini", PrintOptions(output=str(tmp_path / "a")))
+    default = helpers.plan_helpers(db, "mini").look
+    _project_style(mini_db, 'extends = "../../_shared/helpers/aid"\n'
+                            '[card]\npaper = "#ffeedd"\nheader_height = 14\n'
+                            '[back]\ncolour = "#224466"\npattern = "none"\n')
+    hs = helpers.plan_helpers(db, "mini")
+    assert hs.look.card["paper"] == "#ffeedd" and hs.look.card["header_height"] == 14
+    assert hs.look.back["colour"] == "#224466" and hs.look.back["pattern"] == "none"
+    # what the game's file does not set comes from the shipped file it extends
+    assert hs.look.card["ink"] == default.card["ink"] and hs.look.back["frame"] is True
+    after, _ = helpers.print_helpers(db, "mini", PrintOptions(output=str(tmp_path / "b")))
+    assert Path(before.path).read_bytes() != Path(after.path).read_bytes()
+
+
+@pytest.mark.parametrize("style, words", [
+    ("[card]\npapr = '#fff'\n", ["unknown option 'papr'", "paper", "aid.toml"]),
+    ("[back]\npattern = 'zigzag'\n", ["'zigzag' is not allowed", "lattice, none"]),
+    ("[front]\nink = '#000'\n", ["unknown table [front]", "card, back"]),
+    ("[card]\nink = 'category'\n", ["ink", "not a colour", "accent"]),
+])
+def test_aid_style_mistakes_name_the_file_and_what_is_allowed(mini_db: Path, style: str,
+                                                               words: list[str]) -> None:
+    _project_style(mini_db, style)
+    with pytest.raises(PnpError) as err:
+        helpers.plan_helpers(open_db(mini_db), "mini")
+    assert all(w in str(err.value) for w in words), str(err.value)

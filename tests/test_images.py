@@ -14,7 +14,7 @@ from pnpforge.render import PrintOptions, images, pdf, print_cards, proof, raste
 from pnpforge.render.sheet import Rect
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
-from test_print import BACK_RGB, GAME, FakeRenderer, card_rgb
+from test_print import BACK_RGB, GAME, FakeRenderer, card_rgb  # type: ignore[import-not-found]
 
 BIG_DECK = {
     "format": "pnpforge-game/1",
@@ -45,7 +45,7 @@ def game_db(tmp_path):
 
 
 def _near(a, b, tol: int = 12) -> bool:
-    return all(abs(p - q) <= tol for p, q in zip(a[:3], b[:3]))
+    return all(abs(p - q) <= tol for p, q in zip(a[:3], b[:3], strict=False))
 
 
 def test_images_one_png_per_face_and_back_at_card_size(game_db, tmp_path):
@@ -81,7 +81,8 @@ def test_images_agree_with_the_printed_sheet(game_db, tmp_path):
                round(p.trim.x * k) + png.width, round((297 - p.trim.y1) * k) + png.height)
         cut = sheet_img.crop(box)
         small_a, small_b = png.resize((12, 16)), cut.resize((12, 16))
-        diffs = [sum(abs(u - v) for u, v in zip(small_a.getpixel((x, y)), small_b.getpixel((x, y))))
+        diffs = [sum(abs(u - v) for u, v in zip(small_a.getpixel((x, y)), small_b.getpixel((x, y)),
+                                                strict=True))
                  for x in range(12) for y in range(16)]
         assert sum(diffs) / len(diffs) < 12, p.id
 
@@ -146,8 +147,9 @@ def test_images_and_tts_together_match_each_alone(tmp_path):
     assert [Path(f).name for f in both_img.files] == [Path(f).name for f in img.files]
     assert [Path(f).name for f in both_tts.files] == [Path(f).name for f in alone.files]
     assert both_tts.decks == alone.decks
-    pairs = ([(Path(a), Path(b)) for a, b in zip(both_img.files, img.files)]
-             + [(Path(a), Path(b)) for a, b in zip(both_tts.files, alone.files) if a.endswith(".png")])
+    pairs = ([(Path(a), Path(b)) for a, b in zip(both_img.files, img.files, strict=False)]
+             + [(Path(a), Path(b)) for a, b in zip(both_tts.files, alone.files, strict=False)
+                if a.endswith(".png")])
     for a, b in pairs:                  # the same pixels: one drawing, rendered alike
         ia, ib = Image.open(a).convert("RGB"), Image.open(b).convert("RGB")
         assert ia.size == ib.size and ia.tobytes() == ib.tobytes(), a.name
@@ -178,14 +180,14 @@ def test_write_png_is_lossless_deterministic_and_keeps_dpi(tmp_path, monkeypatch
 def test_proof_layout_keeps_sizes_apart_and_never_overlaps():
     sizes = [(63, 88)] * 13 + [(44, 67)] * 5 + [(70, 120)] * 3
     w, h, corners = raster.proof_layout(sizes)
-    rects = [Rect(x, y, sw, sh) for (x, y), (sw, sh) in zip(corners, sizes)]
+    rects = [Rect(x, y, sw, sh) for (x, y), (sw, sh) in zip(corners, sizes, strict=False)]
     page = Rect(0, 0, w, h)
     for i, a in enumerate(rects):
         assert page.contains(a)
         for b in rects[i + 1:]:
             assert not a.expand(0, raster.PROOF_LABEL_MM, 0, 0).overlaps(b)
     rows: dict[float, set] = {}
-    for r, s in zip(rects, sizes):
+    for r, s in zip(rects, sizes, strict=False):
         rows.setdefault(round(r.y1, 6), set()).add(s)
     assert all(len(v) == 1 for v in rows.values())               # one size per row
 
@@ -201,7 +203,7 @@ def test_proof_png(game_db, tmp_path):
     k = raster.PROOF_DPI / 25.4
     assert abs(img.width - pw * k) <= 1 and abs(img.height - ph * k) <= 1
     rgb = img.convert("RGB")
-    for c, (x, y) in zip(cards, corners):                         # every card, even 0-copy ones
+    for c, (x, y) in zip(cards, corners, strict=False):                         # every card, even 0-copy ones
         t = types[c.type]
         centre = (int((x + t.width_mm / 2) * k), int((ph - y - t.height_mm / 2) * k))
         assert _near(rgb.getpixel(centre), card_rgb(c.id)), c.id

@@ -38,7 +38,10 @@ def test_round_trip_into_a_fresh_database(run, tmp_path, mini_db):
     assert r.exit_code == 0, r.stderr
     a = [c.to_dict() for c in repo.list_cards(open_db(mini_db), "mini")]
     b = [c.to_dict() for c in repo.list_cards(open_db(other), "mini")]
-    strip = lambda cs: [{k: v for k, v in c.items() if not k.endswith("_at")} for c in cs]
+
+    def strip(cs: list[dict]) -> list[dict]:
+        return [{k: v for k, v in c.items() if not k.endswith("_at")} for c in cs]
+
     assert strip(a) == strip(b)
 
 
@@ -64,8 +67,11 @@ def test_dry_run_shows_diff_and_writes_nothing(run, tmp_path, mini_db):
 
 
 def test_one_bad_row_writes_nothing_and_every_bad_row_is_named(run, tmp_path, mini_db):
-    f = _write(tmp_path / "c.csv", CSV_HEAD + "S-09,spell,雷擊,1,,2\n"
-               "H-01,hero,火龍騎士,2,many,\nS-10,spell,冰錐,1,,12\nS-11,wizard,巫師,1,,\n")
+    f = _write(
+        tmp_path / "c.csv",
+        CSV_HEAD + "S-09,spell,雷擊,1,,2\n"
+        "H-01,hero,火龍騎士,2,many,\nS-10,spell,冰錐,1,,12\nS-11,wizard,巫師,1,,\n",
+    )
     before = mini_db.read_bytes()
     r = run("--db", mini_db, "import", "mini", f)
     assert r.exit_code != 0
@@ -96,13 +102,16 @@ def test_legacy_encodings_need_to_be_named(run, tmp_path, mini_db, encoding):
     assert repo.get_card(open_db(mini_db), "mini", "S-09").name == "雷擊術"
 
 
-@pytest.mark.parametrize("content,fragment", [
-    ('id,type,name\nS-09,spell,"unclosed\n', "line"),
-    ("id,type,name\nS-09,spell\n", "2 cells, the header has 3"),
-    ("type,name\nspell,x\n", "no 'id' column"),
-    ("id,id,name\n1,2,3\n", "appear twice"),
-    ("", "is empty"),
-])
+@pytest.mark.parametrize(
+    "content,fragment",
+    [
+        ('id,type,name\nS-09,spell,"unclosed\n', "line"),
+        ("id,type,name\nS-09,spell\n", "2 cells, the header has 3"),
+        ("type,name\nspell,x\n", "no 'id' column"),
+        ("id,id,name\n1,2,3\n", "appear twice"),
+        ("", "is empty"),
+    ],
+)
 def test_broken_csv(run, tmp_path, mini_db, content, fragment):
     f = _write(tmp_path / "bad.csv", content)
     before = mini_db.read_bytes()
@@ -115,8 +124,12 @@ def test_broken_json_and_duplicate_ids(run, tmp_path, mini_db):
     f = _write(tmp_path / "bad.json", '[{"id": "S-09", "type": "spell", "name": "x"},')
     r = run("--db", mini_db, "import", "mini", f)
     assert r.exit_code != 0 and "line 1" in r.stderr and "broken JSON" in r.stderr
-    f = _write(tmp_path / "dup.json", json.dumps([
-        {"id": "S-09", "type": "spell", "name": "x"}, {"id": "S-09", "type": "spell", "name": "y"}]))
+    f = _write(
+        tmp_path / "dup.json",
+        json.dumps(
+            [{"id": "S-09", "type": "spell", "name": "x"}, {"id": "S-09", "type": "spell", "name": "y"}]
+        ),
+    )
     r = run("--db", mini_db, "import", "mini", f)
     assert r.exit_code != 0 and "record 2" in r.stderr and "appears twice" in r.stderr
 
@@ -151,3 +164,91 @@ def test_an_empty_list_cell_reads_back_as_an_empty_list(run, tmp_path, mini_db):
     out = tmp_path / "c.csv"
     run("--db", mini_db, "export", "mini", "-o", out)
     assert "updated 0" in run("--db", mini_db, "import", "mini", out).stdout
+
+
+def test_formula_cells_are_escaped_and_round_trip_exactly(run, tmp_path, mini_db):
+    from pnpforge.cardio import csv_escape, csv_unescape
+
+    hostile = [
+        '=HYPERLINK("http://x","y")',
+        "=cmd|' /C calc'!A0",
+        "@SUM(A1)",
+        "+1+2",
+        "-1 -3 -6 -10 X",
+        "\tx",
+        "\rx",
+        "'=quoted",
+        "''",
+        "'",
+        "'plain",
+        "-3",
+        "+4",
+        "plain",
+    ]
+    for value in hostile:
+        assert csv_unescape(csv_escape(value)) == value
+        assert not csv_escape(value).startswith(("=", "@", "\t", "\r")) or value == csv_escape(value) == ""
+    assert csv_escape("-1 -3 -6 -10 X") == "'-1 -3 -6 -10 X" and csv_escape("-3") == "-3"
+    for i, value in enumerate(v for v in hostile[:9] if v != "\rx"):  # CR is refused in text
+        assert run("--db", mini_db, "cards", "set", "mini", "H-01", f"text={value}").exit_code == 0
+        first = tmp_path / f"a{i}.csv"
+        assert run("--db", mini_db, "export", "mini", "-o", first).exit_code == 0
+        cells = [row for row in first.read_text(encoding="utf-8").splitlines() if row.startswith("H-01")]
+        assert "=HYPERLINK" not in cells[0].split(",")[8][:1]
+        r = run("--db", mini_db, "import", "mini", first)
+        assert r.exit_code == 0 and "updated 0" in r.stdout, (value, r.stdout, r.stderr)
+        second = tmp_path / f"b{i}.csv"
+        run("--db", mini_db, "export", "mini", "-o", second)
+        assert second.read_bytes() == first.read_bytes()
+
+
+def test_search_and_list_csv_escape_formulas(run, mini_db):
+    run("--db", mini_db, "cards", "set", "mini", "H-01", "text==1+2")
+    for args in (("cards", "list", "mini", "--csv"), ("cards", "search", "mini", "type:hero", "--csv")):
+        out = run("--db", mini_db, *args).stdout
+        assert ",'=1+2," in out and ",=1+2," not in out
+
+
+def test_shipped_penalty_track_round_trips(run, tmp_path, shipped_db):
+    out = tmp_path / "enforcer.csv"
+    assert run("--db", shipped_db, "export", "enforcer", "-o", out).exit_code == 0
+    assert "'-1 -3 -6 -10 X" in out.read_text(encoding="utf-8")
+    r = run("--db", shipped_db, "import", "enforcer", out)
+    assert r.exit_code == 0 and "updated 0" in r.stdout
+
+
+def test_dry_run_refuses_exactly_what_the_import_refuses(run, tmp_path, mini_db):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,type,name,cost\n../../x,spell,新,1\nS-09,spell,冰凍術\u200b,1\n", encoding="utf-8")
+    dry = run("--db", mini_db, "import", "mini", bad, "--dry-run")
+    real = run("--db", mini_db, "import", "mini", bad)
+    assert dry.exit_code == real.exit_code == 1
+    assert dry.stderr == real.stderr and "'../../x' is not allowed" in real.stderr
+    assert "control or invisible" in real.stderr
+
+
+def test_names_are_normalised_and_compared_normalised(run, tmp_path, mini_db):
+    from pnpforge.store import repo
+    from pnpforge.store.db import open_db
+
+    src = tmp_path / "n.csv"
+    src.write_text("id,type,name,cost\nS-09,spell,  e\u0301tude  ,1\n", encoding="utf-8")
+    assert run("--db", mini_db, "import", "mini", src).exit_code == 0
+    assert repo.get_card(open_db(mini_db, readonly=True), "mini", "S-09").name == "\u00e9tude"
+    r = run("--db", mini_db, "cards", "add", "mini", "spell", "S-10", "name=ÉTUDE", "cost=1")
+    assert r.exit_code == 1 and "already used by S-09" in r.stderr
+
+
+def test_size_and_row_limits_are_clear(run, tmp_path, mini_db, monkeypatch):
+    from pnpforge import cardio
+
+    monkeypatch.setattr(cardio, "MAX_ROWS", 3)
+    src = tmp_path / "many.csv"
+    src.write_text(
+        "id,type,name,cost\n" + "".join(f"S-{i},spell,n{i},1\n" for i in range(10, 15)), encoding="utf-8"
+    )
+    r = run("--db", mini_db, "import", "mini", src)
+    assert r.exit_code != 0 and "more than 3 rows" in r.stderr
+    monkeypatch.setattr(cardio, "MAX_IMPORT_BYTES", 10)
+    r = run("--db", mini_db, "import", "mini", src)
+    assert r.exit_code != 0 and "split it" in r.stderr

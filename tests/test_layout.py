@@ -9,6 +9,7 @@ import pytest
 
 from pnpforge.model import CardType, FieldDef
 from pnpforge.render import layout as L
+from pnpforge.render import layout_options as LO
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -232,15 +233,22 @@ def _readme_tables() -> dict[str, dict[str, tuple[str, str]]]:
     return sections
 
 
+def _documented_sections() -> dict[str, list[LO.Opt]]:
+    """Every option table the README documents: card layouts, then player-aid styles (aid.*)."""
+    from pnpforge.docs import aid_style
+    return {**LO.SECTIONS, **{f"aid.{k}": v for k, v in aid_style.SECTIONS.items()}}
+
+
 def test_readme_documents_every_option_with_its_default() -> None:
     docs = _readme_tables()
-    assert set(docs) == set(L.SECTIONS), "README sections differ from layout.SECTIONS"
-    for section, opts in L.SECTIONS.items():
+    sections = _documented_sections()
+    assert set(docs) == set(sections), "README sections differ from the option tables"
+    for section, opts in sections.items():
         documented = docs[section]
         assert list(documented) == [o.name for o in opts], section
         for o in opts:
             default, allowed = documented[o.name]
-            want = "—" if o.required else f"`{L.format_default(o).replace('|', '&#124;')}`"
+            want = "—" if o.required else f"`{LO.format_default(o).replace('|', '&#124;')}`"
             assert default == want, (section, o.name, default, want)
             if o.choices:
                 assert allowed == ", ".join(f"`{c}`" for c in o.choices), (section, o.name)

@@ -118,7 +118,8 @@ def game_db(tmp_path: Path):
 
 
 def _print(db, tmp_path: Path, name: str = "out.pdf", **kw) -> sheet.Manifest:
-    opts = PrintOptions(output=str(tmp_path / name), **kw).validate()
+    opts = PrintOptions(output=str(tmp_path / name), **kw)
+    opts.validate()
     return print_cards(db, "sheets", opts, renderer_factory=FakeRenderer)
 
 
@@ -136,7 +137,7 @@ def _pixel(img, page_h_mm: float, x_mm: float, y_mm: float, dpi: float) -> tuple
 
 
 def _close(a, b, tol: int = 12) -> bool:
-    return all(abs(p - q) <= tol for p, q in zip(a, b))
+    return all(abs(p - q) <= tol for p, q in zip(a, b, strict=False))
 
 
 def _render(path: str, index: int, dpi: float = 100):
@@ -189,12 +190,13 @@ def test_drawing_matches_the_manifest(game_db, tmp_path):
             page = doc[page_no - 1]
             boxes = []
             for obj in page.get_objects(max_depth=1):
-                l, b, r, t = (v / MM_TO_PT for v in obj.get_bounds())
-                boxes.append(Rect(l, b, r - l, t - b))
+                left, b, r, t = (v / MM_TO_PT for v in obj.get_bounds())
+                boxes.append(Rect(left, b, r - left, t - b))
             for p in items:
                 want = p.trim.expand(2.5, 2.5, 2.5, 2.5)
                 assert any(all(abs(u - v) < TOL for u, v in zip((bx.x, bx.y, bx.w, bx.h),
-                                                                (want.x, want.y, want.w, want.h)))
+                                                                (want.x, want.y, want.w, want.h),
+                                                                strict=True))
                            for bx in boxes), f"{p.id} on page {page_no} not drawn at {p.trim}"
     finally:
         doc.close()
@@ -223,9 +225,9 @@ def test_crop_marks_stay_outside_every_card(game_db, tmp_path):
                 cards = [p.trim.expand(m.bleed, m.bleed, m.bleed, m.bleed) for p in items]
                 thin = []
                 for obj in doc[page_no - 1].get_objects(max_depth=0):
-                    l, b, r, t = (v / MM_TO_PT for v in obj.get_bounds())
-                    if obj.type == pdfium.raw.FPDF_PAGEOBJ_PATH and min(r - l, t - b) < 0.3:
-                        thin.append(Rect(l, b, r - l, t - b))
+                    left, b, r, t = (v / MM_TO_PT for v in obj.get_bounds())
+                    if obj.type == pdfium.raw.FPDF_PAGEOBJ_PATH and min(r - left, t - b) < 0.3:
+                        thin.append(Rect(left, b, r - left, t - b))
                 assert thin, f"no crop marks on page {page_no} with {kw}"
                 for mark in thin:
                     assert not any(mark.overlaps(c) for c in cards), f"mark {mark} crosses a card {kw}"
@@ -242,10 +244,10 @@ def test_duplex_backs_land_behind_their_faces(game_db, tmp_path, flip):
         faces, backs = pages[face_page], pages[face_page + 1]
         assert {p.side for p in faces} == {"face"} and {p.side for p in backs} == {"back"}
         assert [p.id for p in faces] == [p.id for p in backs]
-        for f, b in zip(faces, backs):
+        for f, b in zip(faces, backs, strict=False):
             exp = sheet.flip_transform(flip, 210, 297).map_rect(f.trim)
             assert all(abs(u - v) < TOL for u, v in zip((b.trim.x, b.trim.y, b.trim.w, b.trim.h),
-                                                        (exp.x, exp.y, exp.w, exp.h)))
+                                                        (exp.x, exp.y, exp.w, exp.h), strict=False))
     # read the paper: behind each face's top-right corner (turned over sideways, where the
     # back's top-left goes) the back page shows the back's marker
     img = _render(m.path, 1, dpi=100)
@@ -264,7 +266,7 @@ def test_backs_separate_none_and_offset(game_db, tmp_path):
     assert none.pages * 2 == sep.pages and {p.side for p in none.placements} == {"face"}
     shifted = _print(game_db, tmp_path, "off.pdf", offset=(1.5, -2.0))
     plain = _print(game_db, tmp_path, "plain.pdf")
-    for a, b in zip(plain.placements, shifted.placements):
+    for a, b in zip(plain.placements, shifted.placements, strict=False):
         dx, dy = (1.5, -2.0) if a.side == "back" else (0.0, 0.0)
         assert abs(b.trim.x - a.trim.x - dx) < 1e-6 and abs(b.trim.y - a.trim.y - dy) < 1e-6
 
@@ -379,10 +381,10 @@ def test_calibration_back_scales_sit_behind_the_front_lines(tmp_path):
     xs, ys = pdf.calibration_marks(pw, ph)
     front = objects(plain.path, 0)
     for cx, cy in xs:   # a vertical hairline through each X scale's zero point
-        assert any(abs((l + r) / 2 - cx) < 0.1 and r - l < 0.3 and b < cy < t for l, b, r, t in front)
+        assert any(abs((lo + r) / 2 - cx) < 0.1 and r - lo < 0.3 and b < cy < t for lo, b, r, t in front)
     shifted = print_calibration(SheetOptions(paper="letter", offset=(1.0, 2.0)), str(tmp_path / "c1.pdf"))
     back0, back1 = objects(plain.path, 1), objects(shifted.path, 1)
-    moved = [(b1[0] - b0[0], b1[1] - b0[1]) for b0, b1 in zip(back0, back1)]
+    moved = [(b1[0] - b0[0], b1[1] - b0[1]) for b0, b1 in zip(back0, back1, strict=False)]
     assert sum(1 for dx, dy in moved if abs(dx - 1) < 0.01 and abs(dy - 2) < 0.01) > 40
 
 

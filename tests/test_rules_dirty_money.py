@@ -15,7 +15,7 @@ import pytest
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
-from pnpforge.rules.games.dirty_money import (DirtyMoneyState, art_set_score, make_rules)
+from pnpforge.rules.games.dirty_money import DirtyMoneyState, art_set_score, make_rules
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db, transaction
@@ -65,8 +65,7 @@ def finish_turn(s: DirtyMoneyState, go: str | None = None) -> None:
     if go:
         s.apply(("go", go))
     while not s.is_terminal():
-        if (not any(f is turn for f in s.stack) and s.phase() == "turn"
-                and s.current_player() != CHANCE):
+        if not any(f is turn for f in s.stack) and s.phase() == "turn" and s.current_player() != CHANCE:
             return
         legal = s.legal_actions()
         choice = next((a for a in (("done",), ("skip",)) if a in legal), legal[0])
@@ -86,8 +85,8 @@ def until_turn_of(s: DirtyMoneyState, seat: int) -> None:
 
 # ---- set-up ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, extra", [(2, set()), (3, set()), (4, {"黑市"}),
-                                            (5, {"黑市", "拍卖行"})])
+
+@pytest.mark.parametrize("players, extra", [(2, set()), (3, set()), (4, {"黑市"}), (5, {"黑市", "拍卖行"})])
 def test_setup_by_player_count(db, players, extra):
     rules = make_rules(db, {})
     s = start(rules, players)
@@ -95,18 +94,20 @@ def test_setup_by_player_count(db, players, extra):
     first = s.current_player()
     assert first == s.marker
     orders = [rules.villains[v].order for v in s.villain_of]
-    assert orders[first] == min(orders)                       # lowest villain number starts
+    assert orders[first] == min(orders)  # lowest villain number starts
     last = (first - 1) % players
     hands = [len(s.cards(f"hand:{q}")) for q in range(players)]
     assert hands[last] == 4 and all(h == 3 for q, h in enumerate(hands) if q != last)
-    assert not any(rules.money[c.card].is_action for q in range(players)
-                   for c in s.cards(f"hand:{q}"))                # no action card dealt
+    assert not any(
+        rules.money[c.card].is_action for q in range(players) for c in s.cards(f"hand:{q}")
+    )  # no action card dealt
     assert all(len(s.cards(f"spot:{loc.id}")) == 2 for loc in s.in_play)
     assert all(len(s.cards(f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
     if players == 5:
-        assert sorted(rules.placements[c.card].region for c in s.cards("auction")) == \
-            sorted(["欧洲", "日本", "美国"])
-        assert len(s.cards("bear")) == 3                          # all five villains are dealt
+        assert sorted(rules.placements[c.card].region for c in s.cards("auction")) == sorted(
+            ["欧洲", "日本", "美国"]
+        )
+        assert len(s.cards("bear")) == 3  # all five villains are dealt
     else:
         assert not s.cards("auction")
 
@@ -114,10 +115,11 @@ def test_setup_by_player_count(db, players, extra):
 def test_selection_mode_shows_three_cards_per_region(db):
     s = start(make_rules(db, {"selection": True}), 5)
     assert all(len(s.cards(f"display:{r}")) == 3 for r in ("欧洲", "日本", "美国"))
-    assert len(s.cards("auction")) == 3                           # the auction house is unchanged
+    assert len(s.cards("auction")) == 3  # the auction house is unchanged
 
 
 # ---- buying (游戏玩法—执行地点动作) -------------------------------------------------------------
+
 
 def _paying_position(db):
     pin(db, "US-ART-4", cost=7)
@@ -140,7 +142,7 @@ def test_paying_example_three_fives_buy_a_seven_and_an_eight_together(db):
     for _ in range(3):
         assert ("settle",) not in s.legal_actions()
         s.apply(("pay", "USD-5D", 0))
-    assert ("pay", "JPY-1", 0) not in s.legal_actions()      # yen cannot pay in the USA
+    assert ("pay", "JPY-1", 0) not in s.legal_actions()  # yen cannot pay in the USA
     s.apply(("settle",))
     assert ids(s, f"tableau:{p}") == ["US-ART-4", "US-ART-5"]
     assert ids(s, f"hand:{p}") == ["JPY-1"]
@@ -154,7 +156,7 @@ def test_paying_separately_would_not_buy_both(db):
     s.apply(("pay", "USD-5D", 0))
     s.apply(("pay", "USD-5D", 0))
     s.apply(("settle",))
-    assert ids(s, f"hand:{p}") == ["JPY-1", "USD-5D"]          # the $3 overpaid is gone
+    assert ids(s, f"hand:{p}") == ["JPY-1", "USD-5D"]  # the $3 overpaid is gone
     assert s.legal_actions() == [("done",)]
 
 
@@ -168,7 +170,7 @@ def test_crypto_exchange_bought_first_discounts_the_second_card(db):
     for first in ("EU-CRY-1", "EU-ART-1"):
         s = start(rules, 2, ("V3", "V4"))
         p = s.current_player()
-        fill(s, f"hand:{p}", "EUR-5", "EUR-4")               # $9
+        fill(s, f"hand:{p}", "EUR-5", "EUR-4")  # $9
         fill(s, "display:欧洲", "EU-CRY-1", "EU-ART-1")
         fill(s, "spot:LOC-EU", "JPY-1")
         s.apply(("go", "LOC-EU"))
@@ -177,20 +179,21 @@ def test_crypto_exchange_bought_first_discounts_the_second_card(db):
     (s, p), (t, _q) = states
     ex, art = rules.placements["EU-CRY-1"], rules.placements["EU-ART-1"]
     assert s.due(p, [ex, art]) == 9 and s.due(p, [art, ex]) == 10
-    assert ("pick", "EU-ART-1") in s.legal_actions()         # exchange first: $9 is enough
-    assert ("pick", "EU-CRY-1") not in t.legal_actions()     # art first: $10 is too much
+    assert ("pick", "EU-ART-1") in s.legal_actions()  # exchange first: $9 is enough
+    assert ("pick", "EU-CRY-1") not in t.legal_actions()  # art first: $10 is too much
     s.apply(("pick", "EU-ART-1"))
     s.apply(("pay", "EUR-5", 0))
     s.apply(("pay", "EUR-4", 0))
     s.apply(("settle",))
     assert ids(s, f"tableau:{p}") == ["EU-ART-1", "EU-CRY-1"]
     later = rules.placements["EU-ART-2"]
-    assert s.due(p, [later]) == later.cost - 1               # every later purchase too
+    assert s.due(p, [later]) == later.cost - 1  # every later purchase too
     jp = rules.placements["JP-ART-1"]
-    assert s.due(p, [jp]) == jp.cost                          # but only in its own region
+    assert s.due(p, [jp]) == jp.cost  # but only in its own region
 
 
 # ---- placement-card effects and scoring -----------------------------------------------------
+
 
 def test_art_set_table(db):
     rules = make_rules(db, {})
@@ -224,7 +227,7 @@ def test_accounting_firm_takes_a_discard_after_an_audit(db):
     s.apply(("go", "LOC-BR"))
     assert s.legal_actions() == [("resolve", "ACT-AUD-MD")]
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert len(s.cards(f"blacklist:{o}")) == 1                     # 2 players: one dirty mark is enough
+    assert len(s.cards(f"blacklist:{o}")) == 1  # 2 players: one dirty mark is enough
     assert len(s.cards("under:EU-ACC-1#0")) == 1
     assert s.score_breakdown(p)["accounting_firm"] == 2
     # The resolved card went to the discard pile, whose top then went under the firm.
@@ -249,7 +252,7 @@ def test_audits_with_more_players(db):
     fill(s, f"hand:{a}", "EUR-5D", "EUR-4D")
     fill(s, f"hand:{b}", "JPY-5D", "JPY-4D", "JPY-1")
     fill(s, f"hand:{c}", "USD-5D")
-    fill(s, f"hand:{p}", "USD-4D", "USD-3D", "USD-2D")        # the auditor's own hand is not shown
+    fill(s, f"hand:{p}", "USD-4D", "USD-3D", "USD-2D")  # the auditor's own hand is not shown
     fill(s, "discard", "EUR-1", "EUR-1", "EUR-1", "EUR-1")
     fill(s, "spot:LOC-BR", "ACT-AUD-MD", "ACT-AUD-2")
     s.apply(("go", "LOC-BR"))
@@ -272,8 +275,8 @@ def test_charity_discards_blacklist_points_before_the_comparison(db):
     rules = make_rules(db, {})
     s = start(rules, 2)
     fill(s, "tableau:0", "EU-CHA-1")
-    fill(s, "blacklist:0", "EUR-1", "EUR-1", "EUR-1")         # 3 − 2 = 1
-    fill(s, "blacklist:1", "EUR-2", "EUR-2")                  # 2: now the highest
+    fill(s, "blacklist:0", "EUR-1", "EUR-1", "EUR-1")  # 3 − 2 = 1
+    fill(s, "blacklist:1", "EUR-2", "EUR-2")  # 2: now the highest
     fill(s, "hand:0")
     fill(s, "hand:1")
     printed = rules.placements["EU-CHA-1"].points
@@ -285,9 +288,9 @@ def test_remittance_digital_bank_casino_and_law_firm(db):
     rules = make_rules(db, {})
     s = start(rules, 2)
     fill(s, "tableau:0", "EU-REM-1", "JP-ART-1", "US-ART-1", "EU-ART-1", "JP-LAW-1")
-    assert s.score_breakdown(0)["remittance"] == 3            # one US+EU+JP set
+    assert s.score_breakdown(0)["remittance"] == 3  # one US+EU+JP set
     s.place("JP-REM-1", "tableau:0")
-    assert s.score_breakdown(0)["remittance"] == 6            # each firm scores the same set
+    assert s.score_breakdown(0)["remittance"] == 6  # each firm scores the same set
     s.place("EU-BNK-1", "tableau:0")
     fill(s, "hand:0", "EUR-1", "EUR-2", "EUR-3", "JPY-1")
     assert s.score_breakdown(0)["digital_bank"] == 4
@@ -310,7 +313,7 @@ def test_casino_tucks_for_each_purchase_in_its_region(db):
     s.apply(("pick", "US-ART-1"))
     s.apply(("pay", "USD-4", 0))
     s.apply(("settle",))
-    assert ids(s, "under:US-CAS-1#0") == ["USD-4"]            # the note just paid is the discard
+    assert ids(s, "under:US-CAS-1#0") == ["USD-4"]  # the note just paid is the discard
     assert s.score_breakdown(p)["casino"] == 1
 
 
@@ -329,11 +332,12 @@ def test_art_gallery_draws_a_card_per_art_bought(db):
     s.apply(("pay", "EUR-3", 0))
     s.apply(("settle",))
     assert s.current_player() == CHANCE and "ACT-BRB" in s.legal_actions()
-    s.apply("ACT-BRB")                                        # an action card is resolved at once
+    s.apply("ACT-BRB")  # an action card is resolved at once
     assert "ACT-BRB" in ids(s, "discard") and ids(s, f"hand:{p}") == ["JPY-1"]
 
 
 # ---- action cards ---------------------------------------------------------------------------
+
 
 def test_inspection_two_player_draws_two_from_the_opponent(db):
     s = start(make_rules(db, {}), 2)
@@ -348,13 +352,13 @@ def test_inspection_two_player_draws_two_from_the_opponent(db):
     s.apply(("resolve", "ACT-INS-LR"))
     assert s.current_player() == CHANCE
     assert s.legal_actions() == ["EUR-1", "EUR-5D", "JPY-2"]
-    s.apply("EUR-5D")                                         # dirty: taken, opponent blacklisted
+    s.apply("EUR-5D")  # dirty: taken, opponent blacklisted
     assert ids(s, f"hand:{p}") == ["EUR-5D"] and len(s.cards(f"blacklist:{o}")) == 1
     assert s.legal_actions() == ["EUR-1", "JPY-2"]
-    s.apply("EUR-1")                                          # clean: handed back
-    assert s.current_player() != CHANCE                       # two cards in all
+    s.apply("EUR-1")  # clean: handed back
+    assert s.current_player() != CHANCE  # two cards in all
     assert ids(s, f"hand:{o}") == ["EUR-1", "JPY-2"]
-    assert len(s.cards("under:EU-LAW-1#0")) == 1                  # law firm: a discard per inspection
+    assert len(s.cards("under:EU-LAW-1#0")) == 1  # law firm: a discard per inspection
 
 
 def test_inspection_with_three_players_takes_one_from_each_neighbour(db):
@@ -378,7 +382,7 @@ def test_inspect_any_player_chooses_the_target(db):
     p = s.current_player()
     target = (p + 2) % 3
     fill(s, f"hand:{target}", "EUR-5D", "JPY-5D", "USD-1")
-    fill(s, "discard", "EUR-1", "EUR-1")                       # blacklist cards come from here
+    fill(s, "discard", "EUR-1", "EUR-1")  # blacklist cards come from here
     fill(s, "spot:LOC-BR", "ACT-INS-ONE")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-INS-ONE"))
@@ -433,10 +437,11 @@ def test_bribe_and_banana_republic_drop_blacklist_cards_and_take_the_marker(db):
     s.apply(("banana",))
     assert len(s.cards(f"blacklist:{second}")) == 1 and s.marker == second
     finish_turn(s)
-    assert s.round_number == 2 and s.current_player() == second      # first in the next round
+    assert s.round_number == 2 and s.current_player() == second  # first in the next round
 
 
 # ---- turn structure and FAQ -------------------------------------------------------------------
+
 
 def test_faq_empty_locations_are_closed_and_every_card_is_taken(db):
     s = start(make_rules(db, {}), 2)
@@ -499,7 +504,7 @@ def test_last_players_extra_card_only_at_setup(db):
         s.apply(next((a for a in (("done",), ("skip",)) if a in legal), legal[0]))
     hands = [ids(s, f"hand:{q}") for q in range(3)]
     while s.phase() != "turn" or s.current_player() == CHANCE:
-        s.apply(s.legal_actions()[0])                          # the refill's draws
+        s.apply(s.legal_actions()[0])  # the refill's draws
     assert s.round_number == 2 and [ids(s, f"hand:{q}") for q in range(3)] == hands
 
 
@@ -522,7 +527,7 @@ def test_reaching_the_target_ends_the_game_after_the_round(db, quick):
     s.apply(("settle",))
     finish_turn(s)
     assert len(s.cards(f"tableau:{p}")) == target and not s.is_terminal()
-    finish_turn(s)                                             # everyone else still plays
+    finish_turn(s)  # everyone else still plays
     assert not s.is_terminal()
     finish_turn(s)
     assert s.is_terminal() and s.end_reason() == "placement target"
@@ -546,12 +551,13 @@ def test_tie_breakers_money_in_hand_then_last_to_play(db):
     for q in range(3):
         fill(s, f"hand:{q}", "EUR-1")
     assert s.returns() == [0.0, 0.0, 0.0]
-    assert s.winners() == [order[-1]]                         # all tied: the last to play wins
+    assert s.winners() == [order[-1]]  # all tied: the last to play wins
     fill(s, f"hand:{order[0]}", "EUR-5")
-    assert s.winners() == [order[0]]                          # more money left wins first
+    assert s.winners() == [order[0]]  # more money left wins first
 
 
 # ---- villains ---------------------------------------------------------------------------------
+
 
 def test_launderer_draws_past_action_cards_and_discards_one(db):
     s = start(make_rules(db, {}), 2, ("V1", "V3"))
@@ -565,13 +571,13 @@ def test_launderer_draws_past_action_cards_and_discards_one(db):
     assert s.legal_actions() == [("launder",), ("skip",)]
     s.apply(("launder",))
     ensure_in(s, "money_deck", "ACT-TRD")
-    s.apply("ACT-TRD")                                  # an action card: discarded, draw again
+    s.apply("ACT-TRD")  # an action card: discarded, draw again
     assert s.current_player() == CHANCE and "ACT-TRD" in ids(s, "discard")
     ensure_in(s, "money_deck", "EUR-3")
     s.apply("EUR-3")
     assert ids(s, f"hand:{p}") == sorted(hand + ["EUR-3"])
     assert s.legal_actions() == [("launder_discard", c) for c in sorted(set(hand + ["EUR-3"]))]
-    s.apply(("launder_discard", "EUR-3"))                      # may drop the card just drawn
+    s.apply(("launder_discard", "EUR-3"))  # may drop the card just drawn
     assert ids(s, f"hand:{p}") == hand
 
 
@@ -588,11 +594,11 @@ def test_embezzler_files_a_discard_for_each_overpay_of_two(db):
     fill(s, "spot:LOC-US", "JPY-1")
     s.apply(("go", "LOC-US"))
     s.apply(("pick", "US-ART-1"))
-    s.apply(("pay", "USD-5", 0))                                # $2 over
+    s.apply(("pay", "USD-5", 0))  # $2 over
     s.apply(("settle",))
     assert len(s.cards(f"overpay:{p}")) == 1
     s.apply(("pick", "US-ART-2"))
-    s.apply(("pay", "USD-4", 0))                                # $1 over: nothing
+    s.apply(("pay", "USD-4", 0))  # $1 over: nothing
     s.apply(("settle",))
     assert len(s.cards(f"overpay:{p}")) == 1
     assert s.score_breakdown(p)["overpay"] == 1
@@ -617,7 +623,7 @@ def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
     while s.phase() != "location":
         s.apply(s.legal_actions()[0])
     s.apply(("skip",))
-    assert s.phase() != "buy"                                   # only the bear may buy here
+    assert s.phase() != "buy"  # only the bear may buy here
     until_turn_of(s, bear)
     for cid in ("CRYPTO-3", "CRYPTO-3", "CRYPTO-3"):
         s.place(cid, f"hand:{bear}")
@@ -633,9 +639,9 @@ def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
     while ("settle",) not in s.legal_actions():
         s.apply(next(a for a in s.legal_actions() if a[0] == "pay"))
     s.apply(("settle",))
-    assert s.phase() != "buy"                                   # one card a visit
+    assert s.phase() != "buy"  # one card a visit
     finish_turn(s)
-    assert len(s.cards("bear")) == 2                                # never refilled
+    assert len(s.cards("bear")) == 2  # never refilled
 
 
 def test_loan_shark_uses_any_card_as_two_once_per_turn(db):
@@ -654,10 +660,11 @@ def test_loan_shark_uses_any_card_as_two_once_per_turn(db):
     assert ("pay", "JPY-3", 1) in pays and ("pay", "JPY-3", 0) not in pays
     s.apply(("pay", "JPY-3", 1))
     s.apply(("settle",))
-    assert s.legal_actions() == [("done",)]                     # used once this turn
+    assert s.legal_actions() == [("done",)]  # used once this turn
 
 
 # ---- data drives the engine -----------------------------------------------------------------
+
 
 def test_card_edits_and_unknown_effects_reach_the_engine(db):
     assert make_rules(db, {}).unknown_effects() == []
@@ -665,8 +672,7 @@ def test_card_edits_and_unknown_effects_reach_the_engine(db):
     pin(db, "ACT-BRB", effect="launder_everything")
     rules = make_rules(db, {})
     assert rules.placements["EU-ART-1"].cost == 9
-    assert [(u.card_id, u.effect) for u in rules.unknown_effects()] == [
-        ("ACT-BRB", "launder_everything")]
+    assert [(u.card_id, u.effect) for u in rules.unknown_effects()] == [("ACT-BRB", "launder_everything")]
     card = repo.get_card(db, SLUG, "EU-CAS-1")
     del card.fields["cost"]
     with transaction(db) as conn:
@@ -687,6 +693,7 @@ def test_options(db):
 
 
 # ---- random play ------------------------------------------------------------------------------
+
 
 def random_game(rules, players: int, seed: int) -> DirtyMoneyState:
     """Random legal play, checking conservation and invariants after every step."""

@@ -10,8 +10,17 @@ from hypothesis import strategies as st
 
 from pnpforge.errors import PnpError
 from pnpforge.render import sheet
-from pnpforge.render.sheet import (EDGE_MM, PAPERS, Affine, Rect, SheetOptions, back_slot,
-                                   flip_transform, parse_offset, plan_layout)
+from pnpforge.render.sheet import (
+    EDGE_MM,
+    PAPERS,
+    Affine,
+    Rect,
+    SheetOptions,
+    back_slot,
+    flip_transform,
+    parse_offset,
+    plan_layout,
+)
 
 TOL = 0.05  # mm, the tolerance on card sizes
 
@@ -143,7 +152,7 @@ def test_layout_invariants(case):
         # the transform puts the card's own rectangle exactly on the trim
         mapped = s.transform.map_rect(Rect(0, 0, w, h))
         assert all(abs(a - b) < 1e-6 for a, b in zip(
-            (mapped.x, mapped.y, mapped.w, mapped.h), (s.trim.x, s.trim.y, s.trim.w, s.trim.h)))
+            (mapped.x, mapped.y, mapped.w, mapped.h), (s.trim.x, s.trim.y, s.trim.w, s.trim.h), strict=False))
         # no card or its bleed enters the note band
         assert not s.clip.overlaps(layout.note)
     for i, a in enumerate(slots):
@@ -180,7 +189,7 @@ def test_back_is_behind_its_face_and_turned_like_a_card(case, flip, offset):
         # the back's rectangle is the face's mirrored rectangle, shifted
         exp = (shift @ m).map_rect(s.trim)
         assert all(abs(p - q) < 1e-6 for p, q in zip((b.trim.x, b.trim.y, b.trim.w, b.trim.h),
-                                                   (exp.x, exp.y, exp.w, exp.h)))
+                                                   (exp.x, exp.y, exp.w, exp.h), strict=False))
         assert not b.transform.mirrored     # the back is drawn readable, never mirror-written
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pnpforge.resources import shipped_templates
 from pnpforge.docs import context, markup, summary
 from pnpforge.errors import PnpError
+from pnpforge.resources import shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -39,8 +40,10 @@ def test_markup_parses_the_subset() -> None:
     kinds = [type(b).__name__ for b in blocks]
     assert kinds == ["Heading", "Para", "Item", "Item", "Item", "Table", "Note", "Break"]
     assert blocks[1] == markup.Para("intro line continued")
-    assert blocks[2].number == 1 and blocks[4].depth == 1 and not blocks[4].ordered
-    table = blocks[5]
+    first, nested, table = blocks[2], blocks[4], blocks[5]
+    assert isinstance(first, markup.Item) and isinstance(nested, markup.Item)
+    assert isinstance(table, markup.Table)
+    assert first.number == 1 and nested.depth == 1 and not nested.ordered
     assert table.header == ("a", "b") and table.align == ("left", "right")
     assert markup.plain(table.rows[0][0]) == "x | y"
     # CJK lines join without a space
@@ -143,7 +146,8 @@ def _pdf_fonts(path: Path) -> set[tuple[str, bool]]:
     from pypdf import PdfReader
     fonts = set()
     for page in PdfReader(str(path)).pages:
-        for ref in page["/Resources"].get("/Font", {}).values():
+        resources: Any = page["/Resources"]
+        for ref in resources.get("/Font", {}).values():
             f = ref.get_object()
             desc = f.get("/FontDescriptor")
             embedded = bool(desc and any(k in desc.get_object() for k in ("/FontFile", "/FontFile2",

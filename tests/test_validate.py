@@ -12,25 +12,31 @@ from pnpforge.store.db import open_db
 from pnpforge.validate import check_value, coerce, validate_game
 
 
-@pytest.mark.parametrize("fd,value,fragment", [
-    (FieldDef("p", "integer", min=0, max=5), 6, "above the maximum 5"),
-    (FieldDef("p", "integer", min=0, max=5), -1, "below the minimum 0"),
-    (FieldDef("p", "integer"), "3", "expected an integer"),
-    (FieldDef("p", "integer"), True, "expected an integer"),
-    (FieldDef("e", "enum", allowed=["火", "水"]), "土", "allowed: 火, 水"),
-    (FieldDef("l", "list", allowed=["a", "b"]), ["a", "c"], "'c' not allowed"),
-    (FieldDef("b", "boolean"), "yes", "true or false"),
-])
+@pytest.mark.parametrize(
+    "fd,value,fragment",
+    [
+        (FieldDef("p", "integer", min=0, max=5), 6, "above the maximum 5"),
+        (FieldDef("p", "integer", min=0, max=5), -1, "below the minimum 0"),
+        (FieldDef("p", "integer"), "3", "expected an integer"),
+        (FieldDef("p", "integer"), True, "expected an integer"),
+        (FieldDef("e", "enum", allowed=["火", "水"]), "土", "allowed: 火, 水"),
+        (FieldDef("l", "list", allowed=["a", "b"]), ["a", "c"], "'c' not allowed"),
+        (FieldDef("b", "boolean"), "yes", "true or false"),
+    ],
+)
 def test_bad_values_are_named(fd, value, fragment):
     assert fragment in check_value(fd, value)
 
 
-@pytest.mark.parametrize("fd,value", [
-    (FieldDef("p", "integer", min=0, max=5), 5),
-    (FieldDef("e", "enum", allowed=["火"]), "火"),
-    (FieldDef("l", "list", allowed=["a", "b"]), ["b", "a"]),
-    (FieldDef("b", "boolean"), False),
-])
+@pytest.mark.parametrize(
+    "fd,value",
+    [
+        (FieldDef("p", "integer", min=0, max=5), 5),
+        (FieldDef("e", "enum", allowed=["火"]), "火"),
+        (FieldDef("l", "list", allowed=["a", "b"]), ["b", "a"]),
+        (FieldDef("b", "boolean"), False),
+    ],
+)
 def test_good_values_pass(fd, value):
     assert check_value(fd, value) is None
 
@@ -55,14 +61,17 @@ def _unchanged(db, game="mini"):
     return [c.to_dict() for c in repo.list_cards(db, game)]
 
 
-@pytest.mark.parametrize("values,fragment", [
-    ({"power": "99"}, "above the maximum"),
-    ({"element": "土"}, "not allowed"),
-    ({"weakness": "NOPE"}, "not in the game"),
-    ({"weakness": "H-02"}, "expected a spell card"),
-    ({"name": "水之巫女"}, "already used by H-02"),
-    ({"provenance": "rulebook", "source": ""}, "needs a source"),
-])
+@pytest.mark.parametrize(
+    "values,fragment",
+    [
+        ({"power": "99"}, "above the maximum"),
+        ({"element": "土"}, "not allowed"),
+        ({"weakness": "NOPE"}, "not in the game"),
+        ({"weakness": "H-02"}, "expected a spell card"),
+        ({"name": "水之巫女"}, "already used by H-02"),
+        ({"provenance": "rulebook", "source": ""}, "needs a source"),
+    ],
+)
 def test_invalid_edit_is_refused_and_changes_nothing(mini_db, values, fragment):
     db = open_db(mini_db)
     before = _unchanged(db)

@@ -6,12 +6,10 @@ and the query commands never load reportlab or Pillow.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, check, data, db, docs
+from pnpforge.commands import _common, cards, check, data, db, docs, new, release, watch
 from pnpforge.commands import print as print_cmd
 
 app = typer.Typer(
@@ -30,12 +28,19 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def root(db_path: Optional[str] = typer.Option(None, "--db", metavar="PATH",
-                                               help="Card database (default: $PNP_DB, else ./cards.db)."),
-         version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Print the version and exit.")) -> None:
+def root(
+    db_path: str | None = typer.Option(
+        None, "--db", metavar="PATH", help="Card database (default: $PNP_DB, else ./cards.db)."
+    ),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """pnpforge: card database, print-and-play sheets, player aids and rules checks."""
     _common.set_db_path(db_path)
+    from pnpforge.commands import _fontbar
+
+    _fontbar.install()
 
 
 app.add_typer(cards.app, name="cards")
@@ -45,6 +50,9 @@ data.register(app)
 check.register(app)
 print_cmd.register(app)
 docs.register(app)
+release.register(app)
+new.register(app)
+watch.register(app)
 
 
 def main() -> None:

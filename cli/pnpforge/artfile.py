@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pnpforge.errors import PnpError
 
-MAX_ART_PIXELS = 40_000_000     # 40 megapixels: an A4 poster at 600 dpi, far above any card
+MAX_ART_PIXELS = 40_000_000  # 40 megapixels: an A4 poster at 600 dpi, far above any card
 MAX_ART_BYTES = 200 * 1024 * 1024
 
 
@@ -30,8 +30,10 @@ def check_art(path: Path, base_dir: Path) -> None:
     real = Path(os.path.realpath(path))
     folders = allowed_folders(base_dir)
     if not any(real == f or f in real.parents for f in folders):
-        raise PnpError(f"art file {path} is outside the database's folder {folders[0]} "
-                       f"(add its folder to PNP_ART_DIRS to allow it)")
+        raise PnpError(
+            f"art file {path} is outside the database's folder {folders[0]} "
+            f"(add its folder to PNP_ART_DIRS to allow it)"
+        )
     try:
         st = real.stat()
     except FileNotFoundError:
@@ -47,5 +49,7 @@ def check_art(path: Path, base_dir: Path) -> None:
 def check_pixels(path: Path, width: int, height: int) -> None:
     """Refuse an image whose decoded size would exceed MAX_ART_PIXELS."""
     if width * height > MAX_ART_PIXELS:
-        raise PnpError(f"art file {path} is {width}×{height} px, more than {MAX_ART_PIXELS // 1_000_000} "
-                       f"megapixels; scale it down (300 dpi is plenty for a card)")
+        raise PnpError(
+            f"art file {path} is {width}×{height} px, more than {MAX_ART_PIXELS // 1_000_000} "
+            f"megapixels; scale it down (300 dpi is plenty for a card)"
+        )

@@ -29,9 +29,10 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render.sheet import SheetOptions
@@ -151,16 +152,12 @@ def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warn
     warnings += m.warnings
     progress(game, "sheets")
 
-    if helpers.spec_path(_templates(db), game).is_file():
-        hm, hs = helpers.print_helpers(db, game, popts, players=opts.players)
-        facts[_rel(hm.path, work)] = {"kind": "helper-sheets", "pages": hm.pages,
-                                      "cards": hm.cards}
-        warnings += hm.warnings
-        for f, kind in helper_images(hs, db, work / "images" / "helpers", opts.dpi):
-            facts[_rel(f, work)] = {"kind": kind, **({"cards": 1} if kind == "helper-image" else {})}
-    else:
-        warnings.append(f"{game}: no helper cards declared "
-                        f"({helpers.spec_path(_templates(db), game)} is missing)")
+    # a game that declares no aids prints the shipped default (glossary and rule sections)
+    hm, hs = helpers.print_helpers(db, game, popts, players=opts.players)
+    facts[_rel(hm.path, work)] = {"kind": "helper-sheets", "pages": hm.pages, "cards": hm.cards}
+    warnings += hm.warnings
+    for f, kind in helper_images(hs, db, work / "images" / "helpers", opts.dpi):
+        facts[_rel(f, work)] = {"kind": kind, **({"cards": 1} if kind == "helper-image" else {})}
     progress(game, "helpers")
 
     res = summary.write_summary(db, game, fmt="pdf", paper=opts.paper, output=work)
@@ -197,11 +194,6 @@ def _raster(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts,
     progress(game, "tts")
 
 
-def _templates(db: Any) -> Path:
-    from pnpforge.docs.context import templates_dir
-    return templates_dir(db)
-
-
 def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str]]:
     """PNG of each helper card face (one per card of a set) and of the aid back.
 
@@ -228,7 +220,8 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
     drawings = []
     for kind, obj, name, what in ([("face", c, f"{c.id}.png", "helper-image") for c in hs.cards]
                                   + [("back", AID_TYPE, "back.png", "helper-back-image")]):
-        sink = (lambda px, path=out / name: raster.write_png(path, px, dpi))
+        def sink(px: Any, path: Path = out / name) -> None:
+            raster.write_png(path, px, dpi)
         drawings.append(raster.Drawing(raster.Item(kind, obj, hs.width_mm, hs.height_mm),
                                        [raster.Raster(ppm, size, sink)]))
         written.append((out / name, what))
@@ -404,8 +397,8 @@ def build(db_path: str | os.PathLike, games: list[str], out_root: str | os.PathL
         if jobs <= 1:
             for g, part in tasks:
                 if states[g].error is None:
-                    _collect(states[g], part, lambda: run_part(db, g, part, states[g].work, opts,
-                                                               progress))
+                    _collect(states[g], part, lambda g=g, part=part: run_part(  # type: ignore[misc]
+                        db, g, part, states[g].work, opts, progress))
                 _maybe_finish(db_path, g, states[g], root, opts, kits, progress)
         else:
             _run_parallel(db_path, tasks, states, root, opts, min(jobs, len(tasks)), kits, progress)

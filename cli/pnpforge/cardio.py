@@ -20,9 +20,21 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CardType
 
-ATTR_COLUMNS = ["id", "type", "name", "name_en", "copies", "provenance", "source",
-                "provisional_fields", "text", "flavor", "art", "notes"]
-FORMATS = ("csv", "json")
+ATTR_COLUMNS = [
+    "id",
+    "type",
+    "name",
+    "name_en",
+    "copies",
+    "provenance",
+    "source",
+    "provisional_fields",
+    "text",
+    "flavor",
+    "art",
+    "notes",
+]
+FORMATS = ("csv", "json", "xlsx")  # xlsx: pnpforge.design.sheets
 ENCODINGS_HINT = "big5, cp950, gbk, gb18030"
 
 
@@ -31,7 +43,7 @@ class Record:
     """One row of an import file, with where it came from for error messages."""
 
     values: dict[str, Any]
-    where: str                      # "line 7" (CSV) or "record 3" (JSON)
+    where: str  # "line 7" (CSV) or "record 3" (JSON)
     field_columns: set[str] = field(default_factory=set)
     replace_fields: bool = False
 
@@ -48,8 +60,10 @@ class Record:
 def detect_format(path: Path, fmt: str | None) -> str:
     fmt = (fmt or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
-        raise PnpError(f"{path}: unknown format '{fmt}' (allowed: {', '.join(FORMATS)}); "
-                       f"name the file .csv or .json or pass --format")
+        raise PnpError(
+            f"{path}: unknown format '{fmt}' (allowed: {', '.join(FORMATS)}); "
+            f"name the file .csv, .json or .xlsx or pass --format"
+        )
     return fmt
 
 
@@ -67,12 +81,14 @@ def decode(data: bytes, path: Path, encoding: str | None) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PnpError(f"{path} is not UTF-8 (byte {exc.start}); if Excel saved it in Taiwan or "
-                       f"China, pass --encoding ({ENCODINGS_HINT})") from None
+        raise PnpError(
+            f"{path} is not UTF-8 (byte {exc.start}); if Excel saved it in Taiwan or "
+            f"China, pass --encoding ({ENCODINGS_HINT})"
+        ) from None
 
 
-MAX_IMPORT_BYTES = 256 * 1024 * 1024     # a CSV of 256 MB is about a million cards
-MAX_JSON_BYTES = 64 * 1024 * 1024        # JSON is parsed whole: its limit is tighter
+MAX_IMPORT_BYTES = 256 * 1024 * 1024  # a CSV of 256 MB is about a million cards
+MAX_JSON_BYTES = 64 * 1024 * 1024  # JSON is parsed whole: its limit is tighter
 MAX_ROWS = 500_000
 MAX_CELL_CHARS = 100_000
 # Cells a spreadsheet reads as a formula: exported with a leading apostrophe
@@ -108,13 +124,22 @@ def csv_unescape(cell: str) -> str:
 
 def read_records(path: Path, fmt: str | None = None, encoding: str | None = None) -> Iterator[Record]:
     """The records of an import file, one at a time (a CSV is never held whole in memory)."""
+    from pnpforge.design import sheets, urlimport
+
+    url = urlimport.as_url(path)
+    if url:
+        return urlimport.read_records(url, fmt, encoding)
     path = Path(path)
     fmt = detect_format(path, fmt)
+    if fmt == "xlsx":
+        return sheets.read_records(path)
     size = _regular_file_size(path)
     limit = MAX_IMPORT_BYTES if fmt == "csv" else MAX_JSON_BYTES
     if size > limit:
-        raise PnpError(f"{path} is {size // 2**20} MB, more than the {limit // 2**20} MB an import takes; "
-                       f"split it into several files")
+        raise PnpError(
+            f"{path} is {size // 2**20} MB, more than the {limit // 2**20} MB an import takes; "
+            f"split it into several files"
+        )
     if fmt == "json":
         return iter(_read_json(decode(_read_bytes(path), path, encoding), path))
     if encoding:
@@ -157,8 +182,10 @@ def _read_csv_file(path: Path, encoding: str | None) -> Iterator[Record]:
         except UnicodeDecodeError as exc:
             if encoding:
                 raise PnpError(f"{path} is not valid {encoding} near byte {exc.start}") from None
-            raise PnpError(f"{path} is not UTF-8 (near byte {exc.start}); if Excel saved it in Taiwan or "
-                           f"China, pass --encoding ({ENCODINGS_HINT})") from None
+            raise PnpError(
+                f"{path} is not UTF-8 (near byte {exc.start}); if Excel saved it in Taiwan or "
+                f"China, pass --encoding ({ENCODINGS_HINT})"
+            ) from None
         except OSError as exc:
             raise PnpError(f"cannot read {path}: {exc.strerror}") from None
 
@@ -190,7 +217,9 @@ def _read_csv(lines: Iterable[str], path: Path) -> Iterator[Record]:
             rows += 1
             if rows > MAX_ROWS:
                 raise PnpError(f"{path} has more than {MAX_ROWS} rows; split it into several files")
-            yield Record(dict(zip(header, map(csv_unescape, row))), f"{path}, line {line}", fields)
+            yield Record(
+                dict(zip(header, map(csv_unescape, row), strict=False)), f"{path}, line {line}", fields
+            )
     except csv.Error as exc:
         raise PnpError(f"{path}, line {reader.line_num}: broken CSV: {exc}") from None
 
@@ -215,8 +244,10 @@ def _read_json(text: str, path: Path) -> list[Record]:
         values = {k: v for k, v in item.items() if k != "fields"}
         unknown = sorted(set(values) - set(ATTR_COLUMNS))
         if unknown:
-            raise PnpError(f"{path}, record {i}: unknown key(s) {', '.join(map(str, unknown))[:300]} "
-                           f"(allowed: {', '.join(ATTR_COLUMNS + ['fields'])})")
+            raise PnpError(
+                f"{path}, record {i}: unknown key(s) {', '.join(map(str, unknown))[:300]} "
+                f"(allowed: {', '.join(ATTR_COLUMNS + ['fields'])})"
+            )
         fields = item.get("fields", {})
         if not isinstance(fields, dict):
             raise PnpError(f"{path}, record {i}: 'fields' must be an object")
@@ -254,6 +285,8 @@ def card_record(card: Card) -> dict[str, Any]:
 def write_records(cards: list[Card], types: list[CardType], fmt: str) -> str:
     if fmt not in FORMATS:
         raise PnpError(f"unknown format '{fmt}' (allowed: {', '.join(FORMATS)})")
+    if fmt == "xlsx":
+        raise PnpError("XLSX is a binary format: export it to a file with -o FILE.xlsx")
     if fmt == "json":
         return json.dumps([card_record(c) for c in cards], ensure_ascii=False, indent=1) + "\n"
     cols = ATTR_COLUMNS + field_columns(types)
@@ -261,7 +294,8 @@ def write_records(cards: list[Card], types: list[CardType], fmt: str) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
     for c in cards:
-        row = [_cell(getattr(c, k)) for k in ATTR_COLUMNS] + \
-              [_cell(c.fields.get(k)) for k in cols[len(ATTR_COLUMNS):]]
+        row = [_cell(getattr(c, k)) for k in ATTR_COLUMNS] + [
+            _cell(c.fields.get(k)) for k in cols[len(ATTR_COLUMNS) :]
+        ]
         w.writerow([csv_escape(cell) for cell in row])
     return buf.getvalue()

@@ -39,15 +39,16 @@ def load_index(db: sqlite_utils.Database, game: str) -> GameIndex:
     """
     repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
-    return GameIndex(types, repo.list_cards(db, game, strict=False))
+    return GameIndex(types, repo.iter_cards(db, game, strict=False))
 
 
 def refuse(problems: list[Problem], what: str) -> None:
     """Raise ValidationFailed listing the card-level errors among `problems`, if any."""
     errors = [p for p in problems if p.severity == ERROR and p.scope == "card"]
     if errors:
-        raise ValidationFailed(f"{what} refused; nothing was changed:\n" +
-                               "\n".join(f"  {p}" for p in errors), errors)
+        raise ValidationFailed(
+            f"{what} refused; nothing was changed:\n" + "\n".join(f"  {p}" for p in errors), errors
+        )
 
 
 def _text(card: Card, key: str, raw: Any) -> str:
@@ -82,10 +83,22 @@ def assign(card: Card, ctype: CardType, key: str, raw: Any) -> None:
     else:
         fd = ctype.field(key)
         if fd is None:
-            allowed = ["copies", "name", "name_en", "text", "flavor", "art", "provenance",
-                       "source", "notes", "provisional_fields"] + [f.name for f in ctype.fields]
-            raise PnpError(f"card {card.id}: unknown field '{key}' for type '{ctype.slug}' "
-                           f"(allowed: {', '.join(allowed)})")
+            allowed = [
+                "copies",
+                "name",
+                "name_en",
+                "text",
+                "flavor",
+                "art",
+                "provenance",
+                "source",
+                "notes",
+                "provisional_fields",
+            ] + [f.name for f in ctype.fields]
+            raise PnpError(
+                f"card {card.id}: unknown field '{key}' for type '{ctype.slug}' "
+                f"(allowed: {', '.join(allowed)})"
+            )
         try:
             value = coerce(fd, raw)
         except ValueError as exc:
@@ -101,13 +114,15 @@ def assign(card: Card, ctype: CardType, key: str, raw: Any) -> None:
 def _card_type(index: GameIndex, game: str, slug: str) -> CardType:
     ctype = index.types.get(slug)
     if ctype is None:
-        raise PnpError(f"game '{game}' has no card type '{slug}' "
-                       f"(allowed: {', '.join(index.types) or 'none'})")
+        raise PnpError(
+            f"game '{game}' has no card type '{slug}' (allowed: {', '.join(index.types) or 'none'})"
+        )
     return ctype
 
 
-def add_card(db: sqlite_utils.Database, game: str, card_type: str, card_id: str,
-             values: dict[str, Any]) -> tuple[Card, list[Problem]]:
+def add_card(
+    db: sqlite_utils.Database, game: str, card_type: str, card_id: str, values: dict[str, Any]
+) -> tuple[Card, list[Problem]]:
     """Add a card; returns it and the deck-level problems after the write."""
     reason = id_problem(card_id)
     if reason:
@@ -115,7 +130,7 @@ def add_card(db: sqlite_utils.Database, game: str, card_type: str, card_id: str,
     with transaction(db) as conn:
         index = load_index(db, game)
         ctype = _card_type(index, game, card_type)
-        if card_id in index.by_id:
+        if card_id in index:
             raise PnpError(f"game '{game}' already has a card '{card_id}'; use 'pnp cards set'")
         card = Card(game=game, type=card_type, id=card_id, name="")
         for key, raw in values.items():
@@ -128,12 +143,13 @@ def add_card(db: sqlite_utils.Database, game: str, card_type: str, card_id: str,
     return repo.get_card(db, game, card_id), composition_problems(db, game)
 
 
-def set_card(db: sqlite_utils.Database, game: str, card_id: str, values: dict[str, Any],
-             correction: str | None = None) -> tuple[Card, list[Problem]]:
+def set_card(
+    db: sqlite_utils.Database, game: str, card_id: str, values: dict[str, Any], correction: str | None = None
+) -> tuple[Card, list[Problem]]:
     """Change attributes and fields of one card, all or nothing; only a real change is written."""
     with transaction(db) as conn:
         index = load_index(db, game)
-        old = index.by_id.get(card_id)
+        old = repo.find_card(db, game, card_id, strict=False)
         if old is None:
             raise PnpError(f"game '{game}' has no card '{card_id}'")
         card = _copy.deepcopy(old)
@@ -156,12 +172,13 @@ def remove_card(db: sqlite_utils.Database, game: str, card_id: str) -> list[Prob
     """Delete a card unless another card names it (that would leave a dangling reference)."""
     with transaction(db) as conn:
         index = load_index(db, game)
-        if card_id not in index.by_id:
+        if card_id not in index:
             raise PnpError(f"game '{game}' has no card '{card_id}'")
         users = index.referrers(card_id)
         if users:
-            raise ValidationFailed(f"card {card_id} is named by {', '.join(users)}; "
-                                   f"change those first. Nothing was changed.")
+            raise ValidationFailed(
+                f"card {card_id} is named by {', '.join(users)}; change those first. Nothing was changed."
+            )
         repo.delete_card(conn, game, card_id)
     return composition_problems(db, game)
 
@@ -172,17 +189,24 @@ def export_cards(db: sqlite_utils.Database, game: str, fmt: str) -> str:
     return cardio.write_records(repo.list_cards(db, game), types, fmt)
 
 
-def import_cards(db: sqlite_utils.Database, game: str, path: Path, fmt: str | None = None,
-                 encoding: str | None = None, dry_run: bool = False,
-                 correction: str | None = None) -> ImportResult:
+def import_cards(
+    db: sqlite_utils.Database,
+    game: str,
+    path: Path,
+    fmt: str | None = None,
+    encoding: str | None = None,
+    dry_run: bool = False,
+    correction: str | None = None,
+) -> ImportResult:
     """Upsert cards by id from CSV or JSON (see pnpforge.importer)."""
     from pnpforge import importer
 
     return importer.import_cards(db, game, path, fmt, encoding, dry_run, correction)
 
 
-def import_game(db: sqlite_utils.Database, path: Path, replace: bool = False,
-                correction: str | None = None) -> tuple[str, list[Problem]]:
+def import_game(
+    db: sqlite_utils.Database, path: Path, replace: bool = False, correction: str | None = None
+) -> tuple[str, list[Problem]]:
     """Load a whole game from a bundle (see pnpforge.importer)."""
     from pnpforge import importer
 

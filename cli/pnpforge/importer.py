@@ -38,7 +38,7 @@ MAX_PROBLEMS = 200  # listed in a refusal; more are counted
 @dataclass
 class Change:
     id: str
-    op: str                                   # "add" | "update" | "same"
+    op: str  # "add" | "update" | "same"
     changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
 
@@ -80,13 +80,20 @@ class _Problems:
             return
         more = self.count - len(self.lines)
         tail = [f"  … and {more} more"] if more else []
-        raise ValidationFailed(f"{what} refused; nothing was written:\n" +
-                               "\n".join([f"  {m}" for m in self.lines] + tail))
+        raise ValidationFailed(
+            f"{what} refused; nothing was written:\n" + "\n".join([f"  {m}" for m in self.lines] + tail)
+        )
 
 
-def import_cards(db: sqlite_utils.Database, game: str, path: Path, fmt: str | None = None,
-                 encoding: str | None = None, dry_run: bool = False,
-                 correction: str | None = None) -> ImportResult:
+def import_cards(
+    db: sqlite_utils.Database,
+    game: str,
+    path: Path,
+    fmt: str | None = None,
+    encoding: str | None = None,
+    dry_run: bool = False,
+    correction: str | None = None,
+) -> ImportResult:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written.
 
     For a dry run, pass a database opened with `scratch=True` (an in-memory copy).
@@ -106,8 +113,13 @@ def import_cards(db: sqlite_utils.Database, game: str, path: Path, fmt: str | No
     return ImportResult(changes, composition_problems(db, game), True)
 
 
-def _stream(conn: sqlite3.Connection, index: GameIndex, game: str, records: Iterable[cardio.Record],
-            correction: str | None) -> tuple[list[Change], _Problems]:
+def _stream(
+    conn: sqlite3.Connection,
+    index: GameIndex,
+    game: str,
+    records: Iterable[cardio.Record],
+    correction: str | None,
+) -> tuple[list[Change], _Problems]:
     """Build, check and write each record's card; then check references and names once each."""
     problems = _Problems()
     changes: list[Change] = []
@@ -116,7 +128,7 @@ def _stream(conn: sqlite3.Connection, index: GameIndex, game: str, records: Iter
     position = repo.next_position(conn, game)
     for rec in records:
         try:
-            card, old = _card_from_record(rec, game, index)
+            card, old = _card_from_record(conn, rec, game, index)
         except PnpError as exc:
             problems.add(f"{rec.where}: {exc}")
             continue
@@ -144,15 +156,16 @@ def _stream(conn: sqlite3.Connection, index: GameIndex, game: str, records: Iter
         except PnpError as exc:
             problems.add(f"{rec.where}: {exc}")
     for card_id, row in where.items():
-        card = index.by_id[card_id]
-        type_changed = card_id in old_types and old_types[card_id] != card.type
-        for p in index.cross_problems(card, type_changed):
+        type_changed = card_id in old_types and old_types[card_id] != index.type_of(card_id)
+        for p in index.cross_problems(card_id, type_changed):
             column = f", column '{p.field}'" if p.field else ""
-            problems.add(f"{row}{column}: card {card.id}: {p.message}")
+            problems.add(f"{row}{column}: card {card_id}: {p.message}")
     return changes, problems
 
 
-def _card_from_record(rec: cardio.Record, game: str, index: GameIndex) -> tuple[Card, Card | None]:
+def _card_from_record(
+    conn: sqlite3.Connection, rec: cardio.Record, game: str, index: GameIndex
+) -> tuple[Card, Card | None]:
     values = dict(rec.values)
     raw_id = values.pop("id", "")
     card_id = (raw_id if isinstance(raw_id, str) else str(raw_id)).strip() if raw_id is not None else ""
@@ -161,12 +174,11 @@ def _card_from_record(rec: cardio.Record, game: str, index: GameIndex) -> tuple[
     reason = id_problem(card_id)
     if reason:
         raise PnpError(f"column 'id': {reason}")
-    old = index.by_id.get(card_id)
+    old = repo.find_card(conn, game, card_id, strict=False)
     raw_type = values.pop("type", "") or (old.type if old else "")
     type_slug = raw_type.strip() if isinstance(raw_type, str) else ""
     if type_slug not in index.types:
-        raise PnpError(f"card {card_id}: unknown card type {raw_type!r} "
-                       f"(allowed: {', '.join(index.types)})")
+        raise PnpError(f"card {card_id}: unknown card type {raw_type!r} (allowed: {', '.join(index.types)})")
     ctype = index.types[type_slug]
     card = _copy.deepcopy(old) if old else Card(game=game, type=type_slug, id=card_id, name="")
     card.type = type_slug
@@ -183,6 +195,7 @@ def _card_from_record(rec: cardio.Record, game: str, index: GameIndex) -> tuple[
 
 
 # ---- whole games ---------------------------------------------------------------
+
 
 def read_bundle(path: Path) -> dict:
     """A game bundle file parsed and checked for shape; PnpError naming the file otherwise."""
@@ -209,14 +222,16 @@ def read_bundle(path: Path) -> dict:
         raise PnpError(f"{path}: not a game bundle ({exc!r})") from None
 
 
-def import_game(db: sqlite_utils.Database, path: Path, replace: bool = False,
-                correction: str | None = None) -> tuple[str, list[Problem]]:
+def import_game(
+    db: sqlite_utils.Database, path: Path, replace: bool = False, correction: str | None = None
+) -> tuple[str, list[Problem]]:
     """Load a game bundle; every card is validated before the transaction commits."""
     return import_bundle(db, read_bundle(path), path, replace, correction)
 
 
-def import_bundle(db: sqlite_utils.Database, data: dict, path: Path, replace: bool = False,
-                  correction: str | None = None) -> tuple[str, list[Problem]]:
+def import_bundle(
+    db: sqlite_utils.Database, data: dict, path: Path, replace: bool = False, correction: str | None = None
+) -> tuple[str, list[Problem]]:
     """Write a bundle `read_bundle` returned, validated inside one transaction."""
     slug = data["game"].get("slug")
     if not isinstance(slug, str):
@@ -226,8 +241,10 @@ def import_bundle(db: sqlite_utils.Database, data: dict, path: Path, replace: bo
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}
         bundle.write(conn, data, replace)
         types = {t.slug: t for t in repo.card_types(db, slug)}
-        cards = [_edition_checked(conn, old_cards.get(c.id), c, correction)
-                 for c in repo.list_cards(db, slug, strict=False)]
+        cards = [
+            _edition_checked(conn, old_cards.get(c.id), c, correction)
+            for c in repo.list_cards(db, slug, strict=False)
+        ]
         index = GameIndex(types, cards)
         refuse([p for c in cards for p in index.problems(c)], f"import of game '{slug}' from {path}")
         if correction:
@@ -238,8 +255,7 @@ def import_bundle(db: sqlite_utils.Database, data: dict, path: Path, replace: bo
     return slug, composition_problems(db, slug)
 
 
-def _edition_checked(conn: sqlite3.Connection, old: Card | None, card: Card,
-                     correction: str | None) -> Card:
+def _edition_checked(conn: sqlite3.Connection, old: Card | None, card: Card, correction: str | None) -> Card:
     """`card` through the edition rules, rewritten when they mark values provisional."""
     if old is None or not isinstance(card.fields, dict):
         return card

@@ -14,18 +14,36 @@ PROVENANCES = ("rulebook", "reference", "provisional")
 ROLES = ("deck", "aid")
 
 # Card attributes that are not type fields; `pnp cards set` accepts these too.
-CARD_ATTRIBUTES = ("name", "name_en", "copies", "text", "flavor", "art", "provenance",
-                   "source", "notes", "type", "provisional_fields")
+CARD_ATTRIBUTES = (
+    "name",
+    "name_en",
+    "copies",
+    "text",
+    "flavor",
+    "art",
+    "provenance",
+    "source",
+    "notes",
+    "type",
+    "provisional_fields",
+)
 
 # Declared limits of every value a card holds.  They keep a hostile or mistyped
 # value (copies=1000000000, a 4,000-digit number, a megabyte of text) from
 # reaching the printer or the checker, which would run for ever on it.
 MAX_COPIES = 999
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1          # SQLite's integer range
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # SQLite's integer range
 MAX_INT_DIGITS = 19
-TEXT_LIMITS = {"name": 200, "name_en": 200, "text": 4000, "flavor": 2000, "notes": 10000,
-               "source": 500, "art": 1000}
-MAX_FIELD_TEXT = 4000        # a text or ref field without its own max
+TEXT_LIMITS = {
+    "name": 200,
+    "name_en": 200,
+    "text": 4000,
+    "flavor": 2000,
+    "notes": 10000,
+    "source": 500,
+    "art": 1000,
+}
+MAX_FIELD_TEXT = 4000  # a text or ref field without its own max
 MAX_LIST_ITEMS = 200
 MAX_PROVISIONAL_FIELDS = 100
 # Card ids name output files: a letter or digit first, then letters, digits, `.`, `_`, `-`
@@ -121,9 +139,9 @@ def card_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, tup
 
     Timestamps are ignored: a diff is about what the card says.
     """
+
     def flat(d: dict[str, Any]) -> dict[str, Any]:
-        out = {k: v for k, v in d.items()
-               if k not in ("fields", "created_at", "updated_at", "game")}
+        out = {k: v for k, v in d.items() if k not in ("fields", "created_at", "updated_at", "game")}
         out.update({f"fields.{k}": v for k, v in (d.get("fields") or {}).items()})
         if "provisional_fields" in out:
             out["provisional_fields"] = sorted(set(out["provisional_fields"] or []))

@@ -141,7 +141,7 @@ def remove_stale_staging(root: Path, prefix: str) -> list[Path]:
 
     removed = []
     for path in root.glob(prefix + "*"):
-        owner = path.name[len(prefix):].split("-", 1)[0]
+        owner = path.name[len(prefix) :].split("-", 1)[0]
         if owner.isdigit():
             if _alive(int(owner)):
                 continue

@@ -7,7 +7,8 @@ import json
 import sqlite3
 import sys
 import unicodedata
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import typer
 
@@ -26,6 +27,7 @@ def db_path() -> str | None:
 
 def open_db(**kw: Any):
     from pnpforge.store.db import open_db as _open
+
     return _open(_state["db"], **kw)
 
 
@@ -87,9 +89,11 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_col: int = 
     """A plain aligned text table that keeps CJK columns straight."""
     cells = [[("" if v is None else str(v)).replace("\n", " ") for v in r] for r in rows]
     widths = [min(max_col, max([width(h)] + [width(r[i]) for r in cells])) for i, h in enumerate(headers)]
-    lines = ["  ".join(_fit(h, w) for h, w in zip(headers, widths)).rstrip(),
-             "  ".join("─" * w for w in widths)]
-    lines += ["  ".join(_fit(c, w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines = [
+        "  ".join(_fit(h, w) for h, w in zip(headers, widths, strict=False)).rstrip(),
+        "  ".join("─" * w for w in widths),
+    ]
+    lines += ["  ".join(_fit(c, w) for c, w in zip(r, widths, strict=False)).rstrip() for r in cells]
     return "\n".join(lines)
 
 
@@ -121,5 +125,6 @@ GAP = typer.Option(0.0, "--gap", help="Space between cards in mm (>= 0).")
 MARKS = typer.Option(True, "--marks/--no-marks", help="Crop marks in the margins.")
 BACKS = typer.Option("duplex", "--backs", help="duplex, separate or none.")
 FLIP = typer.Option("long", "--flip", help="Duplex flip edge: long or short.")
-OFFSET = typer.Option(None, "--offset", metavar="X,Y",
-                      help="Shift back pages by X,Y mm (from `pnp print calibration`).")
+OFFSET = typer.Option(
+    None, "--offset", metavar="X,Y", help="Shift back pages by X,Y mm (from `pnp print calibration`)."
+)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from pnpforge.commands._common import echo_json, echo_problems, handled, open_db, table
@@ -13,6 +11,7 @@ app = typer.Typer(help="Query and edit the cards of a game.", no_args_is_help=Tr
 
 def _record(card, with_game: bool = False) -> dict:
     from pnpforge.cardio import card_record
+
     d = card_record(card)
     return {"game": card.game, **d} if with_game else d
 
@@ -20,16 +19,23 @@ def _record(card, with_game: bool = False) -> dict:
 def _summary(card, order: dict[tuple[str, str], list[str]]) -> str:
     """Field values in the card type's own order (the order a designer defined them in)."""
     names = order.get((card.game, card.type)) or sorted(card.fields)
-    parts = [f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}"
-             for k in names if (v := card.fields.get(k)) not in (None, [], "")]
+    parts = [
+        f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}"
+        for k in names
+        if (v := card.fields.get(k)) not in (None, [], "")
+    ]
     return " ".join(parts)
 
 
 def _field_order(cards: list) -> dict[tuple[str, str], list[str]]:
     from pnpforge.store import repo
+
     db = open_db(readonly=True)
-    return {(g, t.slug): [f.name for f in t.fields]
-            for g in sorted({c.game for c in cards}) for t in repo.card_types(db, g)}
+    return {
+        (g, t.slug): [f.name for f in t.fields]
+        for g in sorted({c.game for c in cards})
+        for t in repo.card_types(db, g)
+    }
 
 
 def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = False) -> None:
@@ -44,33 +50,44 @@ def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = Fal
         import io
 
         from pnpforge.cardio import ATTR_COLUMNS, _cell, csv_escape
+
         keys = sorted({k for c in cards for k in c.fields})
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow((["game"] if with_game else []) + ATTR_COLUMNS + keys)
         for c in cards:
-            row = ([c.game] if with_game else []) + [_cell(getattr(c, k)) for k in ATTR_COLUMNS] \
+            row = (
+                ([c.game] if with_game else [])
+                + [_cell(getattr(c, k)) for k in ATTR_COLUMNS]
                 + [_cell(c.fields.get(k)) for k in keys]
+            )
             w.writerow([csv_escape(cell) for cell in row])
         typer.echo(buf.getvalue(), nl=False)
         return
     headers = (["game"] if with_game else []) + ["id", "type", "name", "name_en", "copies", "fields", "P"]
     order = _field_order(cards)
-    rows = [([c.game] if with_game else []) +
-            [c.id, c.type, c.name, c.name_en, c.copies, _summary(c, order), "P" if c.is_provisional else ""]
-            for c in cards]
+    rows = [
+        ([c.game] if with_game else [])
+        + [c.id, c.type, c.name, c.name_en, c.copies, _summary(c, order), "P" if c.is_provisional else ""]
+        for c in cards
+    ]
     typer.echo(table(headers, rows, max_col=64))
-    typer.echo(f"{len(cards)} cards, {sum(c.copies for c in cards)} copies"
-               + ("; P = has provisional values" if any(c.is_provisional for c in cards) else ""))
+    typer.echo(
+        f"{len(cards)} cards, {sum(c.copies for c in cards)} copies"
+        + ("; P = has provisional values" if any(c.is_provisional for c in cards) else "")
+    )
 
 
 @app.command("list")
-def list_cmd(game: str = typer.Argument(..., help="Game slug, e.g. enforcer."),
-             type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
-             as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
-             as_csv: bool = typer.Option(False, "--csv", help="Print CSV.")) -> None:
+def list_cmd(
+    game: str = typer.Argument(..., help="Game slug, e.g. enforcer."),
+    type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print CSV."),
+) -> None:
     """List a game's cards."""
     from pnpforge.store import repo
+
     with handled():
         db = open_db(readonly=True)
         repo.get_game(db, game)
@@ -80,11 +97,14 @@ def list_cmd(game: str = typer.Argument(..., help="Game slug, e.g. enforcer."),
 
 
 @app.command("show")
-def show_cmd(game: str = typer.Argument(..., help="Game slug."),
-             card_id: str = typer.Argument(..., help="Card id."),
-             as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def show_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    card_id: str = typer.Argument(..., help="Card id."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
     """Show one card in full, with which values are provisional."""
     from pnpforge.store import repo
+
     with handled():
         db = open_db(readonly=True)
         card = repo.get_card(db, game, card_id)
@@ -92,12 +112,17 @@ def show_cmd(game: str = typer.Argument(..., help="Game slug."),
             echo_json(_record(card))
             return
         ctype = repo.get_card_type(db, game, card.type)
-        mark = lambda name: "  (provisional)" if card.is_value_provisional(name) else ""
-        lines = [f"{card.id}  {card.name}  ({card.name_en})",
-                 f"type: {ctype.slug} ({ctype.name} / {ctype.name_en}, "
-                 f"{ctype.width_mm:g}×{ctype.height_mm:g} mm"
-                 f"{', size provisional' if ctype.size_provisional else ''})",
-                 f"copies: {card.copies}{mark('copies')}"]
+
+        def mark(name: str) -> str:
+            return "  (provisional)" if card.is_value_provisional(name) else ""
+
+        lines = [
+            f"{card.id}  {card.name}  ({card.name_en})",
+            f"type: {ctype.slug} ({ctype.name} / {ctype.name_en}, "
+            f"{ctype.width_mm:g}×{ctype.height_mm:g} mm"
+            f"{', size provisional' if ctype.size_provisional else ''})",
+            f"copies: {card.copies}{mark('copies')}",
+        ]
         for fd in ctype.fields:
             if fd.name in card.fields:
                 v = card.fields[fd.name]
@@ -120,20 +145,26 @@ def show_cmd(game: str = typer.Argument(..., help="Game slug."),
 
 
 @app.command("search", context_settings={"ignore_unknown_options": True})
-def search_cmd(args: list[str] = typer.Argument(..., help="[GAME] QUERY — the game is optional; "
-                                                          "a query may start with -term."),
-               as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
-               as_csv: bool = typer.Option(False, "--csv", help="Print CSV.")) -> None:
+def search_cmd(
+    args: list[str] = typer.Argument(
+        ..., help="[GAME] QUERY — the game is optional; a query may start with -term."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print CSV."),
+) -> None:
     """Search cards: field:value, field>=N, type:, name:, is:provisional, -negation, or, ( )."""
     from pnpforge.query import search
     from pnpforge.store import repo
+
     with handled():
         db = open_db(readonly=True)
         slugs = {g.slug for g in repo.list_games(db)}
         game = args[0] if len(args) > 1 and args[0] in slugs else None
         if len(args) > 1 and game is None:
-            raise typer.BadParameter(f"unknown game '{args[0]}' (games: {', '.join(sorted(slugs))}); "
-                                     f"quote the query if it has spaces")
+            raise typer.BadParameter(
+                f"unknown game '{args[0]}' (games: {', '.join(sorted(slugs))}); "
+                f"quote the query if it has spaces"
+            )
         text = " ".join(args[1:] if game else args)
         output_cards(search(db, game, text), as_json, as_csv, with_game=game is None)
 
@@ -149,12 +180,15 @@ def _pairs(assignments: list[str]) -> dict[str, str]:
 
 
 @app.command("add")
-def add_cmd(game: str = typer.Argument(..., help="Game slug."),
-            card_type: str = typer.Argument(..., help="Card type slug."),
-            card_id: str = typer.Argument(..., help="New card id (short, printable)."),
-            assignments: list[str] = typer.Argument(None, help="key=value: name=…, copies=…, fields.")) -> None:
+def add_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    card_type: str = typer.Argument(..., help="Card type slug."),
+    card_id: str = typer.Argument(..., help="New card id (short, printable)."),
+    assignments: list[str] = typer.Argument(None, help="key=value: name=…, copies=…, fields."),
+) -> None:
     """Add a card; refused (nothing written) if it would be invalid."""
     from pnpforge import edit
+
     with handled():
         db = open_db()
         card, deck = edit.add_card(db, game, card_type, card_id, _pairs(assignments or []))
@@ -163,14 +197,20 @@ def add_cmd(game: str = typer.Argument(..., help="Game slug."),
 
 
 @app.command("set")
-def set_cmd(game: str = typer.Argument(..., help="Game slug."),
-            card_id: str = typer.Argument(..., help="Card id."),
-            assignments: list[str] = typer.Argument(..., help="key=value … (empty value clears a field)."),
-            correction: Optional[str] = typer.Option(
-                None, "--correction", metavar="REASON",
-                help="This fixes a transcription error: keep the rulebook provenance, record REASON.")) -> None:
+def set_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    card_id: str = typer.Argument(..., help="Card id."),
+    assignments: list[str] = typer.Argument(..., help="key=value … (empty value clears a field)."),
+    correction: str | None = typer.Option(
+        None,
+        "--correction",
+        metavar="REASON",
+        help="This fixes a transcription error: keep the rulebook provenance, record REASON.",
+    ),
+) -> None:
     """Change a card's attributes and fields, all or nothing."""
     from pnpforge import edit
+
     with handled():
         db = open_db()
         card, deck = edit.set_card(db, game, card_id, _pairs(assignments), correction=correction)
@@ -179,12 +219,15 @@ def set_cmd(game: str = typer.Argument(..., help="Game slug."),
 
 
 @app.command("rm")
-def rm_cmd(game: str = typer.Argument(..., help="Game slug."),
-           card_id: str = typer.Argument(..., help="Card id."),
-           yes: bool = typer.Option(False, "--yes", "-y", help="Don't ask for confirmation.")) -> None:
+def rm_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    card_id: str = typer.Argument(..., help="Card id."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Don't ask for confirmation."),
+) -> None:
     """Remove a card (asks first unless --yes)."""
     from pnpforge import edit
     from pnpforge.store import repo
+
     with handled():
         db = open_db()
         card = repo.get_card(db, game, card_id, strict=False)
@@ -197,11 +240,14 @@ def rm_cmd(game: str = typer.Argument(..., help="Game slug."),
 
 
 @app.command("history")
-def history_cmd(game: str = typer.Argument(..., help="Game slug."),
-                card_id: Optional[str] = typer.Argument(None, help="Only this card."),
-                as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def history_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    card_id: str | None = typer.Argument(None, help="Only this card."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
     """Every insert, update and delete of a game's cards (recorded by database triggers)."""
     from pnpforge.store import repo
+
     with handled():
         db = open_db(readonly=True)
         repo.get_game(db, game)
@@ -210,10 +256,14 @@ def history_cmd(game: str = typer.Argument(..., help="Game slug."),
             echo_json(rows)
             return
         from pnpforge.model import card_changes
+
         out = []
         for r in rows:
             b, a = r["before"] or {}, r["after"] or {}
-            detail = ", ".join(f"{k}: {old!r} → {new!r}" for k, (old, new) in card_changes(b, a).items()) \
-                if r["op"] == "update" else (a or b).get("name", "")
+            detail = (
+                ", ".join(f"{k}: {old!r} → {new!r}" for k, (old, new) in card_changes(b, a).items())
+                if r["op"] == "update"
+                else (a or b).get("name", "")
+            )
             out.append([r["seq"], r["at"], r["op"], r["card"], detail])
         typer.echo(table(["#", "at", "op", "card", "change"], out, max_col=80))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any
 
 import typer
 
@@ -14,44 +14,76 @@ def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON a
     """List the games with titles, players, card types and card counts."""
     from pnpforge.query.select import copies_per_type
     from pnpforge.store import repo
+
     with handled():
         db = open_db(readonly=True)
-        out = []
+        out: list[dict[str, Any]] = []
         for g in repo.list_games(db):
             counts = copies_per_type(db, g.slug)
-            types = [{"slug": t.slug, "name": t.name, "name_en": t.name_en, "role": t.role,
-                      "width_mm": t.width_mm, "height_mm": t.height_mm,
-                      "size_provisional": t.size_provisional, "cards": counts.get(t.slug, 0) or 0}
-                     for t in repo.card_types(db, g.slug)]
-            out.append({"slug": g.slug, "title": g.title, "title_en": g.title_en,
-                        "language": g.language, "players_min": g.players_min,
-                        "players_max": g.players_max, "play_time": g.play_time,
-                        "version": g.version, "cards": sum(t["cards"] for t in types),
-                        "card_types": types})
+            types = [
+                {
+                    "slug": t.slug,
+                    "name": t.name,
+                    "name_en": t.name_en,
+                    "role": t.role,
+                    "width_mm": t.width_mm,
+                    "height_mm": t.height_mm,
+                    "size_provisional": t.size_provisional,
+                    "cards": counts.get(t.slug, 0) or 0,
+                }
+                for t in repo.card_types(db, g.slug)
+            ]
+            out.append(
+                {
+                    "slug": g.slug,
+                    "title": g.title,
+                    "title_en": g.title_en,
+                    "language": g.language,
+                    "players_min": g.players_min,
+                    "players_max": g.players_max,
+                    "play_time": g.play_time,
+                    "version": g.version,
+                    "cards": sum(t["cards"] for t in types),
+                    "card_types": types,
+                }
+            )
         if as_json:
             echo_json(out)
             return
-        for g in out:
-            typer.echo(f"{g['slug']}: {g['title']} / {g['title_en']} — {g['language']}, "
-                       f"{g['players_min']}–{g['players_max']} players, v{g['version']}, "
-                       f"{g['cards']} cards")
-            rows = [[t["slug"], t["name"], t["name_en"],
-                     f"{t['width_mm']:g}×{t['height_mm']:g} mm" + ("*" if t["size_provisional"] else ""),
-                     t["cards"], "aid" if t["role"] == "aid" else "deck"]
-                    for t in g["card_types"]]
+        for info in out:
+            typer.echo(
+                f"{info['slug']}: {info['title']} / {info['title_en']} — {info['language']}, "
+                f"{info['players_min']}–{info['players_max']} players, v{info['version']}, "
+                f"{info['cards']} cards"
+            )
+            rows = [
+                [
+                    t["slug"],
+                    t["name"],
+                    t["name_en"],
+                    f"{t['width_mm']:g}×{t['height_mm']:g} mm" + ("*" if t["size_provisional"] else ""),
+                    t["cards"],
+                    "aid" if t["role"] == "aid" else "deck",
+                ]
+                for t in info["card_types"]
+            ]
             body = table(["type", "name", "name_en", "size", "cards", "role"], rows).splitlines()
             typer.echo("\n".join("    " + line for line in body) + "\n")
-        if any(t["size_provisional"] for g in out for t in g["card_types"]):
+        if any(t["size_provisional"] for g in out for t in info["card_types"]):
             typer.echo("* size chosen by pnpforge (provisional): the rulebook gives none")
 
 
-def validate_cmd(game: Optional[str] = typer.Argument(None, help="Only this game."),
-                 as_json: bool = typer.Option(False, "--json", help='Print {"errors": [...], "warnings": [...]}.'),
-                 warnings: bool = typer.Option(False, "--warnings", "-w",
-                                               help="List every warning, not only their count.")) -> None:
+def validate_cmd(
+    game: str | None = typer.Argument(None, help="Only this game."),
+    as_json: bool = typer.Option(False, "--json", help='Print {"errors": [...], "warnings": [...]}.'),
+    warnings: bool = typer.Option(
+        False, "--warnings", "-w", help="List every warning, not only their count."
+    ),
+) -> None:
     """Validate cards, references and composition; exit 1 when there are errors."""
     from pnpforge.store import repo
     from pnpforge.validate import ERROR, validate_game
+
     with handled():
         db = open_db(readonly=True)
         slugs = [game] if game else [g.slug for g in repo.list_games(db)]
@@ -59,8 +91,7 @@ def validate_cmd(game: Optional[str] = typer.Argument(None, help="Only this game
         errors = [p for p in problems if p.severity == ERROR]
         warns = [p for p in problems if p.severity != ERROR]
         if as_json:
-            echo_json({"errors": [p.to_dict() for p in errors],
-                       "warnings": [p.to_dict() for p in warns]})
+            echo_json({"errors": [p.to_dict() for p in errors], "warnings": [p.to_dict() for p in warns]})
         else:
             rows = []
             for s in slugs:
@@ -70,27 +101,43 @@ def validate_cmd(game: Optional[str] = typer.Argument(None, help="Only this game
             shown = errors + (warns if warnings else [])
             if shown:
                 typer.echo("")
-                typer.echo(table(["severity", "game", "card", "field", "message"],
-                                 [[p.severity, p.game, p.card or "", p.field or "", p.message]
-                                  for p in shown], max_col=70))
+                typer.echo(
+                    table(
+                        ["severity", "game", "card", "field", "message"],
+                        [[p.severity, p.game, p.card or "", p.field or "", p.message] for p in shown],
+                        max_col=70,
+                    )
+                )
             if warns and not warnings:
-                typer.echo(f"{len(warns)} warnings (provisional values and the like): "
-                           f"pnp validate --warnings lists them")
+                typer.echo(
+                    f"{len(warns)} warnings (provisional values and the like): "
+                    f"pnp validate --warnings lists them"
+                )
         raise typer.Exit(1 if errors else 0)
 
 
-def import_cmd(game: str = typer.Argument(..., help="Game slug."),
-               file: Path = typer.Argument(..., help="CSV or JSON file (as written by pnp export)."),
-               fmt: Optional[str] = typer.Option(None, "--format", help="csv or json (default: from the file name)."),
-               encoding: Optional[str] = typer.Option(None, "--encoding",
-                                                      help="Source encoding if not UTF-8, e.g. big5, gbk."),
-               dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
-               correction: Optional[str] = typer.Option(
-                   None, "--correction", metavar="REASON",
-                   help="The changes fix transcription errors: keep the rulebook provenance, "
-                        "record REASON.")) -> None:
+def import_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    file: Path = typer.Argument(
+        ...,
+        help="CSV, JSON or XLSX file (as written by pnp export), "
+        "or an http(s) link to a CSV (a published Google Sheet).",
+    ),
+    fmt: str | None = typer.Option(None, "--format", help="csv, json or xlsx (default: from the file name)."),
+    encoding: str | None = typer.Option(
+        None, "--encoding", help="Source encoding if not UTF-8, e.g. big5, gbk."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+    correction: str | None = typer.Option(
+        None,
+        "--correction",
+        metavar="REASON",
+        help="The changes fix transcription errors: keep the rulebook provenance, record REASON.",
+    ),
+) -> None:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
     from pnpforge import edit
+
     with handled():
         db = open_db(scratch=dry_run)  # a dry run imports into a private copy and rolls back
         result = edit.import_cards(db, game, file, fmt, encoding, dry_run, correction=correction)
@@ -103,24 +150,35 @@ def import_cmd(game: str = typer.Argument(..., help="Game slug."),
                     typer.echo(f"    {k}: {a!r} → {b!r}")
         c = result.counts
         verb = "would add" if dry_run else "added"
-        typer.echo(f"{verb} {c['add']}, {'would update' if dry_run else 'updated'} {c['update']}, "
-                   f"unchanged {c['same']}" + (" (dry run: nothing written)" if dry_run else ""))
+        typer.echo(
+            f"{verb} {c['add']}, {'would update' if dry_run else 'updated'} {c['update']}, "
+            f"unchanged {c['same']}" + (" (dry run: nothing written)" if dry_run else "")
+        )
         echo_problems(result.deck_problems, "deck check (not blocking):")
 
 
-def export_cmd(game: str = typer.Argument(..., help="Game slug."),
-               fmt: str = typer.Option("csv", "--format", help="csv or json."),
-               output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file.")) -> None:
+def export_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    fmt: str = typer.Option("csv", "--format", help="csv, json or xlsx (xlsx also from -o FILE.xlsx)."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write to this file."),
+) -> None:
     """Export a game's cards as CSV or JSON (round-trips exactly with pnp import).
 
     CSV cells a spreadsheet would run as a formula (starting with = + - @) get a
     leading apostrophe, which pnp import removes again.
     """
     from pnpforge import edit
+
     with handled():
+        if fmt == "xlsx" or (output is not None and output.suffix.lower() == ".xlsx"):
+            from pnpforge.design.sheets import export_file
+
+            typer.echo(export_file(open_db(readonly=True), game, output))
+            return
         text = edit.export_cards(open_db(readonly=True), game, fmt)
         if output:
             from pnpforge.outfile import write_text
+
             write_text(output, text)
             typer.echo(f"wrote {output}")
         else:

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from pnpforge.commands._common import db_path, echo_problems, handled, open_db
 
 db_app = typer.Typer(help="Create and dump card databases.", no_args_is_help=True)
-game_app = typer.Typer(help="Import and export whole games (definition and cards).",
-                       no_args_is_help=True)
+game_app = typer.Typer(help="Import and export whole games (definition and cards).", no_args_is_help=True)
 
 
 @db_app.command("init")
 def init_cmd() -> None:
     """Create an empty card database at --db (or $PNP_DB, or ./cards.db)."""
     from pnpforge.store.db import resolve_path
+
     with handled():
         open_db(create=True)
         typer.echo(f"created {resolve_path(db_path())}")
@@ -27,18 +26,23 @@ def init_cmd() -> None:
 def upgrade_cmd() -> None:
     """Bring a card database's schema up to date (and finish an interrupted write's roll-back)."""
     from pnpforge.store.db import resolve_path, upgrade
+
     with handled():
         old, new = upgrade(db_path())
         where = resolve_path(db_path())
-        typer.echo(f"{where}: schema version {old} → {new}" if old != new
-                   else f"{where} is up to date (schema version {new})")
+        typer.echo(
+            f"{where}: schema version {old} → {new}"
+            if old != new
+            else f"{where} is up to date (schema version {new})"
+        )
 
 
 @db_app.command("dump")
-def dump_cmd(path: Optional[Path] = typer.Argument(None, help="Database file (default: --db).")) -> None:
+def dump_cmd(path: Path | None = typer.Argument(None, help="Database file (default: --db).")) -> None:
     """A deterministic text dump, for review and for `git diff cards.db` (see README)."""
     from pnpforge.store.db import open_db as open_path
     from pnpforge.store.dump import dump
+
     with handled():
         db = open_path(path, readonly=True) if path else open_db(readonly=True)
         for line in dump(db):
@@ -46,15 +50,19 @@ def dump_cmd(path: Optional[Path] = typer.Argument(None, help="Database file (de
 
 
 @game_app.command("import")
-def game_import_cmd(file: Path = typer.Argument(..., help="Game bundle JSON."),
-                    replace: bool = typer.Option(False, "--replace",
-                                                 help="Replace the game if it exists."),
-                    correction: Optional[str] = typer.Option(
-                        None, "--correction", metavar="REASON",
-                        help="The changes fix transcription errors: keep the rulebook provenance, "
-                             "record REASON.")) -> None:
+def game_import_cmd(
+    file: Path = typer.Argument(..., help="Game bundle JSON."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the game if it exists."),
+    correction: str | None = typer.Option(
+        None,
+        "--correction",
+        metavar="REASON",
+        help="The changes fix transcription errors: keep the rulebook provenance, record REASON.",
+    ),
+) -> None:
     """Import a whole game from a bundle; all cards are validated first."""
     from pnpforge import importer
+
     with handled():
         data = importer.read_bundle(file)  # a bad file is refused before the database is opened
         slug, deck = importer.import_bundle(open_db(), data, file, replace, correction=correction)
@@ -63,14 +71,18 @@ def game_import_cmd(file: Path = typer.Argument(..., help="Game bundle JSON."),
 
 
 @game_app.command("export")
-def game_export_cmd(game: str = typer.Argument(..., help="Game slug."),
-                    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here.")) -> None:
+def game_export_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write here."),
+) -> None:
     """Export a whole game as a bundle (definition, cards, composition, glossary, rules)."""
     from pnpforge.store import bundle
+
     with handled():
         text = bundle.dumps(bundle.export(open_db(readonly=True), game))
         if output:
             from pnpforge.outfile import write_text
+
             write_text(output, text)
             typer.echo(f"wrote {output}")
         else:

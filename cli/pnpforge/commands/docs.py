@@ -7,12 +7,24 @@ Thin: options are parsed here, the work happens in pnpforge.docs and pnpforge.bu
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from pathlib import Path
 
 import typer
 
-from pnpforge.commands._common import (BACKS, BLEED, FLIP, OFFSET, PAPER, GAP, MARKS, db_path,
-                                       echo_json, echo_sheet_footer, handled, open_db)
+from pnpforge.commands._common import (
+    BACKS,
+    BLEED,
+    FLIP,
+    GAP,
+    MARKS,
+    OFFSET,
+    PAPER,
+    db_path,
+    echo_json,
+    echo_sheet_footer,
+    handled,
+    open_db,
+)
 
 _HELPERS_HELP = (
     "Write player-aid cards for GAME: the rulebook's own aids in its quantities (one per player "
@@ -33,7 +45,7 @@ _BUILD_HELP = (
 
 def helpers_cmd(
     game: str = typer.Argument(..., help="Game slug."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
+    players: int | None = typer.Option(None, "--players", "-p", min=1,
                                           help="Players: one copy per player of per-player aids."),
     paper: str = PAPER,
     bleed: float = BLEED,
@@ -41,9 +53,9 @@ def helpers_cmd(
     marks: bool = MARKS,
     backs: str = BACKS,
     flip: str = FLIP,
-    offset: Optional[str] = OFFSET,
+    offset: str | None = OFFSET,
     one_each: bool = typer.Option(False, "--one-each", help="One copy of every helper card (proofing)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
+    output: str | None = typer.Option(None, "-o", "--output", metavar="PATH",
                                          help="PDF file or directory (default output/GAME/)."),
     as_json: bool = typer.Option(False, "--json", help="Print the aids and the sheet manifest as JSON."),
 ) -> None:
@@ -76,10 +88,10 @@ def rules_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     fmt: str = typer.Option("pdf", "--format", "-f", help="pdf or md."),
     paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter (PDF)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
+    output: str | None = typer.Option(None, "-o", "--output", metavar="PATH",
                                          help="File, directory, or - for standard output (md)."),
 ) -> None:
-    """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""
+    """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""  # noqa: E501
     from pnpforge.docs import summary
     with handled():
         db = open_db(readonly=True)
@@ -96,7 +108,7 @@ def rules_cmd(
 
 
 def build_cmd(
-    game: Optional[str] = typer.Argument(None, help="Game slug (or use --all)."),
+    game: str | None = typer.Argument(None, help="Game slug (or use --all)."),
     all_games: bool = typer.Option(False, "--all", help="Every game in the database."),
     output: str = typer.Option("output", "-o", "--output", metavar="DIR",
                                help="Where the kits go (one folder per game)."),
@@ -104,9 +116,9 @@ def build_cmd(
     bleed: float = BLEED,
     backs: str = BACKS,
     flip: str = FLIP,
-    offset: Optional[str] = OFFSET,
+    offset: str | None = OFFSET,
     dpi: int = typer.Option(300, "--dpi", help="Resolution of the card images (30-1200)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
+    players: int | None = typer.Option(None, "--players", "-p", min=1,
                                           help="Print per-player aids for N players "
                                                "(every game built must allow N)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0,
@@ -128,7 +140,7 @@ def build_cmd(
         if not 30 <= dpi <= 1200:
             raise typer.BadParameter("must be 30-1200", param_hint="--dpi")
         db = open_db(readonly=True)
-        games = [g.slug for g in repo.list_games(db)] if all_games else [repo.get_game(db, game).slug]
+        games = [g.slug for g in repo.list_games(db)] if all_games else [repo.get_game(db, str(game)).slug]
         for slug in games:
             g = repo.get_game(db, slug)
             if players is not None and not g.players_min <= players <= g.players_max:
@@ -136,7 +148,7 @@ def build_cmd(
                                          param_hint="--players")
         opts = kit.BuildOptions(paper=paper, bleed=bleed, backs=backs, flip=flip,
                                 offset=parse_offset(offset), dpi=dpi, players=players)
-        opts.print_options(os.devnull)      # validate the sheet options before any work
+        opts.print_options(Path(os.devnull))  # validate the sheet options before any work
         workers = jobs or min(len(games), os.cpu_count() or 1)
         total = len(games) * len(kit.STEPS)
         with _bar(total, progress and not as_json) as advance:

@@ -42,6 +42,9 @@ def print_cmd(
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
                                          help="PDF file or directory (default output/GAME/)."),
     as_json: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
+    changed_since: Optional[str] = typer.Option(
+        None, "--changed-since", metavar="TAG",
+        help="Only cards added or changed since release TAG (a reprint sheet; see pnp diff)."),
 ) -> None:
     """Print-and-play PDF of a game's cards (help text: _PRINT_HELP)."""
     from pnpforge.render import PrintOptions, SheetOptions, parse_offset
@@ -53,6 +56,9 @@ def print_cmd(
             manifest = print_calibration(sheet_opts.validate(), output)
         else:
             from pnpforge.render import print_cards
+            if changed_since is not None:
+                from pnpforge.design.changes import reprint_query
+                query = reprint_query(open_db(readonly=True), game, changed_since, query)
             opts = PrintOptions(paper=paper, bleed=bleed, gap=gap, marks=marks, backs=backs,
                                 flip=flip, offset=off, card_type=type_, query=query,
                                 one_each=one_each, output=output).validate()

@@ -12,10 +12,11 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import sqlite_utils
 
@@ -56,7 +57,7 @@ def find(root: Path | None, relpath: str) -> Path:
     return as_roots(root).find(relpath)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _labels_file(path: Path) -> dict[str, dict[str, str]]:
     try:
         with open(path, "rb") as f:
@@ -139,7 +140,7 @@ class CountNode:
     expected: int
     provisional: bool
     card_type: str | None
-    children: list["CountNode"] = field(default_factory=list)
+    children: list[CountNode] = field(default_factory=list)
     whole_type: bool = False      # counts every card of its type (the table already shows it)
 
     @property

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Union
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ORDERED = re.compile(r"^(\s*)(\d+)[.)]\s+(.*)$")
@@ -73,7 +73,7 @@ class Break:
     """`---`: start a new card (helper cards); a thin rule in summaries."""
 
 
-Block = Union[Heading, Para, Item, Note, Table, Break]
+Block = Heading | Para | Item | Note | Table | Break
 
 
 # ---- parsing ---------------------------------------------------------------------
@@ -167,6 +167,7 @@ def parse(text: str) -> list[Block]:
         elif para is None and blocks and isinstance(blocks[-1], (Item, Note)) and lines[i][:1].isspace():
             # an indented continuation of the previous list item or note
             prev = blocks.pop()
+            assert isinstance(prev, (Item, Note))   # checked just above
             blocks.append(type(prev)(**{**prev.__dict__, "text": join_lines(prev.text, line.strip())}))
         else:
             para = join_lines(para or "", line.strip())

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from xml.sax.saxutils import escape
 
 import sqlite_utils
@@ -193,10 +194,10 @@ def _table(t: markup.Table, avail: float, st: _Styles):
     data = []
     if t.header:
         data.append([Paragraph(inline_xml(c, st.bold), st.s["th" + suffix[a]])
-                     for c, a in zip(t.header, align)])
+                     for c, a in zip(t.header, align, strict=False)])
     for r in t.rows:
         data.append([Paragraph(inline_xml(c, st.bold), st.s["cell" + suffix[a]])
-                     for c, a in zip(r, align)])
+                     for c, a in zip(r, align, strict=False)])
     acc = colors.HexColor(st.accent)
     tint = colors.HexColor(_tint(st.accent, 0.92))
     cmds: list[tuple] = [

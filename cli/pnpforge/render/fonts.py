@@ -12,34 +12,33 @@ the Traditional Chinese font we can get from PyPI (Noto Sans TC, package
   700 with fontTools' instancer (real bold, Simplified glyph forms; its Latin
   serves English games).
 
-The whole font is converted once and cached outside the repository
-(platformdirs' user cache, or $PNP_CACHE_DIR), keyed by the source file's hash
-and CONVERTER_VERSION, so any card can use any character; reportlab subsets
-what a PDF actually uses when it embeds the font.
+Converting a whole CJK font takes half a minute, and a job draws a few
+hundred glyphs, so nothing is converted up front: each font gets a cached
+skeleton (metrics and character map, see font_convert) that reportlab
+registers at once, and the outlines of the glyphs a PDF uses are converted
+when it is saved and cached one by one (font_embed).  The cache lives outside
+the repository (platformdirs' user cache, or $PNP_CACHE_DIR), keyed by the
+source file's hash and CONVERTER_VERSION.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
+import logging
 import os
 import tempfile
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from pnpforge.errors import PnpError
 
-# Bump when the conversion below changes: old cache files are then ignored.
-CONVERTER_VERSION = 2
-
-# Emboldening strength per side, in font units (1000 per em): Noto Sans TC
-# Regular stems are about 80 units wide, Bold about 135; 16 a side (a semibold)
-# keeps the counters of dense glyphs such as 幫 open at title sizes.
-_EMBOLDEN_UNITS = 16
+# Bump when the conversion changes: old cache folders are then ignored.
+CONVERTER_VERSION = 3
 
 LANGUAGES = ("zh-Hant", "zh-Hans", "en")
 
@@ -54,19 +53,21 @@ class FontSet:
 
 @dataclass(frozen=True)
 class _Recipe:
-    """How to build one cached TrueType font from a pip-installed file."""
+    """How to build one TrueType font from a pip-installed file."""
 
-    name: str                      # reportlab font name
-    source: Callable[[], Path]     # where the pip package put the source font
-    kind: str                      # 'cff-regular' | 'cff-embolden' | 'var-400' | 'var-700'
+    name: str  # reportlab font name
+    source: Callable[[], Path]  # where the pip package put the source font
+    kind: str  # 'cff-regular' | 'cff-embolden' | 'var-400' | 'var-700'
+    base: str | None = None  # recipe whose glyphs this one starts from
 
 
 def _tc_source() -> Path:
     try:
         import pylopdf_fonts_zh_tw
     except ImportError as e:  # pragma: no cover - dependency of the package
-        raise PnpError("the font package 'pylopdf-fonts-zh-tw' is not installed "
-                       "(pip install pylopdf-fonts-zh-tw)") from e
+        raise PnpError(
+            "the font package 'pylopdf-fonts-zh-tw' is not installed (pip install pylopdf-fonts-zh-tw)"
+        ) from e
     return Path(pylopdf_fonts_zh_tw.sans_path())
 
 
@@ -74,14 +75,15 @@ def _sc_source() -> Path:
     try:
         import textflowkit_fonts
     except ImportError as e:  # pragma: no cover - dependency of the package
-        raise PnpError("the font package 'textflowkit-fonts' is not installed "
-                       "(pip install textflowkit-fonts)") from e
+        raise PnpError(
+            "the font package 'textflowkit-fonts' is not installed (pip install textflowkit-fonts)"
+        ) from e
     return Path(textflowkit_fonts.__file__).parent / "fonts" / "NotoSansSC.ttf"
 
 
 _RECIPES = {
     "NotoSansTC": _Recipe("NotoSansTC", _tc_source, "cff-regular"),
-    "NotoSansTC-Bold": _Recipe("NotoSansTC-Bold", _tc_source, "cff-embolden"),
+    "NotoSansTC-Bold": _Recipe("NotoSansTC-Bold", _tc_source, "cff-embolden", base="NotoSansTC"),
     "NotoSansSC": _Recipe("NotoSansSC", _sc_source, "var-400"),
     "NotoSansSC-Bold": _Recipe("NotoSansSC-Bold", _sc_source, "var-700"),
 }
@@ -92,8 +94,20 @@ _SETS = {
     "en": FontSet("NotoSansSC", "NotoSansSC-Bold"),
 }
 
-# Seconds spent converting fonts in this process (0 when all came from cache).
+# Seconds spent preparing fonts in this process, per font (absent when all came from cache).
 conversion_seconds: dict[str, float] = {}
+
+# Slow steps are reported as records of this logger carrying `font`, `done` and `total`
+# (glyphs; total 0 while a skeleton is built): the command layer draws them as a progress
+# bar, and the render layer never touches the terminal.
+progress_log = logging.getLogger("pnpforge.fonts")
+
+
+def _report(name: str, done: int, total: int) -> None:
+    if progress_log.isEnabledFor(logging.INFO):
+        progress_log.info(
+            "%s: %d/%d glyphs", name, done, total, extra={"font": name, "done": done, "total": total}
+        )
 
 
 def cache_dir() -> Path:
@@ -103,11 +117,12 @@ def cache_dir() -> Path:
         base = Path(env)
     else:
         from platformdirs import user_cache_dir
+
         base = Path(user_cache_dir("pnpforge"))
     return base / "fonts"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _file_hash(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -116,22 +131,59 @@ def _file_hash(path: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def cached_font_path(name: str) -> Path:
-    """The cache file for font `name`, building it first when absent."""
+def _font_dir(name: str) -> tuple[_Recipe, Path, Path]:
+    """Recipe, source file and cache folder of font `name`."""
     recipe = _RECIPES[name]
     src = recipe.source()
     if not src.is_file():
         raise PnpError(f"font file {src} is missing: reinstall its package")
-    target = cache_dir() / f"{name}-{_file_hash(src)}-c{CONVERTER_VERSION}.ttf"
+    return recipe, src, cache_dir() / f"{name}-{_file_hash(src)}-c{CONVERTER_VERSION}"
+
+
+def cached_font_path(name: str) -> Path:
+    """The registered (skeleton) TrueType file of font `name`, building it first when absent."""
+    recipe, src, folder = _font_dir(name)
+    target = folder / "skeleton.ttf"
     if not target.is_file():
+        from pnpforge.render import font_convert
+
         start = time.perf_counter()
-        font = _build(recipe.kind, src)
-        _atomic_save(font, target)
+        _report(name, 0, 0)
+        _atomic_save(font_convert.skeleton(recipe.kind, src), target)
         conversion_seconds[name] = time.perf_counter() - start
     return target
 
 
-def _atomic_save(font, target: Path) -> None:
+_stores: dict[Path, Any] = {}
+
+
+def glyph_store(name: str) -> Any:
+    """The cache of converted glyphs of font `name` (a font_embed.GlyphStore)."""
+    from pnpforge.render.font_embed import GlyphStore
+
+    recipe, src, folder = _font_dir(name)
+    if folder not in _stores:
+        base = glyph_store(recipe.base) if recipe.base else None
+        store = GlyphStore(name, recipe.kind, src, folder / "glyphs", base)
+        store.progress = _timed_report
+        _stores[folder] = store
+    return _stores[folder]
+
+
+def _timed_report(name: str, done: int, total: int) -> None:
+    """Forward glyph conversion progress and count its time in conversion_seconds."""
+    now = time.perf_counter()
+    if done == 0:
+        _started[name] = now
+    elif done == total and name in _started:
+        conversion_seconds[name] = conversion_seconds.get(name, 0.0) + now - _started.pop(name)
+    _report(name, done, total)
+
+
+_started: dict[str, float] = {}
+
+
+def _atomic_save(font: Any, target: Path) -> None:
     """Write via a temporary file so a crash or a parallel run never leaves half a font."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
@@ -145,179 +197,29 @@ def _atomic_save(font, target: Path) -> None:
             os.unlink(tmp)
 
 
-def _build(kind: str, src: Path):
-    from fontTools.ttLib import TTFont
-
-    if kind.startswith("var-"):
-        from fontTools.varLib import instancer
-        font = TTFont(str(src))
-        weight = int(kind.split("-")[1])
-        inst = instancer.instantiateVariableFont(font, {"wght": weight}, updateFontNames=False)
-        _set_names(inst, weight)
-        return inst
-    if kind == "cff-embolden":
-        # start from the cached regular conversion: saves converting the CFF twice
-        font = TTFont(str(cached_font_path("NotoSansTC")))
-        _embolden(font, _EMBOLDEN_UNITS)
-        _set_names(font, 700)
-        return font
-    font = TTFont(str(src))
-    _cff_to_glyf(font)
-    return font
-
-
-def _set_names(font, weight: int) -> None:
-    """Give a derived face its own names so PDF viewers don't confuse the two weights."""
-    name = font["name"]
-    family = name.getDebugName(1) or "Noto Sans"
-    family = family.replace(" Thin", "").replace(" Regular", "")
-    style = "Bold" if weight >= 700 else "Regular"
-    ps = f"{family.replace(' ', '')}-{style}"
-    for rec in list(name.names):
-        if rec.nameID in (1, 2, 4, 6, 16, 17):
-            name.removeNames(nameID=rec.nameID)
-    for nid, value in ((1, family), (2, style), (4, f"{family} {style}"), (6, ps)):
-        name.setName(value, nid, 3, 1, 0x409)
-        name.setName(value, nid, 1, 0, 0)
-    font["OS/2"].usWeightClass = weight
-    if weight >= 700:
-        font["OS/2"].fsSelection = (font["OS/2"].fsSelection | 0x20) & ~0x40
-        font["head"].macStyle |= 1
-
-
-def _cff_to_glyf(font) -> None:
-    """Replace CFF outlines by TrueType ones (fontTools' otf2ttf recipe, via cu2qu)."""
-    from fontTools.pens.cu2quPen import Cu2QuPen
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import newTable
-
-    order = font.getGlyphOrder()
-    glyph_set = font.getGlyphSet()
-    glyphs = {}
-    for gname in order:
-        pen = TTGlyphPen(None)
-        # 1 unit max error at 1000 upm; TrueType wants clockwise outer contours.
-        glyph_set[gname].draw(Cu2QuPen(pen, 1.0, reverse_direction=True))
-        glyphs[gname] = pen.glyph()
-    font["loca"] = newTable("loca")
-    glyf = font["glyf"] = newTable("glyf")
-    glyf.glyphOrder = order
-    glyf.glyphs = glyphs
-    for tag in ("CFF ", "VORG", "DSIG"):
-        if tag in font:
-            del font[tag]
-    glyf.compile(font)
-    _update_hmtx(font)
-    maxp = font["maxp"] = newTable("maxp")
-    maxp.tableVersion = 0x00010000
-    for attr in ("maxZones",):
-        setattr(maxp, attr, 1)
-    for attr in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                 "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
-        setattr(maxp, attr, 0)
-    post = font["post"]
-    post.formatType = 3.0  # no glyph names: smaller, and reportlab does not need them
-    font.sfntVersion = "\x00\x01\x00\x00"
-
-
-def _update_hmtx(font) -> None:
-    glyf, hmtx = font["glyf"], font["hmtx"]
-    for gname, glyph in glyf.glyphs.items():
-        if hasattr(glyph, "xMin"):
-            hmtx[gname] = (hmtx[gname][0], glyph.xMin)
-
-
-def _embolden(font, strength: int) -> None:
-    """Push every contour outwards by `strength` units (a synthetic bold).
-
-    For each point the shift follows the bisector of its two edges, scaled
-    1/(1+cos) so straight stems grow by exactly `strength` per side and corners
-    stay sharp; very sharp spikes are left alone.  Proportional glyphs (Latin)
-    also get wider advances so bold words do not touch; full-width CJK keep
-    their em box.
-    """
-    glyf, hmtx = font["glyf"], font["hmtx"]
-    upem = font["head"].unitsPerEm
-    for gname in font.getGlyphOrder():
-        g = glyf[gname]
-        if g.isComposite() or g.numberOfContours <= 0:
-            continue
-        coords = g.coordinates
-        start = 0
-        new = list(coords)
-        for end in g.endPtsOfContours:
-            pts = [coords[i] for i in range(start, end + 1)]
-            for k, (dx, dy) in enumerate(_contour_shifts(pts, strength)):
-                x, y = pts[k]
-                new[start + k] = (x + dx, y + dy)
-            start = end + 1
-        adv, _ = hmtx[gname]
-        extra = 0 if adv >= upem * 0.9 else strength
-        from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates
-        g.coordinates = GlyphCoordinates([(round(x + extra), round(y)) for x, y in new])
-        g.recalcBounds(glyf)
-        hmtx[gname] = (adv + 2 * extra, g.xMin)
-    glyf.compile(font)
-
-
-def _contour_shifts(pts: list[tuple[float, float]], s: float) -> list[tuple[float, float]]:
-    """Outward shift of each point of one clockwise-outer (TrueType) contour."""
-    n = len(pts)
-    out: list[tuple[float, float]] = []
-    for i in range(n):
-        px, py = pts[i]
-        # nearest distinct neighbours (duplicate points give no direction)
-        j = (i - 1) % n
-        while pts[j] == pts[i] and j != i:
-            j = (j - 1) % n
-        k = (i + 1) % n
-        while pts[k] == pts[i] and k != i:
-            k = (k + 1) % n
-        if j == i or k == i:
-            out.append((0.0, 0.0))
-            continue
-        ix, iy = px - pts[j][0], py - pts[j][1]
-        ox, oy = pts[k][0] - px, pts[k][1] - py
-        li, lo = math.hypot(ix, iy), math.hypot(ox, oy)
-        ix, iy, ox, oy = ix / li, iy / li, ox / lo, oy / lo
-        d = ix * ox + iy * oy + 1.0          # 1 + cos(turn)
-        if d < 0.0625:                        # hairpin: shifting would explode
-            out.append((0.0, 0.0))
-            continue
-        # left normal of travel, summed over both edges = away from the ink
-        nx, ny = -(iy + oy), ix + ox
-        scale = s / d
-        # keep short segments from crossing over: never shift more than they are long
-        limit = min(li, lo)
-        length = math.hypot(nx, ny) * scale
-        if length > limit and length > 0:
-            scale *= max(limit, s) / length
-        out.append((nx * scale, ny * scale))
-    return out
-
-
 # ---- registration -------------------------------------------------------------
 
 _registered: set[str] = set()
 
 
 def register(name: str) -> str:
-    """Register font `name` with reportlab (converting it on first use) and return it."""
+    """Register font `name` with reportlab (building its skeleton on first use) and return it."""
     if name in _registered:
         return name
     if name not in _RECIPES:
         raise PnpError(f"unknown font '{name}' (allowed: {', '.join(_RECIPES)})")
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
+
+    from pnpforge.render.font_embed import lazy_ttfont
 
     path = cached_font_path(name)
     try:
-        pdfmetrics.registerFont(RLTTFont(name, str(path)))
+        pdfmetrics.registerFont(lazy_ttfont(name, path, glyph_store(name)))
     except Exception as e:  # a truncated cache file: rebuild once
         path.unlink(missing_ok=True)
         path = cached_font_path(name)
         try:
-            pdfmetrics.registerFont(RLTTFont(name, str(path)))
+            pdfmetrics.registerFont(lazy_ttfont(name, path, glyph_store(name)))
         except Exception as e2:
             raise PnpError(f"cannot load font {name} from {path}: {e2}") from e
     _registered.add(name)

@@ -12,13 +12,15 @@ the trim and the card's edge has no white seam.  PNGs are written by
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 import tempfile
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined
@@ -44,7 +46,8 @@ class RasterResult:
     decks: list[dict] = field(default_factory=list)     # tts: one entry per sheet
 
     def to_dict(self) -> dict:
-        d = {"directory": self.directory, "files": list(self.files), "warnings": list(self.warnings)}
+        d: dict[str, Any] = {"directory": self.directory, "files": list(self.files),
+                             "warnings": list(self.warnings)}
         if self.decks:
             d["decks"] = list(self.decks)
         return d
@@ -279,7 +282,7 @@ def render_drawings(drawings: list[Drawing], ctx: Any) -> None:
     with tempfile.TemporaryDirectory(prefix="pnp-raster-") as tmp:
         path = Path(tmp) / "items.pdf"
         pages = write_drawings_pdf(path, drawings, ctx)
-        for r, px in zip(pages, rasterise(path, pages)):
+        for r, px in zip(pages, rasterise(path, pages), strict=False):
             r.sink(px)
 
 
@@ -320,7 +323,7 @@ def _plan_images(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: P
         path = confined(out, f"{it.obj.id}.png" if it.kind == "face" else f"back-{it.obj}.png")
         _drawing(drawings, it).rasters.append(
             Raster(ppm, _size_px(it.w_mm, it.h_mm, ppm),
-                   lambda px, path=path: write_png(path, px, dpi)))
+                   _png_sink(path, dpi)))
         result.files.append(str(path))
     return result
 
@@ -378,7 +381,7 @@ class _TtsDeck:
 
         cw, ch = self.card_px
         per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS
-        for entry, batch in zip(self.sheets, sheet.chunks(self.cards, per_sheet)):
+        for entry, batch in zip(self.sheets, sheet.chunks(self.cards, per_sheet), strict=False):
             cols, rows = entry["width"], entry["height"]
             canvas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
             for i, card in enumerate(batch):
@@ -415,11 +418,21 @@ def _plan_tts(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: Path
             result.files.append(str(out / entry["file"]))
         for card in {c.id: c for c in deck}.values():
             _drawing(drawings, _face(card, ctx)).rasters.append(
-                Raster(ppm, (cw, ch), lambda px, cid=card.id, d=tts_deck: d.add(cid, px.image())))
+                Raster(ppm, (cw, ch), _deck_sink(tts_deck, card.id)))
         _drawing(drawings, _back(slug, ctx)).rasters.append(
-            Raster(ppm, (cw, ch), lambda px, p=out / back_name: write_png(p, px)))
+            Raster(ppm, (cw, ch), _png_sink(out / back_name)))
     return result
 
+
+
+def _png_sink(path: Path, dpi: int | None = None) -> Sink:
+    """A sink writing the pixels it gets to `path` as PNG."""
+    return lambda px: write_png(path, px, dpi)
+
+
+def _deck_sink(deck: Any, card_id: str) -> Sink:
+    """A sink handing a card's pixels to its TTS deck, which keeps them for its sheets."""
+    return lambda px: deck.add(card_id, px.image())
 
 def _finish_tts(ctx: _Context, result: RasterResult) -> None:
     readme = Path(result.directory) / "README.txt"
@@ -567,11 +580,11 @@ def _write_proof_pdf(path: Path, cards: list, ctx: _Context, page_label: str) ->
         c.drawString(m * mm, (page_h - m - 6) * mm,
                      f"{ctx.game.title} / {ctx.game.title_en} v{ctx.game.version} · {ctx.date} · "
                      f"proof {page_label} · {len(cards)} cards, {copies} copies")
-        for i, (card, (w, h), (x, y)) in enumerate(zip(cards, sizes, corners)):
+        for i, (card, (w, h), (x, y)) in enumerate(zip(cards, sizes, corners, strict=False)):
             ctx.renderer.check(card)
             trim = sheet.Rect(x, y, w, h)
             slot = sheet.Slot(i, trim, trim, sheet.translate(x, y))
-            pdf.place(c, slot, lambda card=card: ctx.renderer.draw_face(c, card, 0.0, 0.0, 0.0))
+            pdf.place(c, slot, functools.partial(ctx.renderer.draw_face, c, card, 0.0, 0.0, 0.0))
             c.setStrokeColor(grey)
             c.setLineWidth(0.5)
             c.rect(x * mm, y * mm, w * mm, h * mm, stroke=1, fill=0)

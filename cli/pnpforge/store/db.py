@@ -57,14 +57,18 @@ def describe_error(path: Path | str, exc: sqlite3.Error) -> str:
     text = str(exc)
     code = getattr(exc, "sqlite_errorname", "") or ""
     if code == "SQLITE_READONLY_ROLLBACK" or "READONLY_ROLLBACK" in code:
-        return (f"{path} has an interrupted write to roll back ({path}-journal, left by a crash): "
-                f"run 'pnp --db {path} db upgrade' to finish the roll-back, then try again")
+        return (
+            f"{path} has an interrupted write to roll back ({path}-journal, left by a crash): "
+            f"run 'pnp --db {path} db upgrade' to finish the roll-back, then try again"
+        )
     if "locked" in text or "busy" in text or code.startswith("SQLITE_BUSY"):
         return f"{path} is locked by another program; nothing was changed (try again)"
     if "malformed" in text or code.startswith("SQLITE_CORRUPT"):
-        return (f"{path} is damaged ({text}); restore the committed copy with "
-                f"'git restore {path}' (or 'git checkout -- {path}'), or salvage what is left with "
-                f"'sqlite3 {path} .recover | sqlite3 recovered.db'")
+        return (
+            f"{path} is damaged ({text}); restore the committed copy with "
+            f"'git restore {path}' (or 'git checkout -- {path}'), or salvage what is left with "
+            f"'sqlite3 {path} .recover | sqlite3 recovered.db'"
+        )
     if "not a database" in text or code == "SQLITE_NOTADB":
         return f"{path} is not a SQLite database ({text}); pass --db with a pnpforge card database"
     if "disk is full" in text or code == "SQLITE_FULL":
@@ -83,8 +87,9 @@ def _check_file(p: Path, create: bool) -> None:
     except FileNotFoundError:
         if create:
             return
-        raise PnpError(f"no card database at {p}: pass --db PATH, set PNP_DB, "
-                       f"or create one with 'pnp db init'") from None
+        raise PnpError(
+            f"no card database at {p}: pass --db PATH, set PNP_DB, or create one with 'pnp db init'"
+        ) from None
     except OSError as exc:
         raise PnpError(f"cannot open {p}: {exc.strerror}") from None
     if create:
@@ -92,8 +97,10 @@ def _check_file(p: Path, create: bool) -> None:
     if not stat.S_ISREG(st.st_mode):
         raise PnpError(f"{p} is not a regular file (a folder or device); pass --db with a card database")
     if st.st_size == 0:
-        raise PnpError(f"{p} is empty, not a pnpforge card database; "
-                       f"left as it is (create a database with 'pnp --db NEW.db db init')")
+        raise PnpError(
+            f"{p} is empty, not a pnpforge card database; "
+            f"left as it is (create a database with 'pnp --db NEW.db db init')"
+        )
 
 
 def _identify(conn: sqlite3.Connection, p: Path) -> int:
@@ -101,20 +108,28 @@ def _identify(conn: sqlite3.Connection, p: Path) -> int:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if version < 0:
-        raise PnpError(f"{p} has schema version {version}: damaged or not a pnpforge database; "
-                       f"left as it is")
+        raise PnpError(f"{p} has schema version {version}: damaged or not a pnpforge database; left as it is")
     if version > SCHEMA_VERSION:
-        raise PnpError(f"{p} has schema version {version}, newer than this pnpforge "
-                       f"understands ({SCHEMA_VERSION}); upgrade pnpforge")
+        raise PnpError(
+            f"{p} has schema version {version}, newer than this pnpforge "
+            f"understands ({SCHEMA_VERSION}); upgrade pnpforge"
+        )
     if version == 0 or not PNPFORGE_TABLES <= tables:
         what = "an empty SQLite database" if not tables else "another application's SQLite database"
-        raise PnpError(f"{p} is {what}, not a pnpforge card database; left as it is "
-                       f"(create one with 'pnp --db NEW.db db init')")
+        raise PnpError(
+            f"{p} is {what}, not a pnpforge card database; left as it is "
+            f"(create one with 'pnp --db NEW.db db init')"
+        )
     return int(version)
 
 
-def open_db(path: str | os.PathLike | None = None, *, create: bool = False,
-            readonly: bool = False, scratch: bool = False) -> sqlite_utils.Database:
+def open_db(
+    path: str | os.PathLike | None = None,
+    *,
+    create: bool = False,
+    readonly: bool = False,
+    scratch: bool = False,
+) -> sqlite_utils.Database:
     """Open a card database; `create` makes a new one, `readonly` never writes the file.
 
     `scratch` opens a private in-memory copy: writes there run every check of a
@@ -170,8 +185,9 @@ def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise PnpError(f"cannot upgrade {path} to schema version {number}: "
-                           f"{describe_error(path, exc)}") from None
+            raise PnpError(
+                f"cannot upgrade {path} to schema version {number}: {describe_error(path, exc)}"
+            ) from None
 
 
 class transaction:
@@ -194,11 +210,11 @@ class transaction:
             raise PnpError(_write_error(exc)) from None
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None and not self.rollback_only:
             try:
                 self.conn.execute("COMMIT")
-                return False
+                return
             except sqlite3.Error as err:
                 self._rollback()
                 raise PnpError(_write_error(err)) from None
@@ -207,7 +223,6 @@ class transaction:
             raise PnpError(f"the database refused the change: {exc}; nothing was changed") from None
         if isinstance(exc, sqlite3.Error):
             raise PnpError(_write_error(exc)) from None
-        return False
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:

@@ -7,14 +7,20 @@ re-serialised with sorted keys; history is left out (it only grows).
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 import sqlite_utils
 
-_TABLES = [("games", "slug"), ("card_types", "game, position, slug"),
-           ("field_defs", "game, card_type, position, name"), ("cards", "game, position, id"),
-           ("composition", "game, position, id"), ("components", "game, position, slug"),
-           ("glossary", "game, position, term"), ("rule_sections", "game, position")]
+_TABLES = [
+    ("games", "slug"),
+    ("card_types", "game, position, slug"),
+    ("field_defs", "game, card_type, position, name"),
+    ("cards", "game, position, id"),
+    ("composition", "game, position, id"),
+    ("components", "game, position, slug"),
+    ("glossary", "game, position, term"),
+    ("rule_sections", "game, position"),
+]
 _SKIP = {"pk", "created_at", "updated_at"}
 
 
@@ -34,5 +40,5 @@ def dump(db: sqlite_utils.Database) -> Iterator[str]:
         cols = [d[0] for d in cur.description]
         yield f"-- {table}"
         for row in cur:
-            rec = {c: _norm(v) for c, v in zip(cols, row) if c not in _SKIP}
+            rec = {c: _norm(v) for c, v in zip(cols, row, strict=False) if c not in _SKIP}
             yield json.dumps(rec, ensure_ascii=False, sort_keys=True)

@@ -9,34 +9,65 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sqlite_utils
 
 from pnpforge.errors import PnpError
-from pnpforge.model import (ID_PATTERN, Card, CardType, Component, CompositionRule, FieldDef, Game,
-                            GlossaryEntry, RuleSection)
+from pnpforge.model import (
+    ID_PATTERN,
+    MAX_COPIES,
+    Card,
+    CardType,
+    Component,
+    CompositionRule,
+    FieldDef,
+    Game,
+    GlossaryEntry,
+    RuleSection,
+)
 
-_CARD_COLS = ("game", "type", "id", "name", "name_en", "copies", "fields", "text", "flavor",
-              "art", "provenance", "source", "provisional_fields", "notes", "created_at",
-              "updated_at")
+_CARD_COLS = (
+    "game",
+    "type",
+    "id",
+    "name",
+    "name_en",
+    "copies",
+    "fields",
+    "text",
+    "flavor",
+    "art",
+    "provenance",
+    "source",
+    "provisional_fields",
+    "notes",
+    "created_at",
+    "updated_at",
+)
 CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
 
 
-def _rows(db: sqlite_utils.Database | sqlite3.Connection, sql: str,
-          params: Iterable[Any] = ()) -> list[dict]:
+def _rows(db: sqlite_utils.Database | sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[dict]:
     cur = getattr(db, "conn", db).execute(sql, tuple(params))
     names = [d[0] for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+    return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
 
 
 # ---- games -----------------------------------------------------------------
 
+
 def list_games(db: sqlite_utils.Database) -> list[Game]:
-    return [Game(**r) for r in _rows(db, "SELECT slug, title, title_en, language, players_min, "
-                                         "players_max, play_time, version, rulebook, notes "
-                                         "FROM games ORDER BY slug")]
+    return [
+        Game(**r)
+        for r in _rows(
+            db,
+            "SELECT slug, title, title_en, language, players_min, "
+            "players_max, play_time, version, rulebook, notes "
+            "FROM games ORDER BY slug",
+        )
+    ]
 
 
 def get_game(db: sqlite_utils.Database, slug: str) -> Game:
@@ -49,22 +80,40 @@ def get_game(db: sqlite_utils.Database, slug: str) -> Game:
 
 # ---- card types --------------------------------------------------------------
 
+
 def card_types(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[CardType]:
     fields: dict[str, list[FieldDef]] = {}
-    for r in _rows(db, "SELECT * FROM field_defs WHERE game = ? ORDER BY card_type, position, name",
-                   [game]):
-        fields.setdefault(r["card_type"], []).append(FieldDef(
-            name=r["name"], type=r["type"], label=r["label"], required=bool(r["required"]),
-            min=r["min"], max=r["max"],
-            allowed=json.loads(r["allowed"]) if r["allowed"] is not None else None,
-            ref_type=r["ref_type"], help=r["help"]))
+    for r in _rows(db, "SELECT * FROM field_defs WHERE game = ? ORDER BY card_type, position, name", [game]):
+        fields.setdefault(r["card_type"], []).append(
+            FieldDef(
+                name=r["name"],
+                type=r["type"],
+                label=r["label"],
+                required=bool(r["required"]),
+                min=r["min"],
+                max=r["max"],
+                allowed=json.loads(r["allowed"]) if r["allowed"] is not None else None,
+                ref_type=r["ref_type"],
+                help=r["help"],
+            )
+        )
     out = []
     for r in _rows(db, "SELECT * FROM card_types WHERE game = ? ORDER BY position, slug", [game]):
-        out.append(CardType(game=game, slug=r["slug"], name=r["name"], name_en=r["name_en"],
-                            width_mm=r["width_mm"], height_mm=r["height_mm"],
-                            size_provisional=bool(r["size_provisional"]), role=r["role"],
-                            back=json.loads(r["back"]), fields=fields.get(r["slug"], []),
-                            notes=r["notes"]))
+        out.append(
+            CardType(
+                game=game,
+                slug=r["slug"],
+                name=r["name"],
+                name_en=r["name_en"],
+                width_mm=r["width_mm"],
+                height_mm=r["height_mm"],
+                size_provisional=bool(r["size_provisional"]),
+                role=r["role"],
+                back=json.loads(r["back"]),
+                fields=fields.get(r["slug"], []),
+                notes=r["notes"],
+            )
+        )
     return out
 
 
@@ -73,11 +122,13 @@ def get_card_type(db: sqlite_utils.Database, game: str, slug: str) -> CardType:
     for t in types:
         if t.slug == slug:
             return t
-    raise PnpError(f"game '{game}' has no card type '{slug}' "
-                   f"(allowed: {', '.join(t.slug for t in types) or 'none'})")
+    raise PnpError(
+        f"game '{game}' has no card type '{slug}' (allowed: {', '.join(t.slug for t in types) or 'none'})"
+    )
 
 
 # ---- cards -------------------------------------------------------------------
+
 
 def card_from_row(r: dict | sqlite3.Row | tuple, strict: bool = True) -> Card:
     """A Card from a row in CARD_SELECT's column order (or a dict); hot on the search path.
@@ -87,17 +138,58 @@ def card_from_row(r: dict | sqlite3.Row | tuple, strict: bool = True) -> Card:
     printer and the checker never meet one; `pnp validate` reads leniently and
     reports such rows by id.
     """
-    if isinstance(r, dict):
-        r = [r[c] for c in _CARD_COLS]
-    (game, type_, id_, name, name_en, copies, fields, text, flavor, art, provenance, source,
-     prov_fields, notes, created, updated) = r
-    card = Card(game, type_, id_, name, name_en, copies, _lenient_loads(fields), text, flavor, art,
-                provenance, source, _lenient_loads(prov_fields), notes, created, updated)
-    if strict and (type(copies) is not int or type(card.fields) is not dict
-                   or type(card.provisional_fields) is not list or type(name) is not str
-                   or type(id_) is not str or not _ID_RE.fullmatch(id_) or ".." in id_):
-        raise PnpError(f"card {game}/{id_!r} holds values pnpforge never writes (changed with another "
-                       f"tool?); run 'pnp validate {game}' to see them, then fix them with 'pnp cards set'")
+    values = [r[c] for c in _CARD_COLS] if isinstance(r, dict) else r
+    (
+        game,
+        type_,
+        id_,
+        name,
+        name_en,
+        copies,
+        fields,
+        text,
+        flavor,
+        art,
+        provenance,
+        source,
+        prov_fields,
+        notes,
+        created,
+        updated,
+    ) = values
+    card = Card(
+        game,
+        type_,
+        id_,
+        name,
+        name_en,
+        copies,
+        _lenient_loads(fields),
+        text,
+        flavor,
+        art,
+        provenance,
+        source,
+        _lenient_loads(prov_fields),
+        notes,
+        created,
+        updated,
+    )
+    if strict and (
+        type(copies) is not int
+        or not 0 <= copies <= MAX_COPIES
+        or type(card.fields) is not dict
+        or type(card.provisional_fields) is not list
+        or type(name) is not str
+        or type(id_) is not str
+        or not _ID_RE.fullmatch(id_)
+        or ".." in id_
+    ):
+        shown = id_ if type(id_) is str and id_.isprintable() else repr(id_)
+        raise PnpError(
+            f"card {game}/{shown} holds values pnpforge never writes (changed with another "
+            f"tool?); run 'pnp validate {game}' to see them, then fix them with 'pnp cards set'"
+        )
     return card
 
 
@@ -113,8 +205,12 @@ def _lenient_loads(text: Any) -> Any:
         return text
 
 
-def list_cards(db: sqlite_utils.Database | sqlite3.Connection, game: str, card_type: str | None = None,
-               strict: bool = True) -> list[Card]:
+def list_cards(
+    db: sqlite_utils.Database | sqlite3.Connection,
+    game: str,
+    card_type: str | None = None,
+    strict: bool = True,
+) -> list[Card]:
     sql = CARD_SELECT + " WHERE c.game = ?"
     params: list[Any] = [game]
     if card_type:
@@ -125,7 +221,18 @@ def list_cards(db: sqlite_utils.Database | sqlite3.Connection, game: str, card_t
     return [card_from_row(r, strict) for r in cur]
 
 
-def find_card(db: sqlite_utils.Database, game: str, card_id: str, strict: bool = True) -> Card | None:
+def iter_cards(
+    db: sqlite_utils.Database | sqlite3.Connection, game: str, strict: bool = True
+) -> Iterator[Card]:
+    """The game's cards one at a time, in deck order: memory stays flat for any deck size."""
+    cur = getattr(db, "conn", db).execute(CARD_SELECT + " WHERE c.game = ? ORDER BY c.position, c.pk", [game])
+    for row in cur:
+        yield card_from_row(row, strict)
+
+
+def find_card(
+    db: sqlite_utils.Database | sqlite3.Connection, game: str, card_id: str, strict: bool = True
+) -> Card | None:
     rows = _rows(db, CARD_SELECT + " WHERE c.game = ? AND c.id = ?", [game, card_id])
     return card_from_row(rows[0], strict) if rows else None
 
@@ -152,22 +259,35 @@ def with_list_defaults(card: Card, ctype: CardType) -> Card:
 
 
 def _card_values(card: Card) -> dict[str, Any]:
-    if not isinstance(card.fields, dict) or not isinstance(card.provisional_fields, list) \
-            or not all(isinstance(p, str) for p in card.provisional_fields):
+    if (
+        not isinstance(card.fields, dict)
+        or not isinstance(card.provisional_fields, list)
+        or not all(isinstance(p, str) for p in card.provisional_fields)
+    ):
         raise PnpError(f"card {card.id}: fields must be an object and provisional_fields a list of names")
-    return {"game": card.game, "type": card.type, "id": card.id, "name": card.name,
-            "name_en": card.name_en, "copies": card.copies,
-            "fields": json.dumps(card.fields, ensure_ascii=False, sort_keys=True),
-            "text": card.text, "flavor": card.flavor, "art": card.art,
-            "provenance": card.provenance, "source": card.source,
-            "provisional_fields": json.dumps(sorted(set(card.provisional_fields)), ensure_ascii=False),
-            "notes": card.notes}
+    return {
+        "game": card.game,
+        "type": card.type,
+        "id": card.id,
+        "name": card.name,
+        "name_en": card.name_en,
+        "copies": card.copies,
+        "fields": json.dumps(card.fields, ensure_ascii=False, sort_keys=True),
+        "text": card.text,
+        "flavor": card.flavor,
+        "art": card.art,
+        "provenance": card.provenance,
+        "source": card.source,
+        "provisional_fields": json.dumps(sorted(set(card.provisional_fields)), ensure_ascii=False),
+        "notes": card.notes,
+    }
 
 
 def next_position(conn: sqlite3.Connection, game: str) -> int:
     """The deck position after the game's last card (one index probe with migration 2's index)."""
-    return int(conn.execute("SELECT coalesce(max(position), 0) + 1 FROM cards WHERE game = ?",
-                            [game]).fetchone()[0])
+    return int(
+        conn.execute("SELECT coalesce(max(position), 0) + 1 FROM cards WHERE game = ?", [game]).fetchone()[0]
+    )
 
 
 def insert_card(conn: sqlite3.Connection, card: Card, position: int | None = None) -> None:
@@ -175,8 +295,9 @@ def insert_card(conn: sqlite3.Connection, card: Card, position: int | None = Non
     vals = _card_values(card)
     vals["position"] = next_position(conn, card.game) if position is None else position
     cols = ", ".join(vals)
-    _write(conn, card, f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})",
-           list(vals.values()))
+    _write(
+        conn, card, f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})", list(vals.values())
+    )
 
 
 def _write(conn: sqlite3.Connection, card: Card, sql: str, params: list[Any]) -> None:
@@ -185,16 +306,19 @@ def _write(conn: sqlite3.Connection, card: Card, sql: str, params: list[Any]) ->
         conn.execute(sql, params)
     except sqlite3.IntegrityError as exc:
         raise PnpError(f"card {card.game}/{card.id}: the database refused it: {exc}") from None
-    except (ValueError, OverflowError) as exc:
+    except (sqlite3.InterfaceError, sqlite3.ProgrammingError, ValueError, OverflowError) as exc:
         raise PnpError(f"card {card.game}/{card.id}: cannot store it: {exc}") from None
 
 
 def update_card(conn: sqlite3.Connection, card: Card, old_id: str | None = None) -> None:
     vals = _card_values(card)
-    sets = ", ".join(f"{k} = ?" for k in vals) + \
-        ", updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')"
-    _write(conn, card, f"UPDATE cards SET {sets} WHERE game = ? AND id = ?",
-           [*vals.values(), card.game, old_id or card.id])
+    sets = ", ".join(f"{k} = ?" for k in vals) + ", updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')"
+    _write(
+        conn,
+        card,
+        f"UPDATE cards SET {sets} WHERE game = ? AND id = ?",
+        [*vals.values(), card.game, old_id or card.id],
+    )
 
 
 def delete_card(conn: sqlite3.Connection, game: str, card_id: str) -> None:
@@ -203,34 +327,68 @@ def delete_card(conn: sqlite3.Connection, game: str, card_id: str) -> None:
 
 # ---- deck data ---------------------------------------------------------------
 
+
 def composition(db: sqlite_utils.Database, game: str) -> list[CompositionRule]:
-    return [CompositionRule(game=game, id=r["id"], label=r["label"], expected=r["expected"],
-                            card_type=r["card_type"], query=r["query"], parent=r["parent"],
-                            provisional=bool(r["provisional"]), source=r["source"])
-            for r in _rows(db, "SELECT * FROM composition WHERE game = ? ORDER BY position, id",
-                           [game])]
+    return [
+        CompositionRule(
+            game=game,
+            id=r["id"],
+            label=r["label"],
+            expected=r["expected"],
+            card_type=r["card_type"],
+            query=r["query"],
+            parent=r["parent"],
+            provisional=bool(r["provisional"]),
+            source=r["source"],
+        )
+        for r in _rows(db, "SELECT * FROM composition WHERE game = ? ORDER BY position, id", [game])
+    ]
 
 
 def components(db: sqlite_utils.Database, game: str) -> list[Component]:
-    return [Component(game=game, slug=r["slug"], name=r["name"], name_en=r["name_en"],
-                      kind=r["kind"], count=r["count"], provisional=bool(r["provisional"]),
-                      source=r["source"], notes=r["notes"])
-            for r in _rows(db, "SELECT * FROM components WHERE game = ? ORDER BY position, slug",
-                           [game])]
+    return [
+        Component(
+            game=game,
+            slug=r["slug"],
+            name=r["name"],
+            name_en=r["name_en"],
+            kind=r["kind"],
+            count=r["count"],
+            provisional=bool(r["provisional"]),
+            source=r["source"],
+            notes=r["notes"],
+        )
+        for r in _rows(db, "SELECT * FROM components WHERE game = ? ORDER BY position, slug", [game])
+    ]
 
 
 def glossary(db: sqlite_utils.Database, game: str) -> list[GlossaryEntry]:
-    return [GlossaryEntry(game=game, term=r["term"], term_en=r["term_en"], category=r["category"],
-                          text=r["text"], source=r["source"])
-            for r in _rows(db, "SELECT * FROM glossary WHERE game = ? ORDER BY position, term",
-                           [game])]
+    return [
+        GlossaryEntry(
+            game=game,
+            term=r["term"],
+            term_en=r["term_en"],
+            category=r["category"],
+            text=r["text"],
+            source=r["source"],
+        )
+        for r in _rows(db, "SELECT * FROM glossary WHERE game = ? ORDER BY position, term", [game])
+    ]
 
 
 def rule_sections(db: sqlite_utils.Database, game: str) -> list[RuleSection]:
-    return [RuleSection(game=game, position=r["position"], kind=r["kind"], title=r["title"],
-                        title_en=r["title_en"], body=r["body"], source=r["source"])
-            for r in _rows(db, "SELECT * FROM rule_sections WHERE game = ? ORDER BY position",
-                           [game])]
+    return [
+        RuleSection(
+            game=game,
+            position=r["position"],
+            kind=r["kind"],
+            title=r["title"],
+            title_en=r["title_en"],
+            body=r["body"],
+            source=r["source"],
+        )
+        for r in _rows(db, "SELECT * FROM rule_sections WHERE game = ? ORDER BY position", [game])
+    ]
 
 
 def history(db: sqlite_utils.Database, game: str, card_id: str | None = None) -> list[dict]:

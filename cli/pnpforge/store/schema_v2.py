@@ -12,9 +12,32 @@ scalars or lists of scalars, provisional_fields a list of names.  An index on
 """
 
 # Control characters and the invisible format characters a name may not hold.
-_BAD_NAME_CHARS = "char(" + ",".join(str(c) for c in [*range(1, 32), 127, 173, 8203, 8204, 8205, 8206,
-                                                       8207, 8232, 8233, 8234, 8235, 8236, 8237, 8238,
-                                                       8288, 65279]) + ")"
+_BAD_NAME_CHARS = (
+    "char("
+    + ",".join(
+        str(c)
+        for c in [
+            *range(1, 32),
+            127,
+            173,
+            8203,
+            8204,
+            8205,
+            8206,
+            8207,
+            8232,
+            8233,
+            8234,
+            8235,
+            8236,
+            8237,
+            8238,
+            8288,
+            65279,
+        ]
+    )
+    + ")"
+)
 
 _GUARDS = f"""
     SELECT RAISE(ABORT, 'cards.copies must be a whole number from 0 to 999')

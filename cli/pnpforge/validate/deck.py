@@ -28,24 +28,43 @@ def reference_problems(card: Card, ctype: CardType, cards_by_id: dict[str, Card]
             continue
         target = cards_by_id.get(target_id)
         if target is None:
-            out.append(Problem(ERROR, card.game, card.id, fd.name,
-                               f"names card '{target_id}', which is not in the game"))
+            out.append(
+                Problem(
+                    ERROR, card.game, card.id, fd.name, f"names card '{target_id}', which is not in the game"
+                )
+            )
         elif fd.ref_type and target.type != fd.ref_type:
-            out.append(Problem(ERROR, card.game, card.id, fd.name,
-                               f"names '{target_id}', a {target.type} card; "
-                               f"expected a {fd.ref_type} card"))
+            out.append(
+                Problem(
+                    ERROR,
+                    card.game,
+                    card.id,
+                    fd.name,
+                    f"names '{target_id}', a {target.type} card; expected a {fd.ref_type} card",
+                )
+            )
     return out
 
 
 def duplicate_name_problems(card: Card, others: list[Card]) -> list[Problem]:
     """Two cards of one type may not share a name: players could not tell them apart."""
     key = name_key(card.name)
-    clash = [o.id for o in others
-             if o.id != card.id and o.type == card.type and isinstance(o.name, str) and name_key(o.name) == key]
+    clash = [
+        o.id
+        for o in others
+        if o.id != card.id and o.type == card.type and isinstance(o.name, str) and name_key(o.name) == key
+    ]
     if not clash:
         return []
-    return [Problem(ERROR, card.game, card.id, "name",
-                    f"name '{card.name}' is already used by {', '.join(clash)} of the same type")]
+    return [
+        Problem(
+            ERROR,
+            card.game,
+            card.id,
+            "name",
+            f"name '{card.name}' is already used by {', '.join(clash)} of the same type",
+        )
+    ]
 
 
 def referrers(card_id: str, cards: list[Card], types: dict[str, CardType]) -> list[str]:
@@ -73,9 +92,16 @@ class RuleResult:
         return self.expected == self.actual
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "label": self.label, "expected": self.expected,
-                "actual": self.actual, "ok": self.ok, "provisional": self.provisional,
-                "parent": self.parent, "cards": self.cards}
+        return {
+            "rule": self.rule,
+            "label": self.label,
+            "expected": self.expected,
+            "actual": self.actual,
+            "ok": self.ok,
+            "provisional": self.provisional,
+            "parent": self.parent,
+            "cards": self.cards,
+        }
 
 
 def composition(db: sqlite_utils.Database, game: str) -> list[RuleResult]:
@@ -85,14 +111,30 @@ def composition(db: sqlite_utils.Database, game: str) -> list[RuleResult]:
     results = []
     for rule in repo.composition(db, game):
         cards = select.cards(db, select.select(db, game, rule.card_type, rule.query))
-        results.append(RuleResult(rule.id, rule.label, rule.expected,
-                                  sum(c.copies for c in cards), rule.provisional, rule.parent,
-                                  [c.id for c in cards]))
+        results.append(
+            RuleResult(
+                rule.id,
+                rule.label,
+                rule.expected,
+                sum(c.copies for c in cards),
+                rule.provisional,
+                rule.parent,
+                [c.id for c in cards],
+            )
+        )
     return results
 
 
 def composition_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:
-    return [Problem(ERROR, game, None, r.rule,
-                    f"{r.label}: the rulebook declares {r.expected}, the deck has {r.actual}",
-                    scope="deck")
-            for r in composition(db, game) if not r.ok]
+    return [
+        Problem(
+            ERROR,
+            game,
+            None,
+            r.rule,
+            f"{r.label}: the rulebook declares {r.expected}, the deck has {r.actual}",
+            scope="deck",
+        )
+        for r in composition(db, game)
+        if not r.ok
+    ]

@@ -7,10 +7,20 @@ game import) and `pnp validate` share one set of rules.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from pnpforge.model import (CARD_ATTRIBUTES, INT_MAX, INT_MIN, MAX_FIELD_TEXT, MAX_LIST_ITEMS,
-                            PROVENANCES, Card, CardType, FieldDef)
+from pnpforge.model import (
+    CARD_ATTRIBUTES,
+    INT_MAX,
+    INT_MIN,
+    MAX_FIELD_TEXT,
+    MAX_LIST_ITEMS,
+    PROVENANCES,
+    Card,
+    CardType,
+    FieldDef,
+)
 from pnpforge.validate.problem import ERROR, WARNING, Problem
 from pnpforge.validate.values import attribute_problems, forbidden_char, parse_int
 
@@ -87,8 +97,7 @@ def check_value(fd: FieldDef, value: Any) -> str | None:
             return f"holds {len(value)} values, more than {MAX_LIST_ITEMS}"
         bad = [v for v in value if v not in allowed]
         if bad:
-            return (f"{', '.join(map(repr, bad))} not allowed "
-                    f"(allowed: {', '.join(map(str, allowed))})")
+            return f"{', '.join(map(repr, bad))} not allowed (allowed: {', '.join(map(str, allowed))})"
         if fd.min is not None and len(value) < fd.min:
             return f"needs at least {fd.min} value(s)"
         if fd.max is not None and len(value) > fd.max:
@@ -104,8 +113,8 @@ def validate_card(card: Card, ctype: CardType | None, known_types: Iterable[str]
         p.append(Problem(severity, card.game, card.id, field, msg))
 
     broken = attribute_problems(card)
-    for attr, reason in broken:
-        err(attr, reason)
+    for attr, message in broken:
+        err(attr, message)
     if ctype is None:
         err("type", f"unknown card type '{card.type}' (allowed: {', '.join(known_types)})")
         return p
@@ -120,8 +129,7 @@ def validate_card(card: Card, ctype: CardType | None, known_types: Iterable[str]
     defs = {f.name: f for f in ctype.fields}
     for name in sorted(card.fields):
         if name not in defs:
-            err(name, f"unknown field for type '{ctype.slug}' "
-                      f"(allowed: {', '.join(defs) or 'no fields'})")
+            err(name, f"unknown field for type '{ctype.slug}' (allowed: {', '.join(defs) or 'no fields'})")
     for fd in ctype.fields:
         value = card.fields.get(fd.name)
         if value is None:
@@ -145,10 +153,18 @@ def provisional_warnings(card: Card) -> list[Problem]:
     """A warning per provisional card, so designers see what still needs the rulebook's word."""
     if card.provenance == "provisional":
         return [Problem(WARNING, card.game, card.id, None, "whole card is provisional")]
-    if not isinstance(card.provisional_fields, list) or \
-            not all(isinstance(x, str) for x in card.provisional_fields):
+    if not isinstance(card.provisional_fields, list) or not all(
+        isinstance(x, str) for x in card.provisional_fields
+    ):
         return []  # reported as an error by validate_card
     if card.provisional_fields:
-        return [Problem(WARNING, card.game, card.id, ",".join(card.provisional_fields),
-                        "provisional value(s): " + ", ".join(card.provisional_fields))]
+        return [
+            Problem(
+                WARNING,
+                card.game,
+                card.id,
+                ",".join(card.provisional_fields),
+                "provisional value(s): " + ", ".join(card.provisional_fields),
+            )
+        ]
     return []

@@ -10,12 +10,12 @@ WARNING = "warning"
 
 @dataclass(frozen=True)
 class Problem:
-    severity: str          # "error" blocks a write and fails `pnp validate`; "warning" informs
+    severity: str  # "error" blocks a write and fails `pnp validate`; "warning" informs
     game: str
-    card: str | None       # card id, or None for deck-level problems
-    field: str | None      # field or attribute name, or the composition rule id
+    card: str | None  # card id, or None for deck-level problems
+    field: str | None  # field or attribute name, or the composition rule id
     message: str
-    scope: str = "card"    # "card" problems block the write that causes them; "deck" never do
+    scope: str = "card"  # "card" problems block the write that causes them; "deck" never do
 
     def to_dict(self) -> dict:
         d = asdict(self)

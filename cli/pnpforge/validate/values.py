@@ -13,8 +13,16 @@ import re
 import unicodedata
 from typing import Any
 
-from pnpforge.model import (ID_PATTERN, INT_MAX, INT_MIN, MAX_COPIES, MAX_INT_DIGITS,
-                            MAX_PROVISIONAL_FIELDS, TEXT_LIMITS, Card)
+from pnpforge.model import (
+    ID_PATTERN,
+    INT_MAX,
+    INT_MIN,
+    MAX_COPIES,
+    MAX_INT_DIGITS,
+    MAX_PROVISIONAL_FIELDS,
+    TEXT_LIMITS,
+    Card,
+)
 
 _ID_RE = re.compile(ID_PATTERN)
 _LINE_BREAKS = {"\n", "\t"}
@@ -81,8 +89,10 @@ def id_problem(card_id: Any) -> str | None:
     if not isinstance(card_id, str):
         return f"id must be text, got {_short(card_id)}"
     if not _ID_RE.fullmatch(card_id) or ".." in card_id:
-        return (f"id {_short(card_id)} is not allowed: 1-24 characters, a letter or digit first, "
-                f"then letters, digits, '.', '_' or '-' (never '..')")
+        return (
+            f"id {_short(card_id)} is not allowed: 1-24 characters, a letter or digit first, "
+            f"then letters, digits, '.', '_' or '-' (never '..')"
+        )
     return None
 
 

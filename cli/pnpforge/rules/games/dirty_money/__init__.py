@@ -24,8 +24,9 @@ Readings where the rulebook is silent or ambiguous (each is one line to change):
 * The Launderer acts at the end of each of its own turns; the Loan Shark's $2 is once per
   turn; the Wall Street Bear chooses a region deck for each of its 3 cards and may buy
   one of them per visit to the Banana Republic.
-* A game also ends after a round in which no placement card is left to buy, or after
-  `max_rounds` rounds (a safety net reported as its own end reason).
+* A game also ends after a round in which no placement card is left to buy.  A game still
+  running after `max_rounds` rounds is a failure, not an ending: the deck cannot be finished
+  (e.g. every placement card costs more than a hand can hold).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import Observation
-from pnpforge.rules.games.dirty_money.data import CRYPTO, Placement, art_set_score
+from pnpforge.rules.games.dirty_money.data import CRYPTO, REGION_CURRENCY, Location, Placement, art_set_score
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
@@ -30,13 +30,9 @@ class Purchase:
 
 
 @dataclass(frozen=True)
-class DirtyMoneyObservation(Observation):
-    """Everything `seat` may know when it decides; card ids only, never the state's objects."""
+class PublicTable:
+    """What every seat sees alike: the face-up cards and how many cards each seat holds."""
 
-    phase: str  # the pending step's kind: turn, buy, hand_limit, resolve_actions, …
-    hand: tuple[str, ...]  # own money cards, sorted
-    pending: tuple[str, ...]  # own action cards picked up and not yet resolved
-    hand_limit: int
     hand_sizes: tuple[int, ...]  # per seat
     blacklists: tuple[int, ...]  # blacklist cards per seat
     overpay: tuple[int, ...]  # cards in each seat's overpay slot
@@ -44,9 +40,20 @@ class DirtyMoneyObservation(Observation):
     tableaux: tuple[tuple[str, ...], ...]  # placement card ids per seat
     spots: tuple[tuple[str, tuple[str, ...]], ...]  # (location id, money cards face up under it)
     displays: tuple[tuple[str, tuple[str, ...]], ...]  # (pile, placement cards face up for sale)
+
+
+@dataclass(frozen=True)
+class DirtyMoneyObservation(Observation):
+    """Everything `seat` may know when it decides; card ids only, never the state's objects."""
+
+    phase: str  # the pending step's kind: turn, buy, hand_limit, resolve_actions, …
+    hand: tuple[str, ...]  # own money cards, sorted
+    pending: tuple[str, ...]  # own action cards picked up and not yet resolved
+    hand_limit: int
     purchase: Purchase | None
     round_number: int
     first_player: int
+    table: PublicTable  # shared by every seat's observation until a card moves
 
 
 def pay_value(rules: DirtyMoneyRules, villain_id: str, card_id: str, currency: str) -> int:
@@ -60,7 +67,7 @@ def pay_value(rules: DirtyMoneyRules, villain_id: str, card_id: str, currency: s
 
 def _villain_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, effect: str) -> int | None:
     """The seat's own villain power's number, or None when its villain has another power."""
-    villain = rules.villains.get(obs.villains[obs.seat])
+    villain = rules.villains.get(obs.table.villains[obs.seat])
     return villain.value if villain is not None and villain.effect == effect else None
 
 
@@ -74,8 +81,7 @@ def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float
     if kind == "go":
         return _visit_value(rules, obs, action[1])
     if kind == "pick":
-        placement = rules.placements[action[1]]
-        return 10 + placement.points + _effect_guess(rules, obs, placement) - 0.5 * placement.cost
+        return _pick_value(rules, obs, rules.placements[action[1]])
     if kind == "pay":
         return _payment_value(rules, obs, action)
     if kind == "settle":
@@ -88,9 +94,9 @@ def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float
         take, give = money[action[2]], money[action[3]]
         return take.value - give.value + 2 * (give.dirty - take.dirty)
     if kind == "target":
-        return float(obs.hand_sizes[action[1]])
+        return float(obs.table.hand_sizes[action[1]])
     if kind == "banana":
-        return 1.0 + obs.blacklists[obs.seat]
+        return 1.0 + obs.table.blacklists[obs.seat]
     if kind == "launder":
         return 1.0
     if kind == "resolve":
@@ -99,15 +105,69 @@ def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float
 
 
 def _visit_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id: str) -> float:
-    """Cash to pick up, action cards a little, minus cards the hand limit would blacklist."""
+    """Half the cash to pick up (money is only a means), action cards a little, minus cards the hand
+    limit would blacklist, plus the best placement card the hand could then buy there (buying is
+    what scores and ends the game)."""
     money = rules.money
-    spot = dict(obs.spots)[location_id]
-    cash = sum(money[card_id].value for card_id in spot if not money[card_id].is_action)
-    n_cash = sum(1 for card_id in spot if not money[card_id].is_action)
-    over = max(0, len(obs.hand) + n_cash - obs.hand_limit)
+    spot = dict(obs.table.spots)[location_id]
+    cash_cards = [card_id for card_id in spot if not money[card_id].is_action]
+    cash = sum(money[card_id].value for card_id in cash_cards)
+    over = max(0, len(obs.hand) + len(cash_cards) - obs.hand_limit)
     loc = rules.location_by_id[location_id]
-    bonus = 2.0 * obs.blacklists[obs.seat] if loc.effect == "banana_republic" else 0
-    return cash + 0.5 * (len(spot) - n_cash) - 3 * over + bonus
+    bonus = 0.0
+    if loc.effect == "banana_republic":
+        bonus = 0.5 + (2.0 if obs.table.blacklists[obs.seat] else 0.0)
+    purchase = _best_purchase(rules, obs, loc, [*obs.hand, *cash_cards])
+    return 0.5 * cash + 0.5 * (len(spot) - len(cash_cards)) - 3 * over + bonus + purchase
+
+
+def _sale_piles(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, loc: Location) -> list[str]:
+    """The piles a visit to `loc` lets this seat buy from."""
+    if loc.effect == "region_market" and loc.buy_limit > 0:
+        return [f"display:{loc.region}"]
+    if loc.effect == "black_market" and loc.buy_limit > 0:
+        return [pile for pile, _cards in obs.table.displays if pile.startswith("display:")]
+    if loc.effect == "auction_house" and loc.buy_limit > 0:
+        return ["auction"]
+    if loc.effect == "banana_republic" and _villain_value(rules, obs, "wall_street_bear") is not None:
+        return ["bear"]
+    return []
+
+
+def _best_purchase(
+    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, loc: Location, hand: list[str]
+) -> float:
+    """The greedy value of the best card on sale at `loc` that `hand` can pay for, or 0."""
+    on_sale = dict(obs.table.displays)
+    mine = [rules.placements[card_id] for card_id in obs.table.tableaux[obs.seat]]
+    power: dict[str, int] = {}
+    best = 0.0
+    for pile in _sale_piles(rules, obs, loc):
+        for card_id in on_sale.get(pile, ()):
+            placement = rules.placements[card_id]
+            currency = REGION_CURRENCY[placement.region]
+            if currency not in power:
+                power[currency] = _buying_power(rules, obs, hand, currency)
+            discount = sum(
+                x.value for x in mine if x.effect == "crypto_exchange" and x.region == placement.region
+            )
+            if power[currency] >= max(0, placement.cost - discount):
+                best = max(best, _pick_value(rules, obs, placement))
+    return best
+
+
+def _buying_power(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, hand: list[str], currency: str) -> int:
+    """The most `hand` pays toward a price in `currency` (the Loan Shark's $2 included)."""
+    villain_id = obs.table.villains[obs.seat]
+    values = [pay_value(rules, villain_id, card_id, currency) for card_id in hand]
+    shark = _villain_value(rules, obs, "loan_shark")
+    bonus = max(0, shark - min(values)) if shark and values else 0
+    return sum(values) + bonus
+
+
+def _pick_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, placement: Placement) -> float:
+    """A placement card's worth: a card towards the end target, its points, its effect, less its cost."""
+    return 10 + placement.points + _effect_guess(rules, obs, placement) - 0.5 * placement.cost
 
 
 def _payment_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, action: Any) -> float:
@@ -116,7 +176,7 @@ def _payment_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, action: A
     assert purchase is not None
     _kind, card_id, use_shark = action
     shark = _villain_value(rules, obs, "loan_shark") or 0
-    value = shark if use_shark else pay_value(rules, obs.villains[obs.seat], card_id, purchase.currency)
+    value = shark if use_shark else pay_value(rules, obs.table.villains[obs.seat], card_id, purchase.currency)
     need = purchase.due - purchase.paid
     dirty = rules.money[card_id].dirty
     embezzler = _villain_value(rules, obs, "embezzler")
@@ -128,7 +188,7 @@ def _payment_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, action: A
 
 def _effect_guess(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, placement: Placement) -> float:
     """Rough end-game worth of a placement card's effect."""
-    mine = [rules.placements[card_id] for card_id in obs.tableaux[obs.seat]]
+    mine = [rules.placements[card_id] for card_id in obs.table.tableaux[obs.seat]]
     if placement.effect == "art":
         arts = sum(1 for pl in mine if pl.effect == "art")
         return art_set_score(arts + 1, rules.art_table) - art_set_score(arts, rules.art_table)

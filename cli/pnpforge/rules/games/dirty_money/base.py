@@ -111,6 +111,7 @@ class StateBase(EventLog):
         return [q for q in range(self.players) if q != seat]
 
     def hand_limit(self, seat: int) -> int:
+        """7, plus what the seat's digital banks add."""
         return HAND_LIMIT + sum(pl.value for _c, pl in self._owned(seat, "digital_bank"))
 
     def crypto_value(self, seat: int, card: Money) -> int:

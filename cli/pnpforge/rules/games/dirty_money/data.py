@@ -26,7 +26,7 @@ LAST_PLAYER_EXTRA = 1  # 游戏设定 4
 BLACKLIST_EXTRA = 2  # 最终得分: the highest loses 2 more
 EMBEZZLER_POINTS = 1  # 贪污鼠: each card in the overpay slot scores 1
 SELECTION_DISPLAY = 3  # 选择模式: three placement cards above a region location
-MAX_ROUNDS = 60  # safety net only; real games end long before
+MAX_ROUNDS = 60  # a game still running then cannot be finished (real games take 10 to 20)
 
 REGION_CURRENCY = {"欧洲": "EUR", "日本": "JPY", "美国": "USD"}
 REGIONS = tuple(REGION_CURRENCY)

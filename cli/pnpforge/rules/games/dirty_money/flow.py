@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnpforge.rules.engine import CHANCE
+from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.dirty_money.base import AUTO, Action, StateBase, Step
 from pnpforge.rules.games.dirty_money.data import (
     HAND_LIMIT,
@@ -23,7 +23,6 @@ from pnpforge.rules.games.dirty_money.data import (
 END_WORDS = {
     "placement target": "a seat reached the placement-card target; the round was played out",
     "placements exhausted": "no placement card is left to buy",
-    "round cap": "the round cap was reached (a safety net: the game would not end by its rules)",
 }
 
 
@@ -190,8 +189,10 @@ class FlowSteps(StateBase):
             self._finish("placements exhausted")
             return
         if self.round_number >= self.rules.max_rounds:
-            self._finish("round cap")
-            return
+            raise RuleViolation(
+                f"the game did not end in {self.rules.max_rounds} rounds (placement cards per seat: "
+                f"{tableaux}, the end needs {self.rules.end_target}): no one can finish this deck"
+            )
         seq: list[Step] = []
         for loc in self.in_play:
             have = len(self.cards(f"spot:{loc.id}"))

@@ -27,6 +27,7 @@ class TablePiles(Zones):
         self.views: dict[str, Sequence[CardInstance]] = {name: self._get(name) for name in self.names()}
         self._counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
         self._ids: dict[str, tuple[str, ...]] = {}
+        self.changes = 0  # how many moves so far: readers cache what they derive from the piles
 
     def add_pile(self, name: str) -> None:
         super().add_pile(name)
@@ -44,6 +45,7 @@ class TablePiles(Zones):
         return cached
 
     def _left(self, name: str, card: CardInstance) -> None:
+        self.changes += 1
         self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
@@ -52,6 +54,7 @@ class TablePiles(Zones):
                 del counts[card.card]
 
     def _arrived(self, name: str, cards: Iterable[CardInstance]) -> None:
+        self.changes += 1
         self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
@@ -94,4 +97,5 @@ class TablePiles(Zones):
 
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         super().shuffle_order(name, order)
+        self.changes += 1
         self._ids.pop(name, None)

@@ -34,7 +34,13 @@ class DirtyMoneyRules(GameRules):
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("quick", bool, False, "快速模式: the last round starts at 8 placement cards instead of 10"),
         Option("selection", bool, False, "选择模式: three placement cards above each region instead of two"),
-        Option("max_rounds", int, MAX_ROUNDS, "safety net: end the game after this many rounds", min=1),
+        Option(
+            "max_rounds",
+            int,
+            MAX_ROUNDS,
+            "a game still running after this many rounds fails: no one can finish the deck",
+            min=1,
+        ),
     )
     USED: ClassVar[dict[str, str]] = {
         "placement": "bought into a tableau",

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
 from pnpforge.rules.games.dirty_money.actions import ActionCardSteps
-from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, Purchase
+from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, PublicTable, Purchase
 from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step
 from pnpforge.rules.games.dirty_money.buying import BuyingSteps
 from pnpforge.rules.games.dirty_money.data import (
@@ -79,7 +80,33 @@ class PileNames:
 class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     """One position of a Dirty Money game."""
 
+    # Step kind -> its actor, legal-action and apply functions, looked up once per class.
+    _handlers: ClassVar[dict[str, tuple[Callable[..., Any], ...]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = {}
+
+    @classmethod
+    def _step_handlers(cls) -> dict[str, tuple[Callable[..., Any], ...]]:
+        """Every step kind's (actor, legal, apply) functions, found by their `_actor_<kind>` names."""
+        if not cls._handlers:
+            for name in dir(cls):
+                if name.startswith("_actor_"):
+                    kind = name.removeprefix("_actor_")
+                    legal = getattr(cls, f"_legal_{kind}", None)
+                    cls._handlers[kind] = (
+                        getattr(cls, name),
+                        legal or cls._no_decision,
+                        getattr(cls, f"_apply_{kind}"),
+                    )
+        return cls._handlers
+
+    def _no_decision(self, step: Step) -> list[Action]:
+        raise RuleViolation(f"step {step.kind} never waits for a decision")
+
     def __init__(self, rules: DirtyMoneyRules, players: int) -> None:
+        self._step_handlers()
         self.rules = rules
         self.players = players
         self.ledger = Counter()
@@ -94,7 +121,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         self.version = 0  # bumped by every change, so per-position caches know when to recompute
         self._legal: list[Action] = []
         self._legal_version = -1
-        self._table: dict[str, Any] = {}
+        self._table: PublicTable | None = None
         self._table_version = -1
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
@@ -147,15 +174,15 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
             if self._actor(step) == CHANCE:
                 legal: list[Action] = sorted(self._chance_weights(step))
             else:
-                legal = sorted(getattr(self, f"_legal_{step.kind}")(step))
+                legal = sorted(self._handlers[step.kind][1](self, step))
             self._legal, self._legal_version = legal, self.version
         return list(self._legal)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         weights = self._chance_weights(self.stack[-1])
         total = sum(weights.values())
-        return [(card_id, weights[card_id] / total) for card_id in sorted(weights)]
-
+        card_ids = cast(list[str], self.legal_actions())  # at a chance step: the card ids, sorted
+        return [(card_id, weights[card_id] / total) for card_id in card_ids]
 
     def apply(self, action: Any) -> None:
         if self.terminal:
@@ -164,11 +191,11 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         if action not in self.legal_actions():
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
-        getattr(self, f"_apply_{step.kind}")(step, action)
+        self._handlers[step.kind][2](self, step, action)
         self._advance()
 
     def _actor(self, step: Step) -> int:
-        actor: int = getattr(self, f"_actor_{step.kind}")(step)
+        actor: int = self._handlers[step.kind][0](self, step)
         return actor
 
     def _advance(self) -> None:
@@ -176,7 +203,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         guard = 0
         while self.stack and self._actor(self.stack[-1]) == AUTO:
             step = self.stack[-1]
-            getattr(self, f"_apply_{step.kind}")(step, None)
+            self._handlers[step.kind][2](self, step, None)
             guard += 1
             if guard > 10_000:
                 raise RuleViolation(f"automatic steps do not settle (at {step.kind})")
@@ -199,23 +226,23 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
             purchase=self._purchase(),
             round_number=self.round_number,
             first_player=self.marker,
-            **table,
+            table=table,
         )
 
-    def _public_table(self) -> dict[str, Any]:
+    def _public_table(self) -> PublicTable:
         """The face-up part of every observation, rebuilt only after cards have moved."""
-        if self._table_version != self.version:
-            views, ids, names = self.piles.views, self.piles.ids, self.names
-            self._table = {
-                "hand_sizes": tuple(len(views[pile]) for pile in names.hands),
-                "blacklists": tuple(len(views[pile]) for pile in names.blacklists),
-                "overpay": tuple(len(views[pile]) for pile in names.overpay),
-                "villains": tuple(v or "" for v in self.villain_of),
-                "tableaux": tuple(ids(pile) for pile in names.tableaux),
-                "spots": tuple(zip(names.locations, (ids(pile) for pile in names.spots), strict=True)),
-                "displays": tuple((pile, ids(pile)) for pile in names.on_sale),
-            }
-            self._table_version = self.version
+        if self._table is None or self._table_version != self.piles.changes:
+            pile, ids, names = self.piles.views.__getitem__, self.piles.ids, self.names
+            self._table = PublicTable(
+                hand_sizes=tuple(map(len, map(pile, names.hands))),
+                blacklists=tuple(map(len, map(pile, names.blacklists))),
+                overpay=tuple(map(len, map(pile, names.overpay))),
+                villains=tuple(v or "" for v in self.villain_of),
+                tableaux=tuple(map(ids, names.tableaux)),
+                spots=tuple(zip(names.locations, map(ids, names.spots), strict=True)),
+                displays=tuple(zip(names.on_sale, map(ids, names.on_sale), strict=True)),
+            )
+            self._table_version = self.piles.changes
         return self._table
 
     def _purchase(self) -> Purchase | None:

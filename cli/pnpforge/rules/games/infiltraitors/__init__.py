@@ -32,10 +32,19 @@ Interpretations where the rulebook is silent (each is ours):
 * Talking bans (missions 4, 10, 11) and the real-time limit (training 3) do
   not change what simulated agents can do; they are known, and no-ops here.
 
-Package layout: `data` reads cards and missions, `rules` binds one mission,
-`table` holds the piles and counters, `actions` lists legal actions,
-`effects` resolves them, `state` is the engine interface, `agents` holds a
-seat's observation and the greedy heuristic.
+What the engine depends on is checked when it loads (DeckError naming the
+card or suit): each suit holds 2–15 exactly once and one special card, each
+printed relation list is the factor/multiple rule, each mission's fields are
+in range.  "Used" (the checker's never-used report) means a numbered or
+special card played as a hint, and a mission card laid out as the mission;
+the check plays every mission (`scenarios()`).
+
+Package layout: `data` reads cards and missions through the engine kit's field
+readers, `rules` binds one mission (options, scenarios, greedy hook), `table`
+holds the piles (kit `Zones`) and counters, `actions` lists legal actions,
+`effects` resolves them and records the events, `state` is the engine
+interface, `agents` builds a seat's observation and `deduction` the greedy
+heuristic over it.
 """
 
 from __future__ import annotations

@@ -45,7 +45,8 @@ class LegalActions(Table):
         kind = self.chance_queue[0][0]
         if kind == "eliminator":
             return [("seat", s) for s in range(self.players)]
-        return [("card", c.card, c.copy) for c in self.piles.pile(self.chance_source(kind))]
+        outcome = self.rules.draw_action
+        return [outcome[card] for card in self.piles.pile(self.chance_source(kind))]
 
     def chance_source(self, kind: str) -> str:
         """The pile a chance event's card comes from."""
@@ -117,7 +118,8 @@ class LegalActions(Table):
             targets = [ASIDE] if self.aside() is not None else []
         else:
             targets = self._elimination_targets(seat)
-        return [("eliminate", t, suit, num) for t in targets for suit, num in self.rules.guesses]
+        shots = self.rules.shot_actions
+        return [action for t in targets for action in shots(t)]
 
     def _elimination_targets(self, seat: int) -> list[int]:
         mission = self.mission

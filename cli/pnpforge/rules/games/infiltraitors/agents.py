@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance, Observation
 
-from .table import DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+from .table import ASIDE_PILE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState
@@ -60,27 +60,36 @@ class SeatObservation(Observation):
 def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
     """The seat's observation of `state`, copied into immutable values."""
     piles = state.piles
+    seats = range(state.players)
     hands_out = state.mission.has("hands_out")
-    others = tuple((s, tuple(state.hand(s))) for s in range(state.players) if s != seat) if hands_out else ()
-    aside = state.aside()
+    others = (
+        tuple((s, tuple(piles.pile(state.hand_piles[s]))) for s in seats if s != seat) if hands_out else ()
+    )
+    occupied = tuple(piles.count(pile) > 0 for pile in state.stand_piles)
+    covers = [tuple(piles.pile(pile)) for pile in state.cover_piles]
+    aside = piles.top(ASIDE_PILE)
+    upright = state.upright
     return SeatObservation(
         seat=seat,
         players=state.players,
         stage=state.stage,
         turn=state.turn,
         bullets=state.bullets,
-        unsolved=state.unsolved(),
+        unsolved=piles.count(LINEUP) + sum(occupied) + (aside is not None),
         deck_size=piles.count(DECK),
         lineup_size=piles.count(LINEUP),
-        hand_sizes=tuple(state.hand_count(s) for s in range(state.players)),
-        hand=None if hands_out else tuple(state.hand(seat)),
+        hand_sizes=tuple(piles.count(pile) for pile in state.hand_piles),
+        hand=None if hands_out else tuple(piles.pile(state.hand_piles[seat])),
         other_hands=others,
-        my_suspect=state.suspect(seat),
-        my_cover=state.cover(seat),
-        occupied=tuple(state.has_suspect(s) for s in range(state.players)),
-        has_cover=tuple(state.cover(s) is not None for s in range(state.players)),
+        my_suspect=piles.top(state.stand_piles[seat]),
+        my_cover=covers[seat][0] if covers[seat] else None,
+        occupied=occupied,
+        has_cover=tuple(bool(cover) for cover in covers),
         tiles=tuple(state.tile_of),
-        hints=tuple((target, tuple(state.hints(target))) for target in state.hint_piles),
+        hints=tuple(
+            (target, tuple((card, upright[card]) for card in piles.pile(pile)))
+            for target, pile in state.hint_piles.items()
+        ),
         discard_up=tuple(piles.pile(DISCARD_UP)),
         discard_down_count=piles.count(DISCARD_DOWN),
         shared_specials=tuple(piles.pile(SHARED)),

@@ -152,23 +152,32 @@ def _printed_relations(card) -> set[int]:
 
 
 def _check_suits(specs: dict[str, CardSpec]) -> None:
-    """Each suit holds every number 2–15 exactly once (rulebook: 每款花色都包含 2-15 號卡牌)."""
+    """Each suit holds every number 2–15 exactly once and one special card.
+
+    Rulebook: 每款花色都包含 2-15 號卡牌; 5 張特別牌 (每種花色 1 張).
+    """
     holders: dict[tuple[str, int], list[str]] = {}
     for spec in specs.values():
         if spec.number is not None:
             holders.setdefault((spec.suit, spec.number), []).extend([spec.id] * spec.copies)
     for suit in sorted({suit for suit, _ in holders}):
-        for number in NUMBERS:
-            ids = holders.get((suit, number), [])
-            if len(ids) > 1:
-                raise _deck_error(
-                    f"suit {suit} has number {number} on {len(ids)} cards ({', '.join(ids)}); "
-                    f"each suit needs 2–15 exactly once"
-                )
-            if not ids:
-                raise _deck_error(
-                    f"suit {suit} has no card numbered {number}; each suit needs 2–15 exactly once"
-                )
+        problems = [
+            f"number {number} on {len(ids)} cards ({', '.join(ids)})"
+            for number in NUMBERS
+            if len(ids := holders.get((suit, number), [])) > 1
+        ]
+        missing = [str(number) for number in NUMBERS if not holders.get((suit, number))]
+        if missing:
+            problems.append(f"no card numbered {', '.join(missing)}")
+        specials = [s.id for s in specs.values() if s.special and s.suit == suit for _ in range(s.copies)]
+        if len(specials) != 1:
+            listed = f" ({', '.join(specials)})" if specials else ""
+            problems.append(f"{len(specials)} special cards{listed} instead of one")
+        if problems:
+            raise _deck_error(
+                f"suit {suit} has {' and '.join(problems)}; each suit needs 2–15 exactly once and "
+                f"one special card (hints and guesses name a card by suit and number)"
+            )
 
 
 def mission_from_card(card) -> Mission:
@@ -183,6 +192,16 @@ def mission_from_card(card) -> Mission:
         raise DeckError(f"card {card.id}: suit_count {count} but suits lists {len(suits)}")
     effect = text_field(card, "effect", default=None)
     number_min = int_field(card, "number_min", min=NUMBERS.start, max=NUMBERS.stop - 1)
+    hand_size, hand_limit = int_field(card, "hand_size", min=0), int_field(card, "hand_limit", min=1)
+    if hand_size > hand_limit:
+        raise DeckError(f"card {card.id}: deals {hand_size} cards, more than its hand limit {hand_limit}")
+    flags = MISSION_EFFECTS.get(effect or "", frozenset())
+    tiles = int_field(card, "number_tiles", default=None, min=1)
+    if "ordered" in flags and suspects is not None and (tiles or 0) < suspects:
+        raise DeckError(
+            f"card {card.id}: {tiles or 0} number tiles for {suspects} suspects "
+            f"(each suspect taken gets the next tile, in order)"
+        )
     return Mission(
         id=card.id,
         name=card.name,
@@ -193,11 +212,11 @@ def mission_from_card(card) -> Mission:
         suits=tuple(suits),
         number_min=number_min,
         number_max=int_field(card, "number_max", min=number_min, max=NUMBERS.stop - 1),
-        hand_size=int_field(card, "hand_size", min=0),
-        hand_limit=int_field(card, "hand_limit", min=1),
-        tiles=int_field(card, "number_tiles", default=None),
+        hand_size=hand_size,
+        hand_limit=hand_limit,
+        tiles=tiles,
         effect=effect,
-        flags=MISSION_EFFECTS.get(effect or "", frozenset()),
+        flags=flags,
     )
 
 

@@ -21,17 +21,31 @@ if TYPE_CHECKING:
     from .rules import InfiltraitorsRules
 
 Identity = tuple[str, int]
+# (weights by identity, weight by suit, weight by number, total weight) of one suspect's possibilities
+Margins = tuple[dict[Identity, int], dict[str, int], dict[int, int], int]
 
 
 class CardTables:
     """Per card, computed once per rules: its identity, and every identity it relates to."""
 
     def __init__(self, rules: InfiltraitorsRules) -> None:
-        suits = {spec.suit for spec in rules.specs.values()}
+        suits = sorted({spec.suit for spec in rules.specs.values()})
         identities = [(suit, number) for suit in suits for number in (SPECIAL_NUMBER, *NUMBERS)]
         self.relates: dict[str, frozenset[Identity]] = {
             card_id: frozenset(ident for ident in identities if related(spec, *ident))
             for card_id, spec in rules.specs.items()
+        }
+        # Identities as bits of an int, so a hint filters every possibility with one AND.
+        self.bit: dict[Identity, int] = {ident: 1 << i for i, ident in enumerate(identities)}
+        self.all_bits = (1 << len(identities)) - 1
+        identity = {cid: spec.identity() for cid, spec in rules.specs.items()}
+        # The cards that could be a suspect: (card id, copies, identity, identity's bit).
+        self.pool = [
+            (cid, copies, identity[cid], self.bit[identity[cid]])
+            for cid, copies in rules.suspect_pool.items()
+        ]
+        self.relate_bits: dict[str, int] = {
+            card_id: sum(self.bit[ident] for ident in rel) for card_id, rel in self.relates.items()
         }
         self.identity: dict[str, Identity] = {cid: spec.identity() for cid, spec in rules.specs.items()}
         self.suit: dict[str, str] = {cid: spec.suit for cid, spec in rules.specs.items()}
@@ -48,18 +62,18 @@ class Deduction:
     def __init__(self, rules: InfiltraitorsRules, obs: SeatObservation, tables: CardTables) -> None:
         self.rules = rules
         self.obs = obs
+        self.tables = tables
         self.relates = tables.relates
         self.identity = tables.identity
         self.suit = tables.suit
         self.numbers = tables.numbers
         self.miss_value = self._shot_value(0.0)
-        self._candidates: dict[tuple[bool, bool], list[tuple[Identity, int]]] = {}
+        self._candidates: dict[tuple[bool, bool], list[tuple[Identity, int, int]]] = {}
         self._weights: dict[tuple[int, bool], dict[Identity, int]] = {}
-        self._margins: dict[tuple[int, bool], tuple[dict[str, int], dict[int, int], int]] = {}
+        self._margins: dict[tuple[int, bool], Margins] = {}
         self._unseen: dict[bool, dict[str, int]] = {}
         self._shots: dict[tuple[Any, ...], float] | None = None
         self._known: dict[int, Identity | None] = {}
-        self._probability: dict[int, dict[Identity, float]] = {}
         self._gain: dict[tuple[str, int], float] = {}
 
     # -- what is known ---------------------------------------------------------------
@@ -93,15 +107,16 @@ class Deduction:
         key = (target, public)
         if key in self._weights:
             return self._weights[key]
-        kept = self.candidates(public, covered=target != ASIDE and self.obs.has_cover[target])
+        allowed = self.tables.all_bits
+        relate_bits = self.tables.relate_bits
         for card, up in self.obs.hints_at(target):
-            rel = self.relates[card.card]
-            kept = [(ident, w) for ident, w in kept if (ident in rel) == up]
-        out = dict(kept)
+            allowed &= relate_bits[card.card] if up else ~relate_bits[card.card]
+        candidates = self.candidates(public, covered=target != ASIDE and self.obs.has_cover[target])
+        out = {ident: w for ident, bit, w in candidates if allowed & bit}
         self._weights[key] = out
         return out
 
-    def candidates(self, public: bool, covered: bool) -> list[tuple[Identity, int]]:
+    def candidates(self, public: bool, covered: bool) -> list[tuple[Identity, int, int]]:
         """Every (suit, number) a suspect could be before its hints, weighted by unseen cards."""
         key = (public, covered)
         if key in self._candidates:
@@ -118,22 +133,30 @@ class Deduction:
                 numbers[number] = numbers.get(number, 0) + count
             pairs = {(s, n): a * b for s, a in suits.items() for n, b in numbers.items()}
         else:
-            for card_id, count in self.unseen(public).items():
-                ident = identity[card_id]
-                pairs[ident] = pairs.get(ident, 0) + count
-        self._candidates[key] = list(pairs.items())
+            # Each card of the mission's deck has its own (suit, number) (the loader refuses a
+            # deck where two share one), so the unseen cards map one to one onto identities.
+            seen = self._seen(public)
+            self._candidates[key] = [
+                (ident, bit, copies - seen.get(card_id, 0))
+                for card_id, copies, ident, bit in self.tables.pool
+                if copies > seen.get(card_id, 0)
+            ]
+            return self._candidates[key]
+        bit = self.tables.bit
+        self._candidates[key] = [(ident, bit[ident], w) for ident, w in pairs.items()]
         return self._candidates[key]
 
-    def margins(self, target: int, public: bool) -> tuple[dict[str, int], dict[int, int], int]:
-        """The possible identities' weights summed by suit and by number, and in all."""
+    def margins(self, target: int, public: bool) -> Margins:
+        """The possible identities' weights, their sums by suit and by number, and their total."""
         key = (target, public)
         if key not in self._margins:
+            weights = self.weights(target, public)
             by_suit: dict[str, int] = {}
             by_number: dict[int, int] = {}
-            for (suit, number), w in self.weights(target, public).items():
+            for (suit, number), w in weights.items():
                 by_suit[suit] = by_suit.get(suit, 0) + w
                 by_number[number] = by_number.get(number, 0) + w
-            self._margins[key] = (by_suit, by_number, sum(by_suit.values()))
+            self._margins[key] = (weights, by_suit, by_number, sum(by_suit.values()))
         return self._margins[key]
 
     def own_identity(self, target: int) -> Identity | None:
@@ -153,19 +176,6 @@ class Deduction:
         self._known[target] = known
         return known
 
-    def guess_probability(self, target: int, suit: str, number: int) -> float:
-        """How likely the suspect at `target` is (suit, number), as far as this seat knows."""
-        known = self.own_identity(target)
-        if known is not None:
-            return 1.0 if known == (suit, number) else 0.0
-        table = self._probability.get(target)
-        if table is None:
-            weights = self.weights(target)
-            total = sum(weights.values())
-            table = {ident: w / total for ident, w in weights.items()} if total else {}
-            self._probability[target] = table
-        return table.get((suit, number), 0.0)
-
     def info_gain(self, card: str, target: int) -> float:
         """Bits a hint with `card` beside `target` tells the table."""
         key = (card, target)
@@ -180,14 +190,11 @@ class Deduction:
         A card relates by its suit or by its numbers, so the sum is the suit's share
         plus the numbers' shares less their overlap (a few look-ups, not a scan).
         """
-        by_suit, by_number, total = self.margins(target, public)
+        weights, by_suit, by_number, total = self.margins(target, public)
         suit = self.suit[card]
         up = by_suit.get(suit, 0)
-        numbers = self.numbers[card]
-        if numbers:
-            weights = self.weights(target, public)
-            for number in numbers:
-                up += by_number.get(number, 0) - weights.get((suit, number), 0)
+        for number in self.numbers[card]:
+            up += by_number.get(number, 0) - weights.get((suit, number), 0)
         return up, total
 
     def _info_gain(self, card: str, target: int) -> float:
@@ -276,8 +283,9 @@ class Deduction:
             if known is not None:
                 values[(target, *known)] = self._shot_value(1.0)
                 continue
-            self.guess_probability(target, "", 0)  # fills the target's table
-            for (suit, number), p in self._probability[target].items():
-                if p > 0.0:
-                    values[(target, suit, number)] = self._shot_value(p)
+            weights = self.weights(target)
+            total = sum(weights.values())
+            for (suit, number), w in weights.items():
+                if w > 0:
+                    values[(target, suit, number)] = self._shot_value(w / total)
         return values

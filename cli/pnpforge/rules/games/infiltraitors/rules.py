@@ -59,18 +59,39 @@ class InfiltraitorsRules(GameRules):
                 f"{SLUG}: unknown mission '{chosen['mission']}' "
                 f"(allowed: {', '.join(sorted(self.mission_cards))})"
             )
-        self.mission: Mission = mission_from_card(self.mission_cards[wanted])
+        # Every mission is read (not only the one played), so a broken mission card stops the
+        # engine at once, naming the card, whichever mission was asked for.
+        self.missions = {cid: self._checked_mission(card) for cid, card in self.mission_cards.items()}
+        self.mission: Mission = self.missions[wanted]
         self._split_cards()
-        self._check_specials()
         size = len(self.in_play) + len(self.shared_specials)
         self.info = game_info(db, SLUG, max_steps=0, cooperative=True)
         bullets = self.mission.bullet_count(self.info.players_max)
         self.info.max_steps = 40 * (size + 12 + bullets) + 400
         self.info.options = {"mission": wanted}
         self.guesses: list[tuple[str, int]] = self._possible_guesses()
+        self._shot_actions: dict[int, list[tuple[str, int, str, int]]] = {}
+        # The chance outcome "this card comes off the pile", one tuple per physical card.
+        self.draw_action = {card: ("card", card.card, card.copy) for card in self.deck()}
         # [observation, its Deduction, its shot values or None, a miss's value]: the last one asked about
         self._deduction_memo: list[Any] = [None, None, None, 0.0]
         self._card_tables: Any = None  # the greedy agent's per-card tables, built on first use
+
+    def _checked_mission(self, card) -> Mission:
+        """A mission card's parameters, refused when it names a suit no playing card has."""
+        mission = mission_from_card(card)
+        suits = {spec.suit for spec in self.specs.values()}
+        missing = [suit for suit in mission.suits if suit not in suits]
+        if missing:
+            raise DeckError(f"card {mission.id}: the mission uses suit {missing[0]}, which no card has")
+        return mission
+
+    def shot_actions(self, target: int) -> list[tuple[str, int, str, int]]:
+        """Every 剷除叛徒 action against `target`, one per possible guess (built once per target)."""
+        actions = self._shot_actions.get(target)
+        if actions is None:
+            actions = self._shot_actions[target] = [("eliminate", target, s, n) for s, n in self.guesses]
+        return actions
 
     def _possible_guesses(self) -> list[tuple[str, int]]:
         """Every (suit, number) a shot may name in this mission (number 1 when specials are suspects)."""
@@ -101,9 +122,6 @@ class InfiltraitorsRules(GameRules):
                     self.in_play.append(card)
                 else:
                     self.box.append(card)
-        missing = [s for s in mission.suits if not any(self.specs[c.card].suit == s for c in self.in_play)]
-        if missing:
-            raise DeckError(f"card {mission.id}: the mission uses suit {missing[0]}, which no card has")
         # Which cards could be a suspect: what a seat's deduction starts from (public).
         self.suspect_pool: Counter[str] = Counter(card.card for card in self.in_play)
         self.shared_special_set = frozenset(self.shared_specials)
@@ -111,19 +129,6 @@ class InfiltraitorsRules(GameRules):
         chosen = CardInstance(mission.id, 0)
         self.mission_card: CardInstance | None = chosen if chosen in missions else None
         self.other_missions = [card for card in missions if card != chosen]
-
-    def _check_specials(self) -> None:
-        """Missions that play the special cards need exactly one per suit they use."""
-        mission = self.mission
-        if not (mission.has("shared_specials") or mission.has("specials_in_deck")):
-            return
-        for suit in mission.suits:
-            copies = sum(s.copies for s in self.specs.values() if s.special and s.suit == suit)
-            if copies != 1:
-                raise DeckError(
-                    f"card {mission.id}: the mission plays one special card per suit, "
-                    f"suit {suit} has {copies}"
-                )
 
     def new_initial_state(self, players: int, rng: random.Random):
         from .state import InfiltraitorsState

@@ -7,6 +7,7 @@ deals and mission 12's choice of the sole eliminator.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
@@ -15,7 +16,7 @@ from .actions import Action
 from .agents import SeatObservation, observe
 from .effects import Effects
 from .rules import InfiltraitorsRules
-from .table import ASIDE, CENTRE, ChanceEvent
+from .table import ASIDE, ASIDE_PILE, CENTRE, LINEUP, ChanceEvent
 
 
 class InfiltraitorsState(Effects, State):
@@ -24,7 +25,6 @@ class InfiltraitorsState(Effects, State):
     def __init__(self, rules: InfiltraitorsRules, players: int) -> None:
         super().__init__(rules, players)
         self._legal: list[Action] | None = None
-        self._legal_set: frozenset[Action] | None = None
         self.chance_queue = self._setup_events()
         self._announce_mission()
 
@@ -88,7 +88,6 @@ class InfiltraitorsState(Effects, State):
     def refresh(self) -> None:
         """Forget cached legal actions: call after arranging piles by hand (tests, puzzles)."""
         self._legal = None
-        self._legal_set = None
 
     def legal_actions(self) -> list[Any]:
         if self._legal is None:
@@ -100,9 +99,7 @@ class InfiltraitorsState(Effects, State):
             raise RuleViolation("the game is over")
         if self._legal is None:
             self._legal = sorted(self.compute_legal())
-        if self._legal_set is None:
-            self._legal_set = frozenset(self._legal)
-        if action not in self._legal_set:
+        if not self._is_legal(action):
             raise RuleViolation(f"illegal action {action!r} at stage {self.stage}")
         self.refresh()
         assert isinstance(action, tuple)
@@ -111,6 +108,15 @@ class InfiltraitorsState(Effects, State):
         else:
             self.decide(action)
         self.settle()
+
+    def _is_legal(self, action: Any) -> bool:
+        """Binary search in the sorted legal actions (an action of another shape is illegal)."""
+        legal = self._legal or []
+        try:
+            index = bisect_left(legal, action)
+        except TypeError:
+            return False
+        return index < len(legal) and legal[index] == action
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
@@ -122,37 +128,41 @@ class InfiltraitorsState(Effects, State):
     # -- checks ------------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        if self.bullets < 0 or self.bullets > self.bullets_start:
+        """Bullets in range, one suspect per stand, hints and covers only beside a suspect,
+        number tiles on exactly the ordered stands, hand limits between turns, and every
+        suspect either solved or still in play."""
+        if not 0 <= self.bullets <= self.bullets_start:
             raise RuleViolation(f"bullets out of range: {self.bullets}")
-        for target, pile in self.hint_piles.items():
-            holder = self.aside() if target == ASIDE else self.suspect(target)
-            if self.piles.count(pile) and holder is None:
-                raise RuleViolation(f"hints beside an empty place {target}")
-        for seat in range(self.players):
-            self._check_seat(seat)
+        count = self.piles.count
+        stands = [count(pile) for pile in self.stand_piles]
         settled = not self.chance_queue and self.result is None
+        for seat in range(self.players):
+            self._check_seat(seat, stands[seat], settled)
+        if count(self.hint_piles[ASIDE]) and not count(ASIDE_PILE):
+            raise RuleViolation("hints beside an empty place (the aside suspect)")
         if settled:
             if self.withdrawn[self.actor]:
                 raise RuleViolation(f"withdrawn seat {self.actor} is to act")
-            if self.solved + self.unsolved() != self.suspects_total:
+            unsolved = count(LINEUP) + sum(1 for n in stands if n) + count(ASIDE_PILE)
+            if self.solved + unsolved != self.suspects_total:
                 raise RuleViolation(
-                    f"{self.solved} solved + {self.unsolved()} unsolved suspects, "
-                    f"mission has {self.suspects_total}"
+                    f"{self.solved} solved + {unsolved} unsolved suspects, mission has {self.suspects_total}"
                 )
         tiles = [t for t in self.tile_of if t is not None]
         if len(tiles) != len(set(tiles)):
             raise RuleViolation(f"number tiles repeated: {tiles}")
 
-    def _check_seat(self, seat: int) -> None:
-        has_suspect = self.has_suspect(seat)
-        if self.cover(seat) is not None and not has_suspect:
-            raise RuleViolation(f"seat {seat} has a cover card but no suspect")
-        if (self.tile_of[seat] is None) != (not has_suspect or not self.mission.has("ordered")):
+    def _check_seat(self, seat: int, on_stand: int, settled: bool) -> None:
+        count = self.piles.count
+        if on_stand > 1:
+            raise RuleViolation(f"seat {seat} has {on_stand} suspects on its stand")
+        if not on_stand and (count(self.cover_piles[seat]) or count(self.hint_piles[seat])):
+            raise RuleViolation(f"seat {seat} has a cover card or hints but no suspect")
+        if (self.tile_of[seat] is None) != (not on_stand or not self.mission.has("ordered")):
             raise RuleViolation(f"seat {seat}: number tile and suspect disagree")
-        held = self.hand_count(seat)
+        held = count(self.hand_piles[seat])
         if self.withdrawn[seat] and held:
             raise RuleViolation(f"withdrawn seat {seat} still holds cards")
-        settled = not self.chance_queue and self.result is None
         if settled and seat != self.turn and held > self.mission.hand_limit:
             raise RuleViolation(f"seat {seat} holds {held} cards, limit {self.mission.hand_limit}")
 

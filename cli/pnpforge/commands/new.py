@@ -1,0 +1,93 @@
+"""`pnp game new`: a new game from a spreadsheet (or flags), ready for print, helpers, rules and check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from pnpforge.commands._common import db_path, echo_problems, handled, is_tty, open_db
+
+
+def new_cmd(
+    slug: str = typer.Argument(..., help="Game slug: lower-case letters, digits and '-' (e.g. my-game)."),
+    title: str | None = typer.Option(None, "--title", help="The game's title (asked on a terminal)."),
+    source: Path | None = typer.Option(
+        None, "--from", metavar="FILE", help="CSV or XLSX sheet: one row per card (name, type, copies, …)."
+    ),
+    size: str | None = typer.Option(None, "--size", metavar="WxH", help="Card size in mm (default 63x88)."),
+    language: str | None = typer.Option(
+        None, "--language", help="zh-Hant, zh-Hans, en, ja or ko (default: from the names)."
+    ),
+    title_en: str | None = typer.Option(None, "--title-en", help="English title (default: from the slug)."),
+    players: str = typer.Option("2-4", "--players", help="Player count, N or MIN-MAX."),
+    card_type: list[str] = typer.Option([], "--type", help="Without --from: a card type name (repeatable)."),
+    field: list[str] = typer.Option(
+        [],
+        "--field",
+        metavar="NAME[:TYPE[=A|B]]",
+        help="Without --from: a field of every type (repeatable), e.g. element:enum=fire|water.",
+    ),
+    encoding: str | None = typer.Option(None, "--encoding", help="The CSV's encoding if not UTF-8."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the game if it exists."),
+) -> None:
+    """Create a game: card types and typed fields inferred from a sheet, starter layouts, release v0.1."""
+    from pnpforge.design.newgame import GameSpec, create_game, parse_players, parse_size
+    from pnpforge.store.db import resolve_path
+
+    with handled():
+        if title is None:
+            if not is_tty():
+                raise typer.BadParameter("--title is required (no terminal to ask on)")
+            title = typer.prompt("Title")
+        if source is None and not card_type and not field and is_tty():
+            card_type = [
+                t.strip() for t in typer.prompt("Card types, comma-separated", default="card").split(",")
+            ]
+            answer = typer.prompt(
+                "Fields (NAME[:TYPE[=A|B]]), comma-separated", default="", show_default=False
+            )
+            field = [f for f in (s.strip() for s in answer.split(",")) if f]
+        spec = GameSpec(slug, title.strip(), title_en, language, parse_size(size), parse_players(players))
+        db = open_db()
+        made = create_game(
+            db, resolve_path(db_path()).absolute().parent, spec, source, card_type, field, encoding, replace
+        )
+    _report(made, source)
+    echo_problems(made.deck_problems, "deck check (not blocking):")
+
+
+def _report(made, source: Path | None) -> None:
+    lang = f"{made.language} (guessed; --language to change)" if made.language_guessed else made.language
+    typer.echo(
+        f"created game {made.slug}: {made.cards} cards, language {lang}, "
+        f"{made.size[0]:g}×{made.size[1]:g} mm cards, released as {made.release}"
+    )
+    if made.inference is not None:
+        for itype in made.inference.types:
+            typer.echo(
+                f"  type {itype.slug} ({itype.name}): {len(itype.rows)} cards, {itype.copies} copies "
+                f"→ composition rule {itype.name}×{itype.copies}"
+            )
+            for note in itype.notes:
+                typer.echo(f"    {note}")
+        if not made.inference.has_ids:
+            typer.echo("  ids: made from the type and row number (add an 'id' column to choose them)")
+    for path in made.written:
+        typer.echo(f"  wrote {path}")
+    for path in made.kept:
+        typer.echo(f"  kept {path} (already there)")
+    typer.echo(
+        "To change a field's type or allowed values: pnp game export GAME -o game.json, edit it, "
+        "pnp game import game.json --replace (or fix the sheet and rerun with --replace)."
+    )
+    typer.echo(
+        f"Next: pnp print {made.slug} · pnp helpers {made.slug} · pnp rules {made.slug} · "
+        f"pnp check {made.slug} · pnp watch {made.slug}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    from pnpforge.commands.db import game_app
+
+    game_app.command("new")(new_cmd)

@@ -1,0 +1,352 @@
+"""`pnp game new`: a whole game from a spreadsheet (or from flags), ready to print at once.
+
+The sheet's rows become cards; `pnpforge.design.infer` gives the card types
+and typed fields; copies give one composition rule per type; the glossary
+gets each enum and list field with its values, and the rule summary one
+section listing the components, both facts of the sheet.  The game enters the
+database as a bundle, through the validation every import goes through, and
+is released as v0.1 so `pnp diff` and `pnp print --changed-since` work from
+the first edit.  Starter layouts (with an art slot) go to `templates/GAME/`.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from pnpforge import cardio
+from pnpforge.design import infer
+from pnpforge.errors import PnpError
+from pnpforge.model import FieldDef
+
+LANGUAGES = ("zh-Hant", "zh-Hans", "en", "ja", "ko")
+DEFAULT_SIZE = (63.0, 88.0)
+
+
+@dataclass
+class GameSpec:
+    """What the designer asked for: names, size, language, players; None means infer or default."""
+
+    slug: str
+    title: str
+    title_en: str | None = None
+    language: str | None = None
+    size: tuple[float, float] | None = None
+    players: tuple[int, int] = (2, 4)
+    play_time: str = ""
+
+
+@dataclass
+class NewGame:
+    """What `pnp game new` made, for the report."""
+
+    slug: str
+    language: str
+    language_guessed: bool
+    size: tuple[float, float]
+    inference: infer.Inference | None
+    cards: int
+    written: list[Path] = field(default_factory=list)
+    kept: list[Path] = field(default_factory=list)
+    release: str = ""
+    deck_problems: list[Any] = field(default_factory=list)
+
+
+def parse_size(text: str | None) -> tuple[float, float] | None:
+    """'63x88' (or 63×88) in mm; None when not given."""
+    if text is None:
+        return None
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*[x×X*]\s*([0-9]+(?:\.[0-9]+)?)\s*(mm)?\s*", text)
+    if not match:
+        raise PnpError(f"--size {text!r}: expected WIDTHxHEIGHT in mm, e.g. 63x88")
+    w, h = float(match.group(1)), float(match.group(2))
+    if not (10 <= w <= 400 and 10 <= h <= 400):
+        raise PnpError(f"--size {text!r}: each side must be 10-400 mm")
+    return w, h
+
+
+def parse_players(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*([0-9]{1,2})\s*(?:[-–]\s*([0-9]{1,2}))?\s*", text)
+    if not match or int(match.group(1)) < 1 or int(match.group(2) or match.group(1)) < int(match.group(1)):
+        raise PnpError(f"--players {text!r}: expected N or MIN-MAX, e.g. 2-4")
+    return int(match.group(1)), int(match.group(2) or match.group(1))
+
+
+def guess_language(texts: list[str]) -> str:
+    """The printing language the card names suggest (kana → ja, hangul → ko, CJK → zh-Hant/zh-Hans)."""
+    joined = "".join(texts)
+    if re.search(r"[\u3040-\u30ff]", joined):
+        return "ja"
+    if re.search(r"[\uac00-\ud7af]", joined):
+        return "ko"
+    han = "".join(re.findall(r"[\u4e00-\u9fff]", joined))
+    if not han:
+        return "en"
+    try:
+        han.encode("gb2312")
+        return "zh-Hans"
+    except UnicodeEncodeError:
+        return "zh-Hant"
+
+
+# ---- reading the sheet -----------------------------------------------------------
+
+
+def read_sheet(path: Path, encoding: str | None = None) -> tuple[list[str], list[infer.Row]]:
+    """Header and rows of a CSV or XLSX file (every worksheet; a sheet's name types its rows)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".xlsx":
+        return _read_xlsx(path)
+    if suffix not in (".csv", ".txt", ".tsv"):
+        raise PnpError(f"{path}: --from takes a .csv or .xlsx file")
+    if not path.is_file():
+        raise PnpError(f"no such file: {path}")
+    text = cardio.decode(path.read_bytes(), path, encoding)
+    reader = csv.reader(text.splitlines(), delimiter="\t" if suffix == ".tsv" else ",")
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise PnpError(f"{path} is empty") from None
+    except csv.Error as exc:
+        raise PnpError(f"{path}, line 1: broken CSV: {exc}") from None
+    rows = []
+    try:
+        for number, cells in enumerate(reader, 2):
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
+                raise PnpError(f"{path}, line {number}: {len(cells)} cells, the header has {len(header)}")
+            rows.append(infer.Row(dict(zip(header, cells, strict=False)), f"{path}, line {number}"))
+    except csv.Error as exc:
+        raise PnpError(f"{path}: broken CSV: {exc}") from None
+    return header, rows
+
+
+def _read_xlsx(path: Path) -> tuple[list[str], list[infer.Row]]:
+    from pnpforge.design.sheets import read_tables
+
+    header: list[str] = []
+    rows: list[infer.Row] = []
+    tables = list(read_tables(path))
+    for title, head, body in tables:
+        typed = len(tables) > 1 and "type" not in [h.lower() for h in head]
+        for h in head:
+            if h and h not in header:
+                header.append(h)
+        for number, cells in body:
+            values = {h: c for h, c in zip(head, cells, strict=False) if h}
+            if typed:
+                values["type"] = title
+            rows.append(infer.Row(values, f"{path}, sheet '{title}', row {number}"))
+        if typed and "type" not in header:
+            header.append("type")
+    if not header:
+        raise PnpError(f"{path} has no rows")
+    return header, rows
+
+
+# ---- the bundle ----------------------------------------------------------------------
+
+
+def _type_entry(itype: infer.InferredType, spec: GameSpec, size: tuple[float, float], title: str) -> dict:
+    name_en = itype.name if itype.name.isascii() else itype.slug.replace("-", " ").title()
+    return {
+        "slug": itype.slug,
+        "name": itype.name,
+        "name_en": name_en,
+        "width_mm": size[0],
+        "height_mm": size[1],
+        "size_provisional": spec.size is None,
+        "role": "deck",
+        "back": {"title": title},
+        "fields": [f.to_dict() for f in itype.fields],
+    }
+
+
+def _cards(inference: infer.Inference, slug: str, source: str) -> list[dict]:
+    cards = []
+    for itype in inference.types:
+        for number, row in enumerate(itype.rows, 1):
+            name = row.cells.get("name", "").strip()
+            if not name:
+                raise PnpError(f"{row.where}: the name is blank; every card needs one")
+            card: dict[str, Any] = {
+                "id": infer.card_id(itype, row, number, inference.has_ids),
+                "type": itype.slug,
+                "name": name,
+                "copies": infer.parse_copies(row),
+                "fields": infer.card_values(itype, row),
+                "provenance": "provisional",
+                "source": source,
+            }
+            for key in ("name_en", "text", "flavor", "notes"):
+                if row.cells.get(key, "").strip():
+                    card[key] = row.cells[key]
+            if row.cells.get("art", "").strip():
+                card["art"] = row.cells["art"].strip()
+            cards.append(card)
+    return cards
+
+
+def _glossary(types: list[infer.InferredType], source: str) -> list[dict]:
+    out: list[dict] = []
+    seen: set[str] = set()
+    for itype in types:
+        for fd in itype.fields:
+            if fd.type in ("enum", "list") and fd.allowed and (fd.label or fd.name) not in seen:
+                seen.add(fd.label or fd.name)
+                out.append(
+                    {
+                        "term": fd.label or fd.name,
+                        "term_en": fd.name,
+                        "category": "term",
+                        "text": " · ".join(fd.allowed),
+                        "source": source,
+                    }
+                )
+    return out
+
+
+def build_bundle(
+    spec: GameSpec,
+    inference: infer.Inference | None,
+    types: list[infer.InferredType],
+    language: str,
+    size: tuple[float, float],
+    source: str,
+) -> dict:
+    """The game as a `pnp game import` bundle (validated when it is written)."""
+    title_en = spec.title_en or (spec.title if spec.title.isascii() else spec.slug.replace("-", " ").title())
+    cards = _cards(inference, spec.slug, source) if inference else []
+    composition = [
+        {
+            "id": t.slug,
+            "label": f"{t.name}×{t.copies}",
+            "card_type": t.slug,
+            "expected": t.copies,
+            "source": f"copies in {source}",
+        }
+        for t in types
+        if t.rows
+    ]
+    counts = ", ".join(f"{t.name} ×{t.copies}" for t in types if t.rows)
+    rules = (
+        [
+            {
+                "kind": "overview",
+                "title": "Components",
+                "body": f"{sum(t.copies for t in types)} cards: {counts}.",
+                "source": source,
+            }
+        ]
+        if counts
+        else []
+    )
+    return {
+        "format": "pnpforge-game/1",
+        "game": {
+            "slug": spec.slug,
+            "title": spec.title,
+            "title_en": title_en,
+            "language": language,
+            "players_min": spec.players[0],
+            "players_max": spec.players[1],
+            "play_time": spec.play_time,
+            "version": "0.1",
+            "notes": f"created by pnp game new from {source}",
+        },
+        "card_types": [_type_entry(t, spec, size, spec.title) for t in types],
+        "cards": cards,
+        "composition": composition,
+        "glossary": _glossary(types, source),
+        "rules": rules,
+    }
+
+
+def types_from_flags(type_names: list[str], field_specs: list[str]) -> list[infer.InferredType]:
+    """Card types named on the command line, each with the fields `name[:type[=a|b]]` describe."""
+    fields = [parse_field_spec(s) for s in field_specs]
+    out: list[infer.InferredType] = []
+    for name in type_names or ["card"]:
+        slug = infer.slugify(name, "", "a-z0-9-") or f"type-{len(out) + 1}"
+        out.append(infer.InferredType(slug, name.strip(), list(fields)))
+    return out
+
+
+def parse_field_spec(text: str) -> FieldDef:
+    """`attack:integer`, `element:enum=fire|water`, `tags:list=a|b`, `flavour` (text)."""
+    match = re.fullmatch(r"\s*([^:=]+?)\s*(?::\s*(integer|text|enum|boolean|list)\s*(?:=(.*))?)?\s*", text)
+    if not match:
+        raise PnpError(f"--field {text!r}: expected NAME[:TYPE[=A|B]], e.g. element:enum=fire|water")
+    label, kind, allowed = match.group(1), match.group(2) or "text", match.group(3)
+    values = [v.strip() for v in (allowed or "").split("|") if v.strip()]
+    if kind in ("enum", "list") and not values:
+        raise PnpError(f"--field {text!r}: an {kind} field needs its values, e.g. {label}:{kind}=a|b")
+    return FieldDef(infer.slugify(label, "field"), kind, label=label, allowed=values or None)
+
+
+def create_game(
+    db: sqlite_utils.Database,
+    db_folder: Path,
+    spec: GameSpec,
+    source: Path | None = None,
+    type_names: list[str] | None = None,
+    field_specs: list[str] | None = None,
+    encoding: str | None = None,
+    replace: bool = False,
+) -> NewGame:
+    """Make the game: infer, import as one validated bundle, write layouts, release v0.1."""
+    from pnpforge.importer import import_bundle
+    from pnpforge.store import bundle, releases
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", spec.slug):
+        raise PnpError(f"game slug {spec.slug!r}: use lower-case letters, digits and '-' (e.g. my-game)")
+    if spec.language is not None and spec.language not in LANGUAGES:
+        raise PnpError(f"--language {spec.language!r}: allowed: {', '.join(LANGUAGES)}")
+    inference = None
+    if source is not None:
+        header, rows = read_sheet(source, encoding)
+        inference = infer.infer(header, rows, str(source))
+        types = inference.types
+    else:
+        types = types_from_flags(type_names or [], field_specs or [])
+    names = [spec.title] + [r.cells.get("name", "") for t in types for r in t.rows]
+    language = spec.language or guess_language(names)
+    size = spec.size or DEFAULT_SIZE
+    label = source.name if source is not None else "pnp game new"
+    data = bundle.parse(build_bundle(spec, inference, types, language, size, label))
+    _, problems = import_bundle(db, data, source or Path("pnp game new"), replace=replace)
+    folder = db_folder / "templates" / spec.slug
+    written, kept = write_layouts_for(folder, spec.title, types, size)
+    tag = "v0.1"
+    if not any(r.tag == tag for r in releases.list_releases(db, spec.slug)):
+        releases.create_release(db, spec.slug, tag, "created by pnp game new")
+    return NewGame(
+        spec.slug,
+        language,
+        spec.language is None,
+        size,
+        inference,
+        len(data["cards"]),
+        written,
+        kept,
+        tag,
+        problems,
+    )
+
+
+def write_layouts_for(
+    folder: Path, title: str, types: list[infer.InferredType], size: tuple[float, float]
+) -> tuple[list[Path], list[Path]]:
+    from pnpforge.design.layouts import write_layouts
+
+    try:
+        return write_layouts(folder, title, [(t.slug, t.name, t.fields) for t in types], *size)
+    except OSError as exc:
+        raise PnpError(f"cannot write the starter layouts into {folder}: {exc.strerror}") from None

@@ -1,0 +1,166 @@
+"""XLSX spreadsheets in and out: the same records as CSV, one sheet per card type.
+
+Export writes one worksheet per card type (named by the type's slug), with
+the CSV columns of that type: the card attributes, then the type's fields.
+Every cell is written as text except copies and integer fields, which are
+numbers so a spreadsheet sorts and sums them; text is stored as text even
+when it starts with `=`, so opening an export never runs a formula, and no
+escaping is needed.  Import reads every worksheet: a `type` column names each
+row's card type, else the worksheet's name does.  Rows then go through the
+very validation a CSV import does (`pnpforge.importer`), all or nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pnpforge.cardio import ATTR_COLUMNS, MAX_ROWS, Record
+from pnpforge.errors import PnpError
+from pnpforge.model import Card, CardType
+
+MAX_XLSX_BYTES = 64 * 1024 * 1024  # an XLSX is unzipped whole: the JSON import's limit
+_NUMERIC_ATTRIBUTES = ("copies",)
+
+
+def cell_text(value: Any) -> str:
+    """A cell's value as the text a CSV cell would hold (3.0 → '3', True → 'true')."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    return str(value)
+
+
+def _open(path: Path) -> Any:
+    """The workbook at `path`, read-only with computed values; PnpError naming the file otherwise."""
+    import zipfile
+
+    import openpyxl
+
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise PnpError(f"no such file: {path}") from None
+    except OSError as exc:
+        raise PnpError(f"cannot read {path}: {exc.strerror}") from None
+    if size > MAX_XLSX_BYTES:
+        raise PnpError(
+            f"{path} is {size // 2**20} MB, more than the {MAX_XLSX_BYTES // 2**20} MB "
+            f"an XLSX import takes; split it or save it as CSV"
+        )
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+        raise PnpError(f"{path} is not a readable XLSX workbook ({exc})") from None
+
+
+def read_tables(path: Path) -> Iterator[tuple[str, list[str], Iterator[tuple[int, list[str]]]]]:
+    """Each non-empty worksheet as (name, header, rows of (row number, cells as text))."""
+    book = _open(Path(path))
+    try:
+        for sheet in book.worksheets:
+            rows = sheet.iter_rows(values_only=True)
+            found = _header(rows)
+            if found is not None:
+                header_row, header = found
+                yield sheet.title, header, _body(rows, header_row, len(header))
+    finally:
+        book.close()  # a read-only workbook keeps its file open until closed
+
+
+def _header(rows: Iterator[tuple[Any, ...]]) -> tuple[int, list[str]] | None:
+    """The first non-blank row (its number and cells, trailing blanks dropped), or None."""
+    for number, values in enumerate(rows, 1):
+        header = [cell_text(v).strip() for v in values]
+        if any(header):
+            while not header[-1]:
+                header.pop()
+            return number, header
+    return None
+
+
+def _body(rows: Iterator[tuple[Any, ...]], after: int, width: int) -> Iterator[tuple[int, list[str]]]:
+    for number, values in enumerate(rows, after + 1):
+        cells = [cell_text(v) for v in values][:width]
+        cells += [""] * (width - len(cells))
+        if any(c.strip() for c in cells):
+            yield number, cells
+
+
+def read_records(path: Path) -> Iterator[Record]:
+    """Import records from every worksheet (the sheet name gives the type when there is no column)."""
+    path = Path(path)
+    count = 0
+    for title, header, rows in read_tables(path):
+        where = f"{path}, sheet '{title}'"
+        if "id" not in header:
+            raise PnpError(f"{where}, row 1: no 'id' column (columns: {', '.join(header)[:300]})")
+        dupes = sorted({h for h in header if h and header.count(h) > 1})
+        if dupes:
+            raise PnpError(f"{where}, row 1: column(s) {', '.join(dupes)} appear twice")
+        fields = {h for h in header if h and h not in ATTR_COLUMNS}
+        for number, cells in rows:
+            count += 1
+            if count > MAX_ROWS:
+                raise PnpError(f"{path} has more than {MAX_ROWS} rows; split it into several files")
+            values = {h: c for h, c in zip(header, cells, strict=False) if h}
+            if "type" not in header:
+                values["type"] = title
+            yield Record(values, f"{where}, row {number}", fields)
+
+
+def _export_value(card: Card, key: str, numeric: bool) -> Any:
+    from pnpforge.cardio import _cell
+
+    value = getattr(card, key) if key in ATTR_COLUMNS else card.fields.get(key)
+    if numeric and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return _cell(value)
+
+
+def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:
+    """The cards as an XLSX workbook, one worksheet per card type, in the game's type order."""
+    import openpyxl
+    from openpyxl.cell.cell import TYPE_STRING
+
+    book = openpyxl.Workbook()
+    book.remove(book.worksheets[0])  # the empty default sheet
+    for ctype in types:
+        sheet = book.create_sheet(ctype.slug[:31])
+        columns = ATTR_COLUMNS + [f.name for f in ctype.fields]
+        numeric = set(_NUMERIC_ATTRIBUTES) | {f.name for f in ctype.fields if f.type == "integer"}
+        sheet.append(columns)
+        for card in (c for c in cards if c.type == ctype.slug):
+            sheet.append([_export_value(card, k, k in numeric) for k in columns])
+        for row in sheet.iter_rows(min_row=2):
+            for cell in row:
+                if isinstance(cell.value, str):
+                    cell.data_type = TYPE_STRING  # '=…' stays text, never a formula
+        sheet.freeze_panes = "B2"
+    if not types:
+        book.create_sheet("cards").append(ATTR_COLUMNS)
+    book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def export_file(db: Any, game: str, output: Path | None) -> str:
+    """Write the game's cards to `output` as XLSX; the line the command prints."""
+    from pnpforge.outfile import write_bytes
+    from pnpforge.store import repo
+
+    if output is None:
+        raise PnpError("XLSX is a binary format: name the file with -o FILE.xlsx")
+    repo.get_game(db, game)
+    types = repo.card_types(db, game)
+    write_bytes(output, write_workbook(repo.list_cards(db, game), types))
+    return f"wrote {output} ({len(types)} sheet(s), one per card type)"

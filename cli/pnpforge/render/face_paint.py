@@ -1,0 +1,250 @@
+"""Drawing primitives of faces and backs: shapes, badges, patterns, frames, bands.
+
+Each returns an op, a function drawn at the trim position of a card; nothing
+here reads a card, so an op planned once is replayed for every copy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from pnpforge.errors import PnpError
+from pnpforge.render import text as tx
+from pnpforge.render.face_geometry import Box, BoxOp, Op
+from pnpforge.render.layout import Region
+from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
+
+
+def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None,
+              stroke: str | None) -> Op:
+    """A region's shape in its fill and outline colours (into the bleed if it asks)."""
+    o = reg.opts
+    shape, radius, sw, use_bleed = o["shape"], o["radius"], o["stroke_width"], o["bleed"]
+
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        x, y, w, h = box.points(ox, oy, H)
+        if use_bleed and bleed > 0:
+            x, y, w, h = box.bleed(x, y, w, h, W, H, bleed)
+        if fill:
+            c.setFillColorRGB(*hex_to_rgb(fill))
+        if stroke:
+            c.setStrokeColorRGB(*hex_to_rgb(stroke))
+            c.setLineWidth(sw * MM)
+        draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
+    return op
+
+
+@lru_cache(maxsize=256)
+def mark_paint(colour: str, sign: str, font: str) -> Callable[[Any, float, float, float], None]:
+    """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
+
+    def paint(c: Any, x: float, top: float, size: float) -> None:
+        s = min(tx.MARK_MAX, size * 0.6)
+        c.setFillColorRGB(*hex_to_rgb(colour))
+        c.setFont(font, s)
+        c.drawString(x, top - tx.ASCENT * s, sign)
+    return paint
+
+
+@lru_cache(maxsize=256)
+def background_op(colour: str, W: float, H: float) -> Op:
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        c.setFillColorRGB(*hex_to_rgb(colour))
+        c.rect(ox - bleed, oy - bleed, W * MM + 2 * bleed, H * MM + 2 * bleed, stroke=0, fill=1)
+    return op
+
+
+def draw_shape(c: Any, shape: str, x: float, y: float, w: float, h: float, radius: float,
+                fill: bool, stroke: bool) -> None:
+    p = c.beginPath()
+    cx, cy = x + w / 2, y + h / 2
+    if shape == "rect":
+        p.rect(x, y, w, h)
+    elif shape == "rounded":
+        p.roundRect(x, y, w, h, min(radius, w / 2, h / 2))
+    elif shape == "circle":
+        r = min(w, h) / 2
+        p.circle(cx, cy, r)
+    elif shape == "ellipse":
+        p.ellipse(x, y, w, h)
+    else:
+        pts = _polygon(shape, x, y, w, h)
+        p.moveTo(*pts[0])
+        for pt in pts[1:]:
+            p.lineTo(*pt)
+        p.close()
+    c.drawPath(p, fill=1 if fill else 0, stroke=1 if stroke else 0)
+
+
+def _polygon(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
+    cx, cy, t, r = x + w / 2, y + h / 2, y + h, x + w
+    if shape == "diamond":
+        return [(cx, t), (r, cy), (cx, y), (x, cy)]
+    if shape == "pentagon":
+        return [(cx, t), (r, y + h * 0.62), (x + w * 0.81, y), (x + w * 0.19, y), (x, y + h * 0.62)]
+    if shape == "inv-pentagon":
+        return [(cx, y), (r, y + h * 0.38), (x + w * 0.81, t), (x + w * 0.19, t), (x, y + h * 0.38)]
+    if shape == "hexagon":
+        k = min(w * 0.25, h * 0.29)
+        return [(x + k, t), (r - k, t), (r, cy), (r - k, y), (x + k, y), (x, cy)]
+    if shape == "banner":
+        k = min(h * 0.35, w * 0.2)
+        return [(x, y), (r, y), (r - k, cy), (r, t), (x, t)]
+    raise PnpError(f"unknown shape '{shape}'")  # pragma: no cover - validated on load
+
+
+def badge_width(m: tx.Measure, spec: dict[str, Any], name: str, h: float, fonts: Any) -> float:
+    """Badges are square unless their text needs more room (then a pill or wide box)."""
+    if spec["shape"] not in ("rounded", "rect", "circle", "none"):
+        return h
+    font = fonts.bold if spec["font"] == "bold" else fonts.regular
+    text = spec["text"] or name
+    tw = m.text(text, font) * h * 0.62
+    return max(h, tw + h * 0.45)
+
+
+def draw_badge(c: Any, spec: dict[str, Any], name: str, x: float, y: float, w: float, h: float,
+                m: tx.Measure, fonts: Any) -> None:
+    shape = spec["shape"]
+    fill, stroke = spec["fill"], spec["stroke"]
+    if shape != "none":
+        if fill:
+            c.setFillColorRGB(*hex_to_rgb(fill))
+        if stroke:
+            c.setStrokeColorRGB(*hex_to_rgb(stroke))
+            c.setLineWidth(max(0.3, h * 0.06))
+        kind = {"circle": "rounded"}.get(shape, shape)
+        radius = h / 2 if shape == "circle" else h * 0.22
+        draw_shape(c, kind, x, y, w, h, radius, bool(fill), bool(stroke))
+    text = spec["text"] or name
+    font = fonts.bold if spec["font"] == "bold" else fonts.regular
+    tcol = spec["text_colour"] or (readable_on(fill) if fill and shape != "none" else "#1a1a1a")
+    room = w * (0.62 if shape in ("diamond", "pentagon", "inv-pentagon", "hexagon") else 0.86)
+    size = h * (0.62 if len(text) == 1 else 0.55)
+    tw = m.text(text, font)
+    if tw * size > room:
+        size = room / tw
+    c.setFillColorRGB(*hex_to_rgb(tcol))
+    c.setFont(font, size)
+    cy = y + h / 2
+    if shape == "pentagon":
+        cy = y + h * 0.45
+    elif shape == "inv-pentagon":
+        cy = y + h * 0.55
+    c.drawCentredString(x + w / 2, cy - (tx.ASCENT - 0.5) * size, text)
+
+
+@lru_cache(maxsize=256)
+def badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol: str,
+              font: str, whole: bool) -> Op:
+    """The provisional badge: filled for a wholly provisional card, an outline otherwise."""
+
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        cx, cy = ox + (x + d / 2) * MM, oy + (H - y - d / 2) * MM
+        r = d / 2 * MM
+        c.setLineWidth(0.6)
+        c.setStrokeColorRGB(*hex_to_rgb(fill))
+        if whole:
+            c.setFillColorRGB(*hex_to_rgb(fill))
+            c.circle(cx, cy, r, stroke=1, fill=1)
+            c.setFillColorRGB(*hex_to_rgb(tcol))
+        else:
+            c.setFillColorRGB(1, 1, 1)
+            c.circle(cx, cy, r, stroke=1, fill=1)
+            c.setFillColorRGB(*hex_to_rgb(fill))
+        size = r * (1.15 if len(text) == 1 else 0.8)
+        c.setFont(font, size)
+        c.drawCentredString(cx, cy - (tx.ASCENT - 0.5) * size, text)
+    return op
+
+
+@lru_cache(maxsize=256)
+def hatch_op(colour: str) -> BoxOp:
+    """Soft diagonal hatching: an art slot waiting for art."""
+    from pnpforge.render.units import luminance
+    # light slot on light cards, dark slot on dark ones: the colour sets the mood
+    ground = mix(colour, "#ffffff", 0.55) if luminance(colour) > 0.2 else mix(colour, "#000000", 0.35)
+
+    def op(c: Any, x: float, y: float, w: float, h: float) -> None:
+        c.setFillColorRGB(*hex_to_rgb(ground))
+        c.rect(x, y, w, h, stroke=0, fill=1)
+        p = c.beginPath()
+        p.rect(x, y, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        c.setStrokeColorRGB(*hex_to_rgb(colour))
+        c.setLineWidth(0.4)
+        step = 4.0
+        k = -h
+        while k < w:
+            c.line(x + k, y, x + k + h, y + h)
+            k += step
+    return op
+
+
+def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:
+    """Back patterns centred on the card, so mirroring the back changes nothing."""
+
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        if pattern == "none":
+            return
+        x0, y0 = ox - bleed, oy - bleed
+        w, h = W * MM + 2 * bleed, H * MM + 2 * bleed
+        cx, cy = ox + W * MM / 2, oy + H * MM / 2
+        p = c.beginPath()
+        p.rect(x0, y0, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        c.setStrokeColorRGB(*hex_to_rgb(colour))
+        c.setFillColorRGB(*hex_to_rgb(colour))
+        c.setLineWidth(0.6)
+        reach = math.hypot(w, h)
+        step = 4 * MM
+        n = int(reach / step) + 2
+        if pattern == "lattice":
+            for k in range(-n, n + 1):
+                d = k * step
+                c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
+                c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
+        elif pattern == "dots":
+            for i in range(-n, n + 1):
+                for j in range(-n, n + 1):
+                    px, py = cx + i * step, cy + j * step
+                    if x0 - 2 <= px <= x0 + w + 2 and y0 - 2 <= py <= y0 + h + 2:
+                        c.circle(px, py, 0.45 * MM, stroke=0, fill=1)
+        elif pattern == "rings":
+            for k in range(1, n + 1):
+                c.circle(cx, cy, k * step, stroke=1, fill=0)
+        elif pattern == "stripes":
+            c.setLineWidth(step * 0.35)
+            for k in range(-n, n + 1):
+                c.line(cx + k * step, y0, cx + k * step, y0 + h)
+    return op
+
+
+def frame_op(colour: str, W: float, H: float, inset: float) -> Op:
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        c.setStrokeColorRGB(*hex_to_rgb(colour))
+        c.setLineWidth(0.8)
+        c.roundRect(ox + inset * MM, oy + inset * MM, (W - 2 * inset) * MM,
+                    (H - 2 * inset) * MM, 2.5 * MM, stroke=1, fill=0)
+        c.setLineWidth(0.35)
+        i2 = inset + 1.0
+        c.roundRect(ox + i2 * MM, oy + i2 * MM, (W - 2 * i2) * MM, (H - 2 * i2) * MM,
+                    1.8 * MM, stroke=1, fill=0)
+    return op
+
+
+def band_op(fill: str, line: str, x: float, y: float, w: float, h: float, H: float) -> Op:
+    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
+        bx, by = ox + x * MM, oy + (H - y - h) * MM
+        c.setFillColorRGB(*hex_to_rgb(fill))
+        c.rect(bx, by, w * MM, h * MM, stroke=0, fill=1)
+        c.setStrokeColorRGB(*hex_to_rgb(line))
+        c.setLineWidth(0.5)
+        c.line(bx, by, bx + w * MM, by)
+        c.line(bx, by + h * MM, bx + w * MM, by + h * MM)
+    return op
+
+

@@ -1,0 +1,319 @@
+"""Planning a face's regions: text, rows, icons, images and shapes.
+
+A region is planned once per card (copies share the plan): its template is
+rendered, every glyph is checked against the fonts, the text is fitted to the
+box (the same text in the same box is fitted once), and art is resampled to
+the region at the print resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pnpforge.errors import PnpError
+from pnpforge.render import fonts as fontmod
+from pnpforge.render import text as tx
+from pnpforge.render.face_cache import MISSING
+from pnpforge.render.face_context import FaceContext
+from pnpforge.render.face_geometry import Box, BoxOp, Op, fit_rows, padded, row_pair, tidy_text
+from pnpforge.render.face_ops import IconOp, IconsOp, ImageOp, RowsOp, TextOp
+from pnpforge.render.face_paint import badge_width, draw_badge, hatch_op, mark_paint, shape_fill_op
+from pnpforge.render.face_values import PlanContext, card_free_colour
+from pnpforge.render.layout import Region
+from pnpforge.render.units import MM, hex_to_rgb, mix
+
+
+class RegionPlanner(FaceContext):
+    """Plans one region of a face (text, rows, icons, image, shape) for one card."""
+
+    def _shape_op(self, ctx: PlanContext, reg: Region, box: Box, W: float, H: float,
+                  where: str) -> Op | None:
+        o = reg.opts
+        fill = self._colour(ctx, o["fill"], where + " option 'fill'")
+        stroke = self._colour(ctx, o["stroke"], where + " option 'stroke'")
+        if reg.kind == "shape" and not fill and not stroke:
+            stroke = "#000000"          # a shape with neither would be invisible: outline it
+        if not fill and not stroke:
+            return None
+        key = ("shape", ctx.ctype.slug, reg.name, fill, stroke)   # drawn alike on every card
+        op = self._static.get(key)
+        if op is None:
+            op = self._static[key] = shape_fill_op(reg, box, W, H, fill, stroke)
+        return op
+
+    def _plan_shape(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+        return None                       # the shape itself is drawn by _shape_op
+
+    def _spans(self, ctx: PlanContext, raw: str, bold: bool, keywords: bool) -> list[tx.Span]:
+        """Markup -> spans, with the layout's keyword styles resolved for this card."""
+        spans = tx.parse_markup(raw, ctx.layout.icons)
+        if bold:
+            spans = [tx.Span(s.text, True, s.colour, s.icon, s.mark) for s in spans]
+        if keywords and ctx.layout.keywords:
+            spans = tx.apply_keywords(spans, self._keywords(ctx))
+        if any(s.mark for s in spans):
+            ctx.marks_used = True
+        return spans
+
+    def _keywords(self, ctx: PlanContext) -> dict[str, dict[str, Any]]:
+        """The layout's keyword styles with colours resolved (once per layout when no colour
+        depends on the card)."""
+        key = ("keywords", ctx.ctype.slug)
+        kws = self._static.get(key)
+        if kws is None:
+            kws = {w: {"icon": k["icon"], "bold": k["bold"],
+                       "colour": self._colour(ctx, k["colour"], f"[keywords.{w}]")}
+                   for w, k in ctx.layout.keywords.items()}
+            if all(card_free_colour(k["colour"]) for k in ctx.layout.keywords.values()):
+                self._static[key] = kws
+        return kws
+
+    def _template_text(self, ctx: PlanContext, source: str, where: str) -> str:
+        """Render a text template; a region that read a provisional value shows the sign."""
+        raw = self._render(ctx, source, where, track=True)
+        if ctx.tracker.read and tx.MARK not in raw and raw.strip():
+            raw = raw.rstrip() + tx.MARK
+        return tidy_text(raw)
+
+    def _check_plain(self, ctx: PlanContext, text: str, font: str, where: str) -> None:
+        for ch in fontmod.missing_glyphs(text, font):
+            raise PnpError(f"{where}: font {font} has no glyph for "
+                           f"{fontmod.describe_char(ch)}")
+
+    def _atoms_checked(self, ctx: PlanContext, spans: list[tx.Span], where: str) -> list[tx.Atom]:
+        atoms = tx.atomize(spans, ctx.measure)
+        missing = tx.missing_chars(atoms, ctx.measure)
+        if missing:
+            ch, font = missing[0]
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise PnpError(f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}"
+                           f"{more}; change the text, never print a blank box")
+        return atoms
+
+    def _plan_text(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+        o = reg.opts
+        raw = self._template_text(ctx, o["text"], where + " option 'text'")
+        if not raw.strip():
+            return None
+        colour = self._colour(ctx, o["colour"], where + " option 'colour'") or "#1a1a1a"
+        spans = self._spans(ctx, raw, o["font"] == "bold", o["keywords"])
+        bw, bh = box.content(int(o["rotate"]), o["padding"])
+        size, min_size, shrink = o["size"], min(o["min_size"], o["size"]), o["fit"] == "shrink"
+        # the same text in the same region (copies, shared labels, repeated rules): one fit
+        key = (ctx.ctype.slug, tuple(spans), bw, bh, size, min_size, o["leading"], shrink)
+        fitted = self._fits.lookup(key)
+        if fitted is MISSING:
+            atoms = self._atoms_checked(ctx, spans, where)
+            try:
+                fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure,
+                                shrink=shrink)
+            except tx.Overflow as e:
+                raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
+                               "the text, enlarge the region or lower min_size)") from e
+            fitted = self._fits.store(key, fitted.for_drawing())
+        painter = self._icon_painter(ctx)
+        mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+        return padded(TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter,
+                               mark_colour), o["padding"])
+
+    def _plan_rows(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+        o = reg.opts
+        items = self._eval(ctx, o["items"], where + " option 'items'") or []
+        if not isinstance(items, (list, tuple)):
+            raise PnpError(f"{where}: option 'items' must give a list of (label, value) pairs, "
+                           f"got {type(items).__name__}")
+        colour = self._colour(ctx, o["colour"], where) or "#1a1a1a"
+        lcolour = self._colour(ctx, o["label_colour"], where) or "#666666"
+        rule = self._colour(ctx, o["rule"], where)
+        spans: list[tuple[list[tx.Span], list[tx.Span]]] = []
+        for item in items:
+            label, value = row_pair(item, where)
+            vtext = tidy_text(self._finalize(value))
+            if not vtext:
+                continue
+            lspans = [tx.Span(tidy_text(str(label)), o["label_font"] == "bold", lcolour)]
+            vspans = self._spans(ctx, vtext, o["font"] == "bold", o["keywords"])
+            vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark)
+                      for s in vspans]
+            spans.append((lspans, vspans))
+        if not spans:
+            return None
+        bw, bh = box.content(int(o["rotate"]), o["padding"])
+        m = ctx.measure
+        size, min_size = o["size"], min(o["min_size"], o["size"])
+        key = ("rows", ctx.ctype.slug, tuple((tuple(ls), tuple(vs)) for ls, vs in spans),
+               bw, bh, size, min_size, o["leading"])
+        laid = self._fits.lookup(key)
+        if laid is MISSING:
+            rows = [(self._atoms_checked(ctx, ls, where), self._atoms_checked(ctx, vs, where))
+                    for ls, vs in spans]
+            try:
+                laid = fit_rows(rows, bw, bh, size, min_size, o["leading"], m)
+            except tx.Overflow as e:
+                raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm)") from e
+            laid = self._fits.store(key, laid.for_drawing())
+        painter = self._icon_painter(ctx)
+        mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+        return padded(RowsOp(laid, m, painter, mark_colour, colour, rule), o["padding"])
+
+    def _plan_icon(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+        o = reg.opts
+        name = self._render(ctx, o["icon"], where + " option 'icon'", track=True,
+                            marks=False).strip()
+        if not name:
+            return None
+        mark = self._mark_painter(ctx, where) if ctx.tracker.read else None
+        spec = self._icon_spec(ctx, name, where)
+        return IconOp(spec, name, o["align"], ctx.measure, self.fonts, mark)
+
+    def _plan_icons(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+        o = reg.opts
+        items = self._eval(ctx, o["items"], where + " option 'items'", track=True)
+        marked = bool(ctx.tracker.read)
+        if items in (None, "", []):
+            return None
+        if isinstance(items, (str, int)):
+            items = [items]
+        names = [str(i) for i in items]
+        specs = [self._icon_spec(ctx, n, where, o["default"]) for n in names]
+        mark = self._mark_painter(ctx, where) if marked else None
+        return IconsOp(specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure,
+                        self.fonts, mark)
+
+    def _mark_painter(self, ctx: PlanContext, where: str) -> Callable[[Any, float, float, float], None]:
+        """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
+        colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+        ctx.marks_used = True
+        return mark_paint(colour, ctx.layout.provisional["mark"], self.fonts.regular)
+
+    def _icon_spec(self, ctx: PlanContext, name: str, where: str, default: str = "") -> dict[str, Any]:
+        """An icon's look with its colours resolved for this card (shared, not to be changed:
+        kept per layout when none of its colours depends on the card)."""
+        key = ("icon", ctx.ctype.slug, name, default)
+        spec = self._static.get(key)
+        if spec is None:
+            spec = self._resolve_icon(ctx, name, where, default)
+            base = ctx.layout.icons.get(name) or ctx.layout.icons[default]
+            if all(card_free_colour(base[k]) for k in ("fill", "stroke", "text_colour")):
+                self._static[key] = spec
+        return spec
+
+    def _resolve_icon(self, ctx: PlanContext, name: str, where: str, default: str) -> dict[str, Any]:
+        spec = ctx.layout.icons.get(name)
+        if spec is None and default:
+            spec = dict(ctx.layout.icons[default], text=name)
+            self._check_plain(ctx, name, self.fonts.bold if spec["font"] == "bold"
+                              else self.fonts.regular, where)
+        if spec is None:
+            raise PnpError(f"{where}: icon '{name}' is not declared in the layout "
+                           f"(icons: {', '.join(ctx.layout.icons) or 'none'})")
+        spec = dict(spec)
+        for key in ("fill", "stroke", "text_colour"):
+            spec[key] = self._colour(ctx, spec[key], f"{where} [icons.{name}] {key}")
+        return spec
+
+    def _icon_painter(self, ctx: PlanContext) -> tx.IconPainter:
+        key = ("painter", ctx.ctype.slug)
+        painter = self._static.get(key)
+        if painter is None:
+            painter = self._make_icon_painter(ctx)
+            if all(("icon", ctx.ctype.slug, name, "") in self._static for name in ctx.layout.icons):
+                self._static[key] = painter      # no icon colour depends on the card
+        return painter
+
+    def _make_icon_painter(self, ctx: PlanContext) -> tx.IconPainter:
+        specs: dict[str, dict[str, Any]] = {}
+        m, fonts = ctx.measure, self.fonts
+
+        def paint(c: Any, name: str, x: float, baseline: float, size: float) -> None:
+            if name not in specs:     # markup only makes declared icons: resolved below
+                specs[name] = self._icon_spec(ctx, name, "inline icon")
+            spec = specs[name]
+            h = size * spec["scale"]
+            w = badge_width(m, spec, name, h, fonts)
+            centre = baseline + (tx.ASCENT - 0.5) * size
+            c.saveState()
+            draw_badge(c, spec, name, x + 0.12 * size, centre - h / 2, w, h, m, fonts)
+            c.restoreState()
+        # resolve colours now, so a bad colour is a planning error, not a drawing one
+        for name in ctx.layout.icons:
+            specs[name] = self._icon_spec(ctx, name, "inline icon")
+        return paint
+
+    def _plan_image(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+        o = reg.opts
+        source = self._render(ctx, o["source"], where + " option 'source'", marks=False).strip()
+        empty = self._colour(ctx, o["empty_colour"], where) or "#d9d4cc"
+        if not source:
+            return hatch_op(empty) if o["empty"] == "pattern" else None
+        path = Path(source)
+        if not path.is_absolute():
+            path = self.base_dir / path
+        bw, bh = box.content(int(o["rotate"]), 0.0)
+        px = (max(1, round(bw / 72 * o["dpi"])), max(1, round(bh / 72 * o["dpi"])))
+        try:
+            image = self._load_image(path, px, o["fit"])
+        except FileNotFoundError:
+            self._warnings.append(f"{where}: art file {path} not found; printed a placeholder")
+            return self._placeholder_op(ctx, empty, path.name)
+        except Exception as e:  # unreadable or unsupported image
+            self._warnings.append(f"{where}: cannot read art file {path} ({e}); "
+                                  "printed a placeholder")
+            return self._placeholder_op(ctx, empty, path.name)
+        return ImageOp(image, o["fit"])
+
+    def _load_image(self, path: Path, px: tuple[int, int], fit: str) -> tuple[Any, int, int]:
+        """Open, orient and resample art to the region at the wanted dpi (cached)."""
+        from pnpforge.artfile import check_art, check_pixels
+        check_art(path, self.base_dir)
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, stat.st_size, px, fit)
+        if key in self._images:
+            return self._images[key]
+        from PIL import Image, ImageOps
+        from reportlab.lib.utils import ImageReader
+        with Image.open(path) as opened:
+            check_pixels(path, opened.width, opened.height)
+            im: Any = ImageOps.exif_transpose(opened)
+            if im.mode in ("RGBA", "LA", "P"):
+                im = im.convert("RGBA")
+                flat = Image.new("RGB", im.size, (255, 255, 255))
+                flat.paste(im, mask=im.split()[-1])
+                im = flat
+            else:
+                im = im.convert("RGB")
+            if fit == "cover":
+                im = ImageOps.fit(im, px, Image.Resampling.LANCZOS)
+            else:
+                im = ImageOps.contain(im, px, Image.Resampling.LANCZOS)
+            im.load()
+        result = (ImageReader(im), im.width, im.height)
+        self._images[key] = result
+        return result
+
+    def _placeholder_op(self, ctx: PlanContext, colour: str, filename: str) -> BoxOp:
+        label = f"{self._word('missing')} {filename}"
+        label = "".join(ch for ch in label
+                        if not fontmod.missing_glyphs(ch, self.fonts.regular)) or "?"
+        hatch = hatch_op(colour)
+        font = self.fonts.regular
+        dark = mix(colour, "#000000", 0.45)
+
+        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
+            hatch(c, x, y, w, h)
+            c.setStrokeColorRGB(*hex_to_rgb(dark))
+            c.setLineWidth(0.5)
+            c.setDash(2, 2)
+            c.rect(x + 1, y + 1, w - 2, h - 2, stroke=1, fill=0)
+            c.setDash()
+            size = min(6.0, h * 0.3)
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+            text = label
+            while stringWidth(text, font, size) > w - 4 and len(text) > 2:
+                text = text[:-2] + "…"
+            c.setFillColorRGB(*hex_to_rgb(dark))
+            c.setFont(font, size)
+            c.drawCentredString(x + w / 2, y + h / 2 - size * 0.35, text)
+        return op

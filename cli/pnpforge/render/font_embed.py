@@ -1,0 +1,170 @@
+"""Embedding fonts whose outlines are converted only when a PDF needs them.
+
+reportlab registers the skeleton font (font_convert.skeleton: metrics and
+character map, empty outlines).  When a PDF is saved, reportlab asks the font
+face for a subset holding the characters the document used; LazyFace then
+fetches exactly those glyphs from a GlyphStore (converting and caching the
+ones never seen before) and hands reportlab's own subsetter a view of the
+font in which those glyphs have their outlines.  The embedded subset depends
+only on the characters used, never on what the cache held before.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import struct
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pnpforge.render import font_convert
+
+# Called as progress(font name, glyphs done, glyphs to do) while glyphs are converted.
+Progress = Callable[[str, int, int], None]
+
+_BATCH = 64  # glyphs converted between two progress reports
+
+
+class GlyphStore:
+    """Converted glyphs of one font recipe, cached one file per glyph id.
+
+    A file holds the left side bearing (signed 16 bits) then the glyf data.
+    Writes go through a temporary file and a rename, so parallel runs at
+    worst convert a glyph twice and never read half a file.
+    """
+
+    def __init__(
+        self, name: str, kind: str, src: Path, folder: Path, regular: GlyphStore | None = None
+    ) -> None:
+        self.name, self.kind, self.src, self.folder = name, kind, src, folder
+        self.regular = regular
+        self.memo: dict[int, font_convert.Glyph] = {}
+        self.progress: Progress | None = None
+
+    def glyphs(self, gids: list[int]) -> dict[int, font_convert.Glyph]:
+        """Glyph data for every id in `gids`, converting the ones not cached yet."""
+        todo = [gid for gid in gids if gid not in self.memo and not self._load(gid)]
+        for start in range(0, len(todo), _BATCH):
+            if self.progress:
+                self.progress(self.name, start, len(todo))
+            batch = todo[start : start + _BATCH]
+            fetch = self.regular.glyphs if self.regular else None
+            for gid, glyph in font_convert.convert(self.kind, self.src, batch, fetch).items():
+                self._save(gid, glyph)
+                self.memo[gid] = glyph
+        if todo and self.progress:
+            self.progress(self.name, len(todo), len(todo))
+        return {gid: self.memo[gid] for gid in gids}
+
+    def _path(self, gid: int) -> Path:
+        return self.folder / f"{gid}.glyph"
+
+    def _load(self, gid: int) -> bool:
+        try:
+            raw = self._path(gid).read_bytes()
+        except OSError:
+            return False
+        if len(raw) < 2:
+            return False
+        self.memo[gid] = (struct.unpack(">h", raw[:2])[0], raw[2:])
+        return True
+
+    def _save(self, gid: int, glyph: font_convert.Glyph) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(struct.pack(">h", glyph[0]) + glyph[1])
+            os.replace(tmp, self._path(gid))
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def lazy_ttfont(name: str, skeleton_path: Path, store: GlyphStore) -> Any:
+    """A reportlab TTFont for `skeleton_path` whose subsets take their outlines from `store`."""
+    from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
+
+    class LazyFace(TTFontFace):
+        """A face whose glyph outlines come from the store when a subset is made."""
+
+        glyph_store: GlyphStore
+
+        def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 - reportlab's name
+            return _subset_with_outlines(self, subset)
+
+    font = TTFont(name, str(skeleton_path))
+    font.face.__class__ = LazyFace
+    font.face.glyph_store = store
+    return font
+
+
+def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
+    """reportlab's subset of `face`, run on a copy whose used glyphs carry their outlines."""
+    char_to_glyph = face.charToGlyph
+    wanted = sorted({0} | {char_to_glyph.get(code, 0) for code in subset})
+    store: GlyphStore = face.glyph_store
+    glyphs = _with_components(store, wanted)
+    view = copy.copy(face)
+    glyf_offset = len(face._ttf_data)
+    positions, chunks, metrics = [0], [], list(face.hmetrics)
+    pos = 0
+    for gid in range(len(face.glyphPos) - 1):
+        glyph = glyphs.get(gid)
+        if glyph is not None:
+            chunks.append(glyph[1])
+            pos += len(glyph[1])
+            if glyph[1]:
+                metrics[gid] = (metrics[gid][0], glyph[0] & 0xFFFF)
+        positions.append(pos)
+    glyf = b"".join(chunks)
+    maxp = _maxp_for(face, glyphs.values())
+    view._ttf_data = face._ttf_data + glyf + maxp
+    view.table = dict(face.table)
+    view.table["glyf"] = {"offset": glyf_offset, "length": len(glyf)}
+    view.table["maxp"] = {"offset": glyf_offset + len(glyf), "length": len(maxp)}
+    view.glyphPos, view.hmetrics = positions, metrics
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    return TTFontFile.makeSubset(view, subset)
+
+
+def _with_components(store: GlyphStore, gids: list[int]) -> dict[int, font_convert.Glyph]:
+    """`gids` and every glyph their composite glyphs use, with their data."""
+    glyphs: dict[int, font_convert.Glyph] = {}
+    todo = list(gids)
+    while todo:
+        got = store.glyphs(todo)
+        glyphs.update(got)
+        todo = sorted({c for g in got.values() for c in _components(g[1])} - glyphs.keys())
+    return glyphs
+
+
+def _components(data: bytes) -> list[int]:
+    """Glyph ids a composite glyph refers to (none for a simple glyph)."""
+    if len(data) < 10 or struct.unpack(">h", data[:2])[0] >= 0:
+        return []
+    out, pos, more = [], 10, True
+    while more:
+        flags, gid = struct.unpack(">HH", data[pos : pos + 4])
+        out.append(gid)
+        pos += 4 + (4 if flags & 0x0001 else 2)
+        pos += 2 if flags & 0x0008 else 4 if flags & 0x0040 else 8 if flags & 0x0080 else 0
+        more = bool(flags & 0x0020)
+    return out
+
+
+def _maxp_for(face: Any, glyphs: Any) -> bytes:
+    """The skeleton's maxp with point and contour maxima of the glyphs embedded."""
+    points = contours = 0
+    for _, data in glyphs:
+        if len(data) >= 10:
+            n = struct.unpack(">h", data[:2])[0]
+            if n > 0:
+                last_end = struct.unpack(">H", data[10 + 2 * (n - 1) : 12 + 2 * (n - 1)])[0]
+                points, contours = max(points, last_end + 1), max(contours, n)
+    maxp = bytearray(face.get_table("maxp"))
+    struct.pack_into(">HH", maxp, 6, points, contours)
+    return bytes(maxp)

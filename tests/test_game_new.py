@@ -1,0 +1,198 @@
+"""`pnp game new`: inference from a sheet, the game it makes, and that every command works on it at once."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pnpforge.design import infer
+from pnpforge.design.newgame import guess_language, parse_field_spec, parse_size
+from pnpforge.errors import PnpError
+from pnpforge.store import releases, repo
+from pnpforge.store.db import open_db
+
+SHEET = """name,type,copies,attack,element,tags,rare,text,Cost (gold)
+Fire Knight,hero,2,5,fire,melee|armour,yes,Deal 2 damage.,3
+Water Mage,hero,1,3,water,ranged,no,Heal 1.,2
+Earth Giant,hero,1,7,earth,melee,no,,5
+Wind Scout,hero,3,2,fire,ranged|fast,no,Draw a card.,1
+Stone Wall,hero,2,,earth,,no,Block.,
+Goblin,monster,4,1,fire,melee,no,,1
+Troll,monster,2,6,earth,melee|armour,yes,Regenerate.,4
+Slime,monster,5,-1,water,,no,,0
+"""
+
+
+def _rows(text: str) -> tuple[list[str], list[infer.Row]]:
+    lines = text.strip().splitlines()
+    header = lines[0].split(",")
+    return header, [
+        infer.Row(dict(zip(header, line.split(","), strict=True)), f"line {n}")
+        for n, line in enumerate(lines[1:], 2)
+    ]
+
+
+def test_inference_of_integers_enums_lists_booleans_blanks_and_copies() -> None:
+    header, rows = _rows(SHEET)
+    result = infer.infer(header, rows, "sheet.csv")
+    assert [t.slug for t in result.types] == ["hero", "monster"]
+    hero = result.types[0]
+    fields = {f.name: f for f in hero.fields}
+    assert fields["attack"].type == "integer"  # a blank cell keeps the type
+    assert fields["element"].type == "enum" and fields["element"].allowed == ["fire", "water", "earth"]
+    assert fields["tags"].type == "list" and fields["tags"].allowed == ["melee", "armour", "ranged", "fast"]
+    assert fields["rare"].type == "boolean"
+    assert fields["cost_gold"].type == "integer" and fields["cost_gold"].label == "Cost (gold)"
+    assert "text" not in fields and "copies" not in fields  # card attributes, not fields
+    assert (hero.copies, result.types[1].copies) == (9, 11)
+    assert any("blank on 1 card(s)" in note for note in hero.notes)
+    values = infer.card_values(hero, hero.rows[4])
+    assert values == {"element": "earth", "tags": [], "rare": False}
+
+
+def test_unique_values_stay_text_and_few_repeated_values_become_an_enum() -> None:
+    assert infer.infer_field("x", "x", ["a", "b", "c", "d"])[0].type == "text"
+    assert infer.infer_field("x", "x", ["a", "b", "a", "b", "a"])[0].type == "enum"
+    assert infer.infer_field("x", "x", [str(i) for i in range(40)])[0].type == "integer"
+
+
+def test_sheet_errors_name_the_line_and_column() -> None:
+    with pytest.raises(PnpError, match="no 'name' column"):
+        infer.infer(["title_en", "cost"], [], "s.csv")
+    header, rows = _rows("name,copies\nA,many\n")
+    result = infer.infer(header, rows, "s.csv")
+    with pytest.raises(PnpError, match="line 2: column 'copies'"):
+        result.types[0].copies  # noqa: B018 - the property raises
+
+
+def test_flags_sizes_and_languages() -> None:
+    assert parse_size("70x120") == (70.0, 120.0) and parse_size(None) is None
+    with pytest.raises(PnpError, match="--size"):
+        parse_size("big")
+    fd = parse_field_spec("element:enum=fire|water")
+    assert (fd.name, fd.type, fd.allowed) == ("element", "enum", ["fire", "water"])
+    with pytest.raises(PnpError, match="needs its values"):
+        parse_field_spec("tags:list")
+    assert guess_language(["Fire Knight"]) == "en"
+    assert guess_language(["火龍騎士", "劍"]) == "zh-Hant"
+    assert guess_language(["火龙骑士"]) == "zh-Hans"
+
+
+@pytest.fixture
+def new_game(tmp_path: Path, run) -> Path:
+    db = tmp_path / "cards.db"
+    assert run("--db", db, "db", "init").exit_code == 0
+    sheet = tmp_path / "heroes.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    res = run("--db", db, "game", "new", "heroes", "--title", "Heroes", "--from", sheet, "--size", "63x88")
+    assert res.exit_code == 0, res.output
+    assert "attack (attack): integer (-1 to 7)" in res.output
+    assert "element (element): enum: fire | water | earth" in res.output
+    assert "released as v0.1" in res.output
+    return db
+
+
+def test_new_game_is_complete_and_prints_at_once(new_game: Path, run, tmp_path: Path) -> None:
+    db = open_db(new_game, readonly=True)
+    game = repo.get_game(db, "heroes")
+    assert (game.title, game.language, game.version) == ("Heroes", "en", "0.1")
+    cards = repo.list_cards(db, "heroes")
+    assert len(cards) == 8 and sum(c.copies for c in cards) == 20
+    assert [(r.label, r.expected) for r in repo.composition(db, "heroes")] == [
+        ("hero×9", 9),
+        ("monster×11", 11),
+    ]
+    assert [r.tag for r in releases.list_releases(db, "heroes")] == ["v0.1"]
+    layout = tomllib.loads((tmp_path / "templates" / "heroes" / "hero.toml").read_text(encoding="utf-8"))
+    assert any(r["kind"] == "image" for r in layout["regions"])  # the art slot
+    res = run("--db", new_game, "print", "heroes", "--json", "-o", tmp_path / "h.pdf")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["cards"] == 20
+    assert "generic layout" not in res.output
+    res = run("--db", new_game, "check", "heroes")
+    assert res.exit_code == 0, res.output
+    res = run("--db", new_game, "helpers", "heroes", "-o", tmp_path / "aid.pdf")
+    assert res.exit_code == 0, res.output
+    res = run("--db", new_game, "rules", "heroes", "--format", "md", "-o", tmp_path / "rules.md")
+    assert res.exit_code == 0, res.output
+    assert "hero ×9" in (tmp_path / "rules.md").read_text(encoding="utf-8")
+
+
+def test_art_named_in_the_sheet_is_printed_in_the_slot(tmp_path: Path, run) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (40, 30), "#ff0000").save(tmp_path / "knight.png")
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text("id,name,art\nK1,Knight,knight.png\nK2,Squire,\n", encoding="utf-8")
+    assert run("--db", db, "game", "new", "art", "--title", "Art", "--from", sheet).exit_code == 0
+    res = run("--db", db, "print", "art", "-o", tmp_path / "a.pdf")
+    assert res.exit_code == 0 and "missing" not in res.output, res.output
+    assert repo.get_card(open_db(db, readonly=True), "art", "K1").art == "knight.png"
+
+
+def test_existing_game_layouts_and_flags_only(new_game: Path, run, tmp_path: Path) -> None:
+    sheet = tmp_path / "heroes.csv"
+    res = run("--db", new_game, "game", "new", "heroes", "--title", "Heroes", "--from", sheet)
+    assert res.exit_code != 0 and "already in the database" in res.stderr
+    res = run("--db", new_game, "game", "new", "heroes", "--title", "Heroes", "--from", sheet, "--replace")
+    assert res.exit_code == 0 and "kept" in res.output  # the designer's layouts are never overwritten
+    res = run(
+        "--db",
+        new_game,
+        "game",
+        "new",
+        "blank",
+        "--title",
+        "空白",
+        "--type",
+        "英雄",
+        "--type",
+        "spell",
+        "--field",
+        "power:integer",
+        "--field",
+        "element:enum=火|水",
+    )
+    assert res.exit_code == 0, res.output
+    types = repo.card_types(open_db(new_game, readonly=True), "blank")
+    assert [t.slug for t in types] == ["type-1", "spell"] and types[0].name == "英雄"
+    assert [f.type for f in types[1].fields] == ["integer", "enum"]
+    assert repo.get_game(open_db(new_game, readonly=True), "blank").language == "zh-Hans"
+
+
+def test_bad_sheet_is_one_line_and_writes_nothing(tmp_path: Path, run) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "bad.csv"
+    sheet.write_text("name,copies\nA,1\n,2\n", encoding="utf-8")
+    res = run("--db", db, "game", "new", "bad", "--title", "Bad", "--from", sheet)
+    assert res.exit_code != 0 and "line 3: the name is blank" in res.stderr
+    assert "Traceback" not in res.output
+    assert repo.list_games(open_db(db, readonly=True)) == []
+
+
+def test_new_game_from_xlsx_types_from_sheet_names(tmp_path: Path, run) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    heroes = book.worksheets[0]
+    heroes.title = "Hero"
+    heroes.append(["name", "power", "copies"])
+    heroes.append(["Knight", 5, 2])
+    heroes.append(["Mage", 3.0, 1])
+    spells = book.create_sheet("Spell")
+    spells.append(["name", "cost"])
+    spells.append(["Freeze", 2])
+    book.save(tmp_path / "game.xlsx")
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    res = run("--db", db, "game", "new", "x", "--title", "X", "--from", tmp_path / "game.xlsx")
+    assert res.exit_code == 0, res.output
+    opened = open_db(db, readonly=True)
+    assert [t.slug for t in repo.card_types(opened, "x")] == ["hero", "spell"]
+    assert repo.get_card(opened, "x", "hero-002").fields == {"power": 3}

@@ -1,0 +1,133 @@
+"""`pnp watch`: rebuilds after an edit (debounced), reports failures and keeps going, stops on Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from pnpforge.design.preview import PreviewServer
+from pnpforge.design.watch import BuildResult, Watcher, WatchOptions
+from pnpforge.edit import set_card
+from pnpforge.store.db import open_db
+
+
+def _watcher(db: Path, out: Path, what: str = "proof") -> tuple[Watcher, list[BuildResult]]:
+    builds: list[BuildResult] = []
+    watcher = Watcher(WatchOptions(db, "mini", what, out, interval=0.05, debounce=0.2), builds.append)
+    return watcher, builds
+
+
+def _touch_later(path: Path) -> None:
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+
+
+def test_an_edit_rebuilds_once_after_the_quiet_period(mini_db: Path, tmp_path: Path) -> None:
+    watcher, builds = _watcher(mini_db, tmp_path / "out")
+    first = watcher.first_build()
+    assert first.ok and first.files and Path(first.files[0]).is_file()
+    assert watcher.step(now=100.0) is None  # nothing changed
+    set_card(open_db(mini_db), "mini", "S-01", {"copies": "4"})
+    _touch_later(mini_db)
+    assert watcher.step(now=101.0) is None  # seen, waiting for quiet
+    set_card(open_db(mini_db), "mini", "S-01", {"copies": "5"})
+    _touch_later(mini_db)
+    assert watcher.step(now=101.1) is None  # a second save restarts the wait
+    assert watcher.step(now=101.2) is None
+    result = watcher.step(now=101.4)
+    assert result is not None and result.ok and result.number == 2 and "cards.db" in result.reason
+    assert watcher.step(now=102.0) is None and len(builds) == 2
+
+
+def test_a_broken_layout_is_reported_and_the_next_fix_rebuilds(mini_db: Path, tmp_path: Path) -> None:
+    layouts = tmp_path / "templates" / "mini"
+    layouts.mkdir(parents=True)
+    watcher, builds = _watcher(mini_db, tmp_path / "out")
+    watcher.first_build()
+    (layouts / "spell.toml").write_text('[[regions]]\nname = "x"\nkind = "nonsense"\n', encoding="utf-8")
+    watcher.step(now=10.0)
+    broken = watcher.step(now=11.0)
+    assert broken is not None and not broken.ok and "spell.toml" in broken.error
+    (layouts / "spell.toml").write_text(
+        '[[regions]]\nname = "t"\nkind = "text"\ntext = "{{ card.name }}"\nx = 3\ny = 3\nw = 20\nh = 8\n',
+        encoding="utf-8",
+    )
+    _touch_later(layouts / "spell.toml")
+    watcher.step(now=20.0)
+    fixed = watcher.step(now=21.0)
+    assert fixed is not None and fixed.ok, fixed
+
+
+def test_images_redraw_only_the_changed_type(mini_db: Path, tmp_path: Path) -> None:
+    watcher, _ = _watcher(mini_db, tmp_path / "out", "images")
+    assert len(watcher.first_build().files) > 2
+    set_card(open_db(mini_db), "mini", "S-01", {"copies": "4"})
+    _touch_later(mini_db)
+    watcher.step(now=1.0)
+    result = watcher.step(now=2.0)
+    assert result is not None and result.ok
+    assert sorted(Path(f).name for f in result.files) == ["S-01.png", "back-spell.png"]
+
+
+def test_preview_page_and_state(tmp_path: Path) -> None:
+    (tmp_path / "g-proof.png").write_bytes(b"\x89PNG fake")
+    state = BuildResult(
+        3, True, 0.5, [str(tmp_path / "g-proof.png")], ["error: g/X: bad"], "", "cards.db changed"
+    )
+    server = PreviewServer("g", tmp_path, state.to_dict, port=0)
+    server.start()
+    try:
+        page = urllib.request.urlopen(server.url, timeout=5).read().decode()
+        assert "g-proof.png" in page and "error: g/X: bad" in page and "/state" in page
+        assert json.loads(urllib.request.urlopen(server.url + "state", timeout=5).read())["build"] == 3
+        assert urllib.request.urlopen(server.url + "files/g-proof.png", timeout=5).read() == b"\x89PNG fake"
+    finally:
+        server.stop()
+
+
+def test_headless_watch_rebuilds_after_an_edit_and_stops_on_sigint(mini_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pnpforge",
+            "--db",
+            str(mini_db),
+            "watch",
+            "mini",
+            "--no-serve",
+            "--interval",
+            "0.05",
+            "--debounce",
+            "0.1",
+            "-o",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        proof = out / "mini-proof.png"
+        deadline = time.monotonic() + 60
+        while not proof.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = proof.stat().st_mtime_ns
+        set_card(open_db(mini_db), "mini", "S-01", {"name": "寒冰術"})
+        while proof.stat().st_mtime_ns == first and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proof.stat().st_mtime_ns != first
+        time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 0, stderr
+    assert "build 2" in stdout and "stopped after 2 build(s)" in stdout
+    assert "Traceback" not in stderr
