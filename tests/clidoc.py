@@ -21,7 +21,9 @@ what each command is for; this page lists every option with its default.
 """
 
 
-def commands(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+def commands(
+    group: click.Group, prefix: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], click.Command]]:
     """Every command and sub-command, depth first, in name order."""
     for name in sorted(group.commands):
         cmd = group.commands[name]

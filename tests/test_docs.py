@@ -1,4 +1,4 @@
-"""Every command and option is documented: the generated reference is current, the README names each command."""
+"""Every command and option is documented: a current generated reference, each command in the README."""
 
 from __future__ import annotations
 
@@ -22,16 +22,22 @@ def test_command_reference_is_current() -> None:
         REFERENCE.write_text(text, encoding="utf-8")
     assert REFERENCE.is_file(), "docs/cli.md is missing (PNP_UPDATE_DOCS=1 pytest tests/test_docs.py)"
     assert REFERENCE.read_text(encoding="utf-8") == text, (
-        "docs/cli.md is out of date: PNP_UPDATE_DOCS=1 pytest tests/test_docs.py regenerates it")
+        "docs/cli.md is out of date: PNP_UPDATE_DOCS=1 pytest tests/test_docs.py regenerates it"
+    )
 
 
 def test_every_option_is_in_the_reference() -> None:
     text = REFERENCE.read_text(encoding="utf-8")
     root = typer.main.get_command(app)
     assert isinstance(root, click.Group)
-    missing = [f"pnp {' '.join(path)} {opt}" for path, cmd in commands(root)
-               for p in cmd.params if isinstance(p, click.Option) and p.name != "help"
-               for opt in p.opts if f"`{opt}`" not in text]
+    missing = [
+        f"pnp {' '.join(path)} {opt}"
+        for path, cmd in commands(root)
+        for p in cmd.params
+        if isinstance(p, click.Option) and p.name != "help"
+        for opt in p.opts
+        if f"`{opt}`" not in text
+    ]
     assert missing == []
 
 

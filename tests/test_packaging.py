@@ -23,8 +23,22 @@ def _sha(path: Path) -> str:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "-q", "-w", str(out), str(REPO)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO),
+        ],
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
         pytest.fail(f"pip wheel failed: {proc.stderr[-2000:]}")
     (path,) = out.glob("pnpforge-*.whl")
@@ -33,8 +47,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_holds_every_template(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    shipped = {f"pnpforge/templates/{p.relative_to(REPO / 'templates').as_posix()}"
-               for p in (REPO / "templates").rglob("*") if p.is_file()}
+    shipped = {
+        f"pnpforge/templates/{p.relative_to(REPO / 'templates').as_posix()}"
+        for p in (REPO / "templates").rglob("*")
+        if p.is_file()
+    }
     assert shipped, "the checkout has no templates"
     assert shipped <= names, f"missing from the wheel: {sorted(shipped - names)[:5]}"
 
@@ -48,13 +65,18 @@ def test_installed_copy_prints_the_same_pdf(wheel: Path, tmp_path: Path) -> None
     for name, path in (("checkout", str(REPO / "cli")), ("installed", str(site))):
         pdf = tmp_path / f"{name}.pdf"
         env = {**os.environ, "PYTHONPATH": path}
-        code = ("import pnpforge.resources as r, sys; "
-                "sys.stdout.write(str(r.shipped_templates()))")
-        where = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                               cwd=tmp_path, check=True).stdout
+        code = "import pnpforge.resources as r, sys; sys.stdout.write(str(r.shipped_templates()))"
+        where = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path, check=True
+        ).stdout
         assert Path(where).is_relative_to(Path(path).parent if name == "checkout" else site), where
-        proc = subprocess.run([sys.executable, "-m", "pnpforge", "--db", str(db), "print", "hackers",
-                               "-o", str(pdf)], env=env, capture_output=True, text=True, cwd=tmp_path)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pnpforge", "--db", str(db), "print", "hackers", "-o", str(pdf)],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
         assert proc.returncode == 0, proc.stderr
         outputs[name] = _sha(pdf)
     assert outputs["installed"] == outputs["checkout"]

@@ -314,7 +314,7 @@ def run_check(
         "strict": opts.strict,
         "findings": [f.to_dict() for f in static_findings(db, slug)],
         "composition": [r.to_dict() for r in composition(db, slug)],
-        "simulation": _simulation(db, db_path, slug, opts, progress) if has_engine(slug) else None,
+        "simulation": _simulation(db, db_path, slug, opts, progress) if has_engine(slug, db) else None,
     }
     report["errors"], report["warnings"] = _verdict(report, opts.strict)
     report["ok"] = not report["errors"]

@@ -1,9 +1,11 @@
 """The registry of rules engines, found by game slug.
 
-An engine is a package `pnpforge.rules.games.<slug with - as _>`, an entry
-point in the group `pnpforge.engines` (a designer's own engine installed
-beside pnpforge), or a factory given to `register(slug, factory)` (tests, a
-sixth toy game).  Each exposes `SLUG` and `make_rules(db, options) -> GameRules`.
+An engine is a package `pnpforge.rules.games.<slug with - as _>`, a package
+`engines/<slug with - as _>/` in the project folder beside the card database
+(a designer's own game: no install needed), an entry point in the group
+`pnpforge.engines` (an engine installed beside pnpforge), or a factory given
+to `register(slug, factory)` (tests).  Each exposes `SLUG` and
+`make_rules(db, options) -> GameRules`.
 A game without an engine can still be checked statically, just not played.
 """
 
@@ -12,13 +14,17 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
 
 ENTRY_POINT_GROUP = "pnpforge.engines"
+PROJECT_ENGINES = "engines"          # folder beside the card database
+_PROJECT_PACKAGE = "pnpforge_project_engines"
 
 Factory = Callable[[Any, Mapping[str, Any]], Any]
 
@@ -53,18 +59,50 @@ def _bundled(slug: str) -> Factory | None:
     return importlib.import_module(name).make_rules
 
 
-def factory(slug: str) -> Factory | None:
-    """The engine factory of `slug`: registered first, then bundled, then installed entry points."""
-    return _REGISTERED.get(slug) or _bundled(slug) or _entry_point(slug)
+def _project(slug: str, db: Any) -> Factory | None:
+    """`engines/<module>/` beside the database: a designer's engine, imported from its folder."""
+    from pnpforge.store.location import db_folder
+
+    folder = db_folder(db) if db is not None else None
+    package = folder / PROJECT_ENGINES / module_name(slug) if folder is not None else None
+    if package is None or not (package / "__init__.py").is_file():
+        return None
+    name = f"{_PROJECT_PACKAGE}.{module_name(slug)}_{abs(hash(str(package))):x}"
+    module = sys.modules.get(name) or _import_folder(name, package)
+    make = getattr(module, "make_rules", None)
+    if make is None:
+        raise PnpError(f"{package / '__init__.py'} defines no make_rules(db, options)")
+    return make
 
 
-def has_engine(slug: str) -> bool:
-    return factory(slug) is not None
+def _import_folder(name: str, package: Path) -> Any:
+    """Import a package from a folder under a private name (its relative imports work)."""
+    spec = importlib.util.spec_from_file_location(name, package / "__init__.py",
+                                                  submodule_search_locations=[str(package)])
+    if spec is None or spec.loader is None:
+        raise PnpError(f"cannot import the engine in {package}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise PnpError(f"the engine in {package} failed to import: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def factory(slug: str, db: Any = None) -> Factory | None:
+    """The engine factory of `slug`: registered, bundled, the project's own, then installed."""
+    return _REGISTERED.get(slug) or _bundled(slug) or _project(slug, db) or _entry_point(slug)
+
+
+def has_engine(slug: str, db: Any = None) -> bool:
+    return factory(slug, db) is not None
 
 
 def load_rules(db: Any, slug: str, options: Mapping[str, Any]) -> Any:
     """The engine of `slug`, bound to the database's cards, or PnpError if there is none."""
-    make = factory(slug)
+    make = factory(slug, db)
     if make is None:
         raise PnpError(f"no rules engine for game '{slug}' yet")
     return make(db, dict(options))
