@@ -309,9 +309,15 @@ def apply(m: Mutation, db: Path) -> str:
                 conn.close()
         else:
             res = run_pnp(db, *step[1:])
+            if "Traceback" in res.stderr:
+                raise Crash(res.stderr.strip().splitlines()[-1])
             if res.returncode != 0:
                 return (res.stderr.strip().splitlines() or ["refused"])[0]
     return ""
+
+
+class Crash(Exception):
+    """The editor died with a traceback: a bug, never a refusal, so never counted as caught."""
 
 
 def check_args(game: str, games: int | None) -> list[str]:
@@ -331,7 +337,20 @@ def check(m: Mutation, base: Path, games: int | None, static_only: bool, work: P
     db = work / f"{m.id}.db"
     shutil.copy(base, db)
     start = time.perf_counter()
-    refused = apply(m, db)
+    try:
+        refused = apply(m, db)
+    except Crash as exc:
+        db.unlink()
+        return {
+            "id": m.id,
+            "game": m.game,
+            "kind": m.kind,
+            "what": m.what,
+            "failed": False,
+            "by": "crash",
+            "first": f"the editor crashed: {exc}",
+            "seconds": round(time.perf_counter() - start, 2),
+        }
     static = [] if refused else static_verdict(db, m.game)
     full_rc = None
     if not refused and not static_only:
@@ -393,16 +412,17 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
         "legal": len(legal),
         "legal_failed": len(wrongly_failed),
         "missed": [r["id"] for r in mistakes if not r["failed"]],
+        "crashed": [r["id"] for r in results if r["by"] == "crash"],
         "legal_failed_ids": [r["id"] for r in wrongly_failed],
     }
     if args.json:
         print(json.dumps({"summary": summary, "results": results}, ensure_ascii=False, indent=1))
         return
     for r in results:
-        ok = r["failed"] == (r["kind"] == MISTAKE)
-        status = ("caught by " + r["by"]) if r["failed"] else "passed"
+        ok = r["by"] != "crash" and r["failed"] == (r["kind"] == MISTAKE)
+        status = ("caught by " + r["by"]) if r["failed"] else "CRASHED" if r["by"] == "crash" else "passed"
         print(f"{'ok ' if ok else 'BAD'} {r['kind']:<7} {r['id']:<32} {status:<16} {r['what']}")
-        if r["failed"] and r["first"]:
+        if r["first"]:
             print(f"      {r['first'][:150]}")
     print(
         f"\n{summary['mode']}: {len(caught)}/{len(mistakes)} mistakes caught "
@@ -412,6 +432,8 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
     )
     if summary["missed"]:
         print("missed: " + ", ".join(summary["missed"]))
+    if summary["crashed"]:
+        print("editor crashed (counted as missed): " + ", ".join(summary["crashed"]))
     if wrongly_failed:
         print("legal changes failed: " + ", ".join(summary["legal_failed_ids"]))
 

@@ -14,7 +14,7 @@ from pnpforge.errors import PnpError
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
-FAST = kit.BuildOptions(dpi=30)          # small images: the tests check structure, not pixels
+FAST = kit.BuildOptions(dpi=30)  # small images: the tests check structure, not pixels
 
 
 def _small_games(db_path: Path, n: int) -> list[str]:
@@ -25,12 +25,14 @@ def _small_games(db_path: Path, n: int) -> list[str]:
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def test_manifest_lists_every_file_truthfully(shipped_db: Path, tmp_path: Path) -> None:
     from pypdf import PdfReader
+
     [game] = _small_games(shipped_db, 1)
     [k] = kit.build(shipped_db, [game], tmp_path / "out", FAST)
     folder = tmp_path / "out" / game
@@ -49,8 +51,16 @@ def test_manifest_lists_every_file_truthfully(shipped_db: Path, tmp_path: Path) 
         if path.endswith(".pdf"):
             assert f["pages"] == len(PdfReader(str(folder / path)).pages)
     kinds = {f["kind"] for f in doc["files"]}
-    assert {"card-sheets", "helper-sheets", "rules-summary", "rules-summary-md", "card-image",
-            "helper-image", "tts-sheet", "tts-readme"} <= kinds
+    assert {
+        "card-sheets",
+        "helper-sheets",
+        "rules-summary",
+        "rules-summary-md",
+        "card-image",
+        "helper-image",
+        "tts-sheet",
+        "tts-readme",
+    } <= kinds
     sheets = next(f for f in doc["files"] if f["kind"] == "card-sheets")
     assert sheets["cards"] == sum(c.copies for c in repo.list_cards(db, game))
     tts_cards = sum(f["cards"] for f in doc["files"] if f["kind"] == "tts-sheet")
@@ -78,8 +88,9 @@ def test_rebuild_is_identical_and_follows_the_database(shipped_db: Path, tmp_pat
     assert sheets(again)["cards"] == sheets(old)["cards"] + 1
 
 
-def test_failed_build_leaves_the_previous_kit(shipped_db: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_build_leaves_the_previous_kit(
+    shipped_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     [game] = _small_games(shipped_db, 1)
     out = tmp_path / "out"
     kit.build(shipped_db, [game], out, FAST)
@@ -89,18 +100,20 @@ def test_failed_build_leaves_the_previous_kit(shipped_db: Path, tmp_path: Path,
         raise PnpError("simulated failure while writing the summary")
 
     from pnpforge.docs import summary
+
     monkeypatch.setattr(summary, "write_summary", broken)
     with pytest.raises(PnpError, match="simulated failure"):
         kit.build(shipped_db, [game], out, kit.BuildOptions(dpi=40))
     assert _tree(out / game) == before
-    assert [p.name for p in out.iterdir()] == [game]        # the temporary folder is gone
+    assert [p.name for p in out.iterdir()] == [game]  # the temporary folder is gone
 
 
 def test_parallel_build_matches_serial(shipped_db: Path, tmp_path: Path) -> None:
     games = _small_games(shipped_db, 2)
     seen: list[tuple[str, str]] = []
-    kits = kit.build(shipped_db, games, tmp_path / "par", FAST, jobs=2,
-                     progress=lambda g, s: seen.append((g, s)))
+    kits = kit.build(
+        shipped_db, games, tmp_path / "par", FAST, jobs=2, progress=lambda g, s: seen.append((g, s))
+    )
     assert [k.game for k in kits] == games
     assert sorted(seen) == sorted((g, s) for g in games for s in kit.STEPS)
     serial = kit.build(shipped_db, games[:1], tmp_path / "ser", FAST)

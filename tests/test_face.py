@@ -36,6 +36,7 @@ DATE = "2026-01-01"
 @pytest.fixture(scope="module")
 def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import shutil
+
     path = tmp_path_factory.mktemp("db") / "cards.db"
     shutil.copy(ROOT / "cards.db", path)
     return path
@@ -53,6 +54,7 @@ def renderers(db) -> dict[str, FaceRenderer]:
 
 def pdf_text(data: bytes) -> str:
     from pypdf import PdfReader
+
     return "".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
 
 
@@ -139,15 +141,15 @@ def test_partly_provisional_card_marks_values_and_wears_a_badge(db, renderers) -
 
 
 def test_wholly_provisional_card_has_badge_not_signs(db, renderers) -> None:
-    card = dataclasses.replace(first_card(db, "enforcer", "execution"),
-                               provenance="provisional", provisional_fields=[])
+    card = dataclasses.replace(
+        first_card(db, "enforcer", "execution"), provenance="provisional", provisional_fields=[]
+    )
     text = pdf_text(one_card_pdf(renderers["enforcer"], card))
     assert "暫" in text and "†" not in text
 
 
 def test_simplified_game_uses_simplified_words(db, renderers) -> None:
-    card = dataclasses.replace(first_card(db, "dirty-money", "action"),
-                               provenance="provisional")
+    card = dataclasses.replace(first_card(db, "dirty-money", "action"), provenance="provisional")
     assert "暂" in pdf_text(one_card_pdf(renderers["dirty-money"], card))
 
 
@@ -165,6 +167,7 @@ def test_missing_art_is_a_warning_and_a_placeholder(db) -> None:
 def test_art_is_fitted_into_its_region(db, db_path: Path) -> None:
     from PIL import Image
     from pypdf import PdfReader
+
     art = db_path.parent / "art"
     art.mkdir(exist_ok=True)
     Image.new("RGB", (900, 300), (200, 30, 30)).save(art / "wide.jpg")
@@ -185,6 +188,7 @@ def test_art_is_fitted_into_its_region(db, db_path: Path) -> None:
 
 def test_back_shows_title_and_is_mirror_symmetric_outside_its_text(db, renderers) -> None:
     from PIL import ImageChops, ImageOps
+
     for slug, r in renderers.items():
         for t in repo.card_types(db, slug):
             data = one_card_pdf(r, back=t.slug)
@@ -196,8 +200,30 @@ def test_back_shows_title_and_is_mirror_symmetric_outside_its_text(db, renderers
         w, h = img.size
         # the frame and pattern mirror onto themselves; only the lettering differs
         top = diff.crop((0, 0, w, int(h * 0.25)))
-        extrema: Any = top.getextrema()         # (low, high) of the one-band difference
+        extrema: Any = top.getextrema()  # (low, high) of the one-band difference
         assert max(extrema) < 60, slug
+
+
+def test_back_band_and_footer_are_layout_options(db, renderers, tmp_path: Path) -> None:
+    """A designer moves the back's band and resizes its footer in the layout, not in Python."""
+    from pnpforge.render import layout as L
+
+    own = tmp_path / "enforcer"
+    own.mkdir()
+    text = (ROOT / "templates" / "enforcer" / "obligor.toml").read_text(encoding="utf-8")
+    (own / "obligor.toml").write_text(
+        text + "\n[back]\nband_height = 0.6\nband_max_height = 60\nfooter_size = 4.5\n", encoding="utf-8"
+    )
+    restyled = FaceRenderer(db, "enforcer", templates_dir=tmp_path, date=DATE)
+    assert restyled.layouts["obligor"].back["band_height"] == 0.6
+    assert renderers["enforcer"].layouts["obligor"].back["band_height"] == 0.36  # the default
+    assert one_card_pdf(restyled, back="obligor") != one_card_pdf(renderers["enforcer"], back="obligor")
+    # the other types keep the shipped layout, file by file
+    assert one_card_pdf(restyled, back="officer") == one_card_pdf(renderers["enforcer"], back="officer")
+    (own / "obligor.toml").write_text(text + "\n[back]\nband_max_height = -3\n", encoding="utf-8")
+    with pytest.raises(L.LayoutError) as err:
+        FaceRenderer(db, "enforcer", templates_dir=tmp_path, date=DATE)
+    assert "band_max_height" in str(err.value) and "obligor.toml" in str(err.value)
 
 
 # ---- line breaking --------------------------------------------------------------------------------
@@ -206,6 +232,7 @@ def test_back_shows_title_and_is_mirror_symmetric_outside_its_text(db, renderers
 @pytest.fixture(scope="module")
 def measure() -> tx.Measure:
     from pnpforge.render.fonts import ensure_fonts
+
     fs = ensure_fonts("zh-Hant")
     return tx.Measure(fs.regular, fs.bold)
 
@@ -243,10 +270,10 @@ def test_markup_bold_icons_and_paragraphs(measure) -> None:
 
 
 def test_keywords_are_styled_longest_first() -> None:
-    spans = tx.apply_keywords([tx.Span("假弱勢視為弱勢")],
-                              {"弱勢": {"colour": "#00ff00"}, "假弱勢": {"colour": "#ff0000"}})
-    assert [(s.text, s.colour) for s in spans] == [("假弱勢", "#ff0000"), ("視為", None),
-                                                   ("弱勢", "#00ff00")]
+    spans = tx.apply_keywords(
+        [tx.Span("假弱勢視為弱勢")], {"弱勢": {"colour": "#00ff00"}, "假弱勢": {"colour": "#ff0000"}}
+    )
+    assert [(s.text, s.colour) for s in spans] == [("假弱勢", "#ff0000"), ("視為", None), ("弱勢", "#00ff00")]
 
 
 def test_fit_reports_overflow_at_min_size(measure) -> None:
@@ -264,8 +291,10 @@ WORD = st.text(alphabet="abcdefgXYZ0123", min_size=1, max_size=7)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.one_of(CJK, CJK, PUNCT, WORD.map(lambda w: f" {w} ")), min_size=1,
-                max_size=40), st.integers(min_value=4, max_value=30))
+@given(
+    st.lists(st.one_of(CJK, CJK, PUNCT, WORD.map(lambda w: f" {w} ")), min_size=1, max_size=40),
+    st.integers(min_value=4, max_value=30),
+)
 def test_breaking_keeps_every_character_and_the_rules(measure, parts, width) -> None:
     text = "".join(parts).strip()
     if not text:
@@ -281,8 +310,10 @@ def test_breaking_keeps_every_character_and_the_rules(measure, parts, width) -> 
         if first.first in tx.NO_START or last.last in tx.NO_END:
             # a rule may only give way when the line could not have ended anywhere else
             seq = prev.atoms + ln.atoms[:1]
-            assert not any(tx.break_allowed(seq, k) for k in range(1, len(prev.atoms))), \
-                ([a.text for a in prev.atoms], [a.text for a in ln.atoms])
+            assert not any(tx.break_allowed(seq, k) for k in range(1, len(prev.atoms))), (
+                [a.text for a in prev.atoms],
+                [a.text for a in ln.atoms],
+            )
 
 
 # ---- golden images --------------------------------------------------------------------------------
@@ -307,6 +338,7 @@ def _card_from_json(path: Path) -> Card:
 
 def _compare(img, golden_path: Path) -> tuple[float, float]:
     from PIL import Image, ImageChops
+
     golden = Image.open(golden_path).convert("RGB")
     if golden.size != img.size:
         return 255.0, 1.0
@@ -325,7 +357,7 @@ def _golden_failures(db, renderers, root: Path, update: bool) -> list[str]:
         folder = root / game
         png, js = folder / f"{slug}.png", folder / f"{slug}.json"
         r = renderers[game]
-        r.game.version = "0.1"           # the stamp must not move with the game's version
+        r.game.version = "0.1"  # the stamp must not move with the game's version
         if not update and not (js.exists() and png.exists()):
             failures.append(f"{game}/{slug}: no golden (PNP_UPDATE_GOLDEN=1 writes it)")
             continue
@@ -335,8 +367,9 @@ def _golden_failures(db, renderers, root: Path, update: bool) -> list[str]:
             d["game"] = game
             d.pop("created_at", None)
             d.pop("updated_at", None)
-            js.write_text(json.dumps(d, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                          encoding="utf-8")
+            js.write_text(
+                json.dumps(d, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+            )
         stored = _card_from_json(js)
         img = preview_png(r, stored, dpi=150)
         if update:
@@ -351,12 +384,12 @@ def _golden_failures(db, renderers, root: Path, update: bool) -> list[str]:
 def test_golden_images_one_card_per_type(db, renderers) -> None:
     update = os.environ.get("PNP_UPDATE_GOLDEN") == "1"
     failures = _golden_failures(db, renderers, GOLDEN, update)
-    assert not failures, ("faces changed (PNP_UPDATE_GOLDEN=1 regenerates after an intended "
-                          "change):\n" + "\n".join(failures))
+    assert not failures, (
+        "faces changed (PNP_UPDATE_GOLDEN=1 regenerates after an intended change):\n" + "\n".join(failures)
+    )
 
 
 def test_a_missing_golden_fails_and_is_not_written(db, renderers, tmp_path) -> None:
     failures = _golden_failures(db, renderers, tmp_path, update=False)
     assert failures and all("no golden" in f for f in failures)
     assert not any(tmp_path.iterdir())
-

@@ -26,12 +26,15 @@ def _games(db_path: Path) -> list[str]:
 
 # ---- layout units ----------------------------------------------------------------------------
 
+
 def _style(size: float = 7.0) -> helpers.Style:
     from pnpforge.render import text as tx
     from pnpforge.render.fonts import ensure_fonts
+
     fonts = ensure_fonts("zh-Hant")
-    return helpers.Style(fonts.regular, fonts.bold, "#33334d", size, tx.Measure(fonts.regular, fonts.bold),
-                         "（續）")
+    return helpers.Style(
+        fonts.regular, fonts.bold, "#33334d", size, tx.Measure(fonts.regular, fonts.bold), "（續）"
+    )
 
 
 def test_paginate_never_overfills_and_keeps_order() -> None:
@@ -49,13 +52,14 @@ def test_paginate_never_overfills_and_keeps_order() -> None:
     # every row appears once, in order, apart from the repeated (continued) headings
     flat = [r for p in pages for r in p if "（續）" not in r.text]
     assert [r.text for r in flat] == [r.text for r in rows]
-    assert all(p[0].text.startswith("流程") for p in pages)   # the section heading repeats
+    assert all(p[0].text.startswith("流程") for p in pages)  # the section heading repeats
 
 
 def test_tables_repeat_their_header_and_columns_fit() -> None:
     st = _style()
-    t = markup.Table(("號碼", "說明"), tuple((str(i), "很長的說明文字" * 4) for i in range(40)),
-                     ("right", "left"))
+    t = markup.Table(
+        ("號碼", "說明"), tuple((str(i), "很長的說明文字" * 4) for i in range(40)), ("right", "left")
+    )
     width, height = helpers.body_box(63, 88)
     pages = helpers.paginate(helpers.build_rows([t], st, width, "test"), height)
     assert len(pages) > 1
@@ -66,6 +70,7 @@ def test_tables_repeat_their_header_and_columns_fit() -> None:
 
 def test_explicit_break_starts_a_new_card() -> None:
     from pnpforge.render.fonts import ensure_fonts
+
     blocks = markup.parse("## 一\n\n- 甲\n---\n## 二\n\n- 乙\n")
     width, height = helpers.body_box(63, 88)
     cards = helpers.layout_aid(blocks, ensure_fonts("zh-Hant"), "#333333", width, height, 7.0, "t")
@@ -75,6 +80,7 @@ def test_explicit_break_starts_a_new_card() -> None:
 
 def test_long_material_splits_instead_of_shrinking_below_the_floor() -> None:
     from pnpforge.render.fonts import ensure_fonts
+
     blocks: list[markup.Block] = [markup.Item("很長的規則說明，" * 12, None) for _ in range(25)]
     width, height = helpers.body_box(63, 88)
     cards = helpers.layout_aid(blocks, ensure_fonts("zh-Hant"), "#333333", width, height, 7.0, "t")
@@ -83,6 +89,7 @@ def test_long_material_splits_instead_of_shrinking_below_the_floor() -> None:
 
 
 # ---- the declaration ---------------------------------------------------------------------------
+
 
 def _templates_copy(tmp_path: Path) -> Path:
     root = tmp_path / "templates"
@@ -93,14 +100,16 @@ def _templates_copy(tmp_path: Path) -> Path:
 def test_helpers_toml_mistakes_are_reported(tmp_path: Path) -> None:
     root = _templates_copy(tmp_path)
     spec = root / "enforcer" / "helpers" / "helpers.toml"
-    spec.write_text('[[aid]]\nid = "x"\ntemplate = "missing.md.j2"\ncount = 1\ncolour = "red"\n',
-                    encoding="utf-8")
+    spec.write_text(
+        '[[aid]]\nid = "x"\ntemplate = "missing.md.j2"\ncount = 1\ncolour = "red"\n', encoding="utf-8"
+    )
     with pytest.raises(PnpError) as e:
         helpers.load_spec(root, "enforcer")
     msg = str(e.value)
     assert "helpers.toml" in msg and "unknown key(s) colour" in msg and "missing.md.j2" in msg
-    spec.write_text('[[aid]]\nid = "x"\ntemplate = "help-card.md.j2"\ncount = 1\ncomponent = "y"\n',
-                    encoding="utf-8")
+    spec.write_text(
+        '[[aid]]\nid = "x"\ntemplate = "help-card.md.j2"\ncount = 1\ncomponent = "y"\n', encoding="utf-8"
+    )
     with pytest.raises(PnpError, match="exactly one of component, card_type, count"):
         helpers.load_spec(root, "enforcer")
 
@@ -111,12 +120,14 @@ def test_unknown_component_is_named(shipped_db: Path, tmp_path: Path) -> None:
     folder = root / game / "helpers"
     template = sorted(p.name for p in folder.glob("*.md.j2"))[0]
     (folder / "helpers.toml").write_text(
-        f'[[aid]]\nid = "x"\ntemplate = "{template}"\ncomponent = "no-such"\n', encoding="utf-8")
+        f'[[aid]]\nid = "x"\ntemplate = "{template}"\ncomponent = "no-such"\n', encoding="utf-8"
+    )
     with pytest.raises(PnpError, match="component 'no-such'"):
         helpers.plan_helpers(open_db(shipped_db), game, root=root)
 
 
 # ---- quantities from the database -----------------------------------------------------------------
+
 
 def test_rulebook_aids_come_in_the_rulebook_quantities(shipped_db: Path) -> None:
     db = open_db(shipped_db)
@@ -164,8 +175,10 @@ def test_content_comes_from_the_database(shipped_db: Path) -> None:
     for game in _games(shipped_db):
         marker = "測試標記ＸＹＺ"
         with db.conn:
-            db.conn.execute("UPDATE rule_sections SET body = ? || char(10) || body "
-                            "WHERE game = ? AND kind = 'turn'", [f"- {marker}", game])
+            db.conn.execute(
+                "UPDATE rule_sections SET body = ? || char(10) || body WHERE game = ? AND kind = 'turn'",
+                [f"- {marker}", game],
+            )
         hs = helpers.plan_helpers(open_db(shipped_db), game)
         texts = [r.text for c in hs.cards for r in c.rows]
         assert any(marker in t for t in texts), game
@@ -173,8 +186,10 @@ def test_content_comes_from_the_database(shipped_db: Path) -> None:
 
 # ---- the PDF ----------------------------------------------------------------------------------------
 
+
 def _chars_by_page(path: Path) -> dict[int, list[tuple[str, tuple[float, float, float, float]]]]:
     import pypdfium2 as pdfium
+
     out: dict[int, list] = {}
     doc = pdfium.PdfDocument(str(path))
     for i in range(len(doc)):
@@ -194,7 +209,8 @@ def _chars_by_page(path: Path) -> dict[int, list[tuple[str, tuple[float, float, 
 
 
 def test_helper_pdf_is_clean_for_every_game(shipped_db: Path, tmp_path: Path) -> None:
-    from test_summary import _pdf_fonts  # type: ignore[import-not-found]
+    from test_summary import _pdf_fonts
+
     db = open_db(shipped_db)
     for game in _games(shipped_db):
         out = tmp_path / f"{game}.pdf"
@@ -218,19 +234,22 @@ def test_helper_pdf_is_clean_for_every_game(shipped_db: Path, tmp_path: Path) ->
         for pg in face_pages:
             trims = [p.trim for p in faces if p.page == pg]
             for ch, (left, bottom, right, top) in chars[pg]:
-                if top < 12 * MM:          # the print note below the cards
+                if top < 12 * MM:  # the print note below the cards
                     continue
-                inside = any(left >= (t.x + 2.5) * MM and right <= (t.x1 - 2.5) * MM
-                             and bottom >= (t.y + 1.5) * MM and top <= (t.y1 - 1.5) * MM
-                             for t in trims)
+                inside = any(
+                    left >= (t.x + 2.5) * MM
+                    and right <= (t.x1 - 2.5) * MM
+                    and bottom >= (t.y + 1.5) * MM
+                    and top <= (t.y1 - 1.5) * MM
+                    for t in trims
+                )
                 assert inside, (game, pg, ch, left, bottom)
 
 
 def test_helpers_command_json_and_players(shipped_db: Path, tmp_path: Path, run) -> None:
     game = "enforcer" if "enforcer" in _games(shipped_db) else _games(shipped_db)[0]
     g = repo.get_game(open_db(shipped_db), game)
-    res = run("--db", shipped_db, "helpers", game, "--players", g.players_min, "-o", tmp_path,
-              "--json")
+    res = run("--db", shipped_db, "helpers", game, "--players", g.players_min, "-o", tmp_path, "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     hs = helpers.load_spec(shipped_templates(), game)
@@ -249,14 +268,15 @@ def test_helpers_command_json_and_players(shipped_db: Path, tmp_path: Path, run)
 
 # ---- a game with no aids of its own, and aids restyled in templates -------------------------------
 
+
 def test_a_game_without_helpers_prints_the_default_reference_aid(mini_db: Path, tmp_path: Path) -> None:
     db = open_db(mini_db)
     hs = helpers.plan_helpers(db, "mini")
     assert [a.spec.id for a in hs.aids] == ["reference"]
     text = " ".join(r.text for c in hs.cards for r in c.rows)
-    assert "英雄" in text and "法術" in text          # the decks, counted from the cards
-    assert "準備" in text and "洗牌" in text          # the rule sections
-    assert "矚目" in text and "須優先攻擊" in text    # the glossary
+    assert "英雄" in text and "法術" in text  # the decks, counted from the cards
+    assert "準備" in text and "洗牌" in text  # the rule sections
+    assert "矚目" in text and "須優先攻擊" in text  # the glossary
     manifest, _ = helpers.print_helpers(db, "mini", PrintOptions(output=str(tmp_path)))
     assert Path(manifest.path).is_file() and manifest.cards >= 1
 
@@ -272,9 +292,12 @@ def test_a_designer_restyles_aids_without_python(mini_db: Path, tmp_path: Path) 
     db = open_db(mini_db)
     before, _ = helpers.print_helpers(db, "mini", PrintOptions(output=str(tmp_path / "a")))
     default = helpers.plan_helpers(db, "mini").look
-    _project_style(mini_db, 'extends = "../../_shared/helpers/aid"\n'
-                            '[card]\npaper = "#ffeedd"\nheader_height = 14\n'
-                            '[back]\ncolour = "#224466"\npattern = "none"\n')
+    _project_style(
+        mini_db,
+        'extends = "../../_shared/helpers/aid"\n'
+        '[card]\npaper = "#ffeedd"\nheader_height = 14\n'
+        '[back]\ncolour = "#224466"\npattern = "none"\n',
+    )
     hs = helpers.plan_helpers(db, "mini")
     assert hs.look.card["paper"] == "#ffeedd" and hs.look.card["header_height"] == 14
     assert hs.look.back["colour"] == "#224466" and hs.look.back["pattern"] == "none"
@@ -284,14 +307,18 @@ def test_a_designer_restyles_aids_without_python(mini_db: Path, tmp_path: Path) 
     assert Path(before.path).read_bytes() != Path(after.path).read_bytes()
 
 
-@pytest.mark.parametrize("style, words", [
-    ("[card]\npapr = '#fff'\n", ["unknown option 'papr'", "paper", "aid.toml"]),
-    ("[back]\npattern = 'zigzag'\n", ["'zigzag' is not allowed", "lattice, none"]),
-    ("[front]\nink = '#000'\n", ["unknown table [front]", "card, back"]),
-    ("[card]\nink = 'category'\n", ["ink", "not a colour", "accent"]),
-])
-def test_aid_style_mistakes_name_the_file_and_what_is_allowed(mini_db: Path, style: str,
-                                                               words: list[str]) -> None:
+@pytest.mark.parametrize(
+    "style, words",
+    [
+        ("[card]\npapr = '#fff'\n", ["unknown option 'papr'", "paper", "aid.toml"]),
+        ("[back]\npattern = 'zigzag'\n", ["'zigzag' is not allowed", "lattice, none"]),
+        ("[front]\nink = '#000'\n", ["unknown table [front]", "card, back"]),
+        ("[card]\nink = 'category'\n", ["ink", "not a colour", "accent"]),
+    ],
+)
+def test_aid_style_mistakes_name_the_file_and_what_is_allowed(
+    mini_db: Path, style: str, words: list[str]
+) -> None:
     _project_style(mini_db, style)
     with pytest.raises(PnpError) as err:
         helpers.plan_helpers(open_db(mini_db), "mini")

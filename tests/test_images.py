@@ -10,24 +10,38 @@ from PIL import Image
 
 from pnpforge.edit import import_game
 from pnpforge.errors import PnpError
-from pnpforge.render import PrintOptions, images, pdf, print_cards, proof, raster, tts
+from pnpforge.render import (
+    PrintOptions,
+    images,
+    pdf,
+    print_cards,
+    proof,
+    raster,
+    raster_png,
+    raster_proof,
+    tts,
+)
 from pnpforge.render.sheet import Rect
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
-from test_print import BACK_RGB, GAME, FakeRenderer, card_rgb  # type: ignore[import-not-found]
+from test_print import BACK_RGB, GAME, FakeRenderer, card_rgb
 
 BIG_DECK = {
     "format": "pnpforge-game/1",
-    "game": {"slug": "deck", "title": "大牌組", "title_en": "Big Deck", "language": "zh-Hant",
-             "players_min": 2, "players_max": 4},
+    "game": {
+        "slug": "deck",
+        "title": "大牌組",
+        "title_en": "Big Deck",
+        "language": "zh-Hant",
+        "players_min": 2,
+        "players_max": 4,
+    },
     "card_types": [
         {"slug": "card", "name": "牌", "name_en": "Card", "width_mm": 63, "height_mm": 88},
         {"slug": "land", "name": "地", "name_en": "Land", "width_mm": 88, "height_mm": 63},
     ],
-    "cards": [{"id": f"C-{i:02d}", "type": "card", "name": f"牌{i}", "copies": 2}
-              for i in range(1, 41)]
-             + [{"id": f"L-{i}", "type": "land", "name": f"地{i}", "copies": 0 if i == 3 else 1}
-                for i in range(1, 4)],
+    "cards": [{"id": f"C-{i:02d}", "type": "card", "name": f"牌{i}", "copies": 2} for i in range(1, 41)]
+    + [{"id": f"L-{i}", "type": "land", "name": f"地{i}", "copies": 0 if i == 3 else 1} for i in range(1, 4)],
 }
 
 
@@ -67,28 +81,44 @@ def test_images_one_png_per_face_and_back_at_card_size(game_db, tmp_path):
 
 
 def test_images_agree_with_the_printed_sheet(game_db, tmp_path):
-    dpi = 127          # 5 px per mm: trims at whole mm land on whole pixels
-    images(game_db, "sheets", dpi=dpi, card_type="big", output=str(tmp_path / "img"),
-               renderer_factory=FakeRenderer)
-    m = print_cards(game_db, "sheets", PrintOptions(card_type="big", backs="none",
-                                                    output=str(tmp_path / "p.pdf")),
-                    renderer_factory=FakeRenderer)
+    dpi = 127  # 5 px per mm: trims at whole mm land on whole pixels
+    images(
+        game_db,
+        "sheets",
+        dpi=dpi,
+        card_type="big",
+        output=str(tmp_path / "img"),
+        renderer_factory=FakeRenderer,
+    )
+    m = print_cards(
+        game_db,
+        "sheets",
+        PrintOptions(card_type="big", backs="none", output=str(tmp_path / "p.pdf")),
+        renderer_factory=FakeRenderer,
+    )
     sheet_img = _render_page(m.path, 0, dpi)
     k = dpi / 25.4
     for p in [p for p in m.placements if p.page == 1][:4]:
         png = Image.open(tmp_path / "img" / f"{p.id}.png").convert("RGB")
-        box = (round(p.trim.x * k), round((297 - p.trim.y1) * k),
-               round(p.trim.x * k) + png.width, round((297 - p.trim.y1) * k) + png.height)
+        box = (
+            round(p.trim.x * k),
+            round((297 - p.trim.y1) * k),
+            round(p.trim.x * k) + png.width,
+            round((297 - p.trim.y1) * k) + png.height,
+        )
         cut = sheet_img.crop(box)
         small_a, small_b = png.resize((12, 16)), cut.resize((12, 16))
-        diffs = [sum(abs(u - v) for u, v in zip(small_a.getpixel((x, y)), small_b.getpixel((x, y)),
-                                                strict=True))
-                 for x in range(12) for y in range(16)]
+        diffs = [
+            sum(abs(u - v) for u, v in zip(small_a.getpixel((x, y)), small_b.getpixel((x, y)), strict=True))
+            for x in range(12)
+            for y in range(16)
+        ]
         assert sum(diffs) / len(diffs) < 12, p.id
 
 
 def _render_page(path: str, index: int, dpi: float):
     import pypdfium2 as pdfium
+
     doc = pdfium.PdfDocument(path)
     try:
         return doc[index].render(scale=dpi / 72).to_pil().convert("RGB")
@@ -107,10 +137,10 @@ def test_tts_sheets_grids_and_readme(tmp_path):
     r = tts(db, "deck", output=str(out), renderer_factory=FakeRenderer)
     decks = {d["file"]: d for d in r.decks}
     card_decks = [d for d in r.decks if d["type"] == "card"]
-    assert [d["number"] for d in card_decks] == [70, 10]          # 40 cards × 2 copies
+    assert [d["number"] for d in card_decks] == [70, 10]  # 40 cards × 2 copies
     assert [(d["width"], d["height"]) for d in card_decks] == [(10, 7), (10, 1)]
     land = [d for d in r.decks if d["type"] == "land"]
-    assert land[0]["number"] == 2 and land[0]["sideways"]        # the 0-copy land is left out
+    assert land[0]["number"] == 2 and land[0]["sideways"]  # the 0-copy land is left out
     order = [c.id for c in repo.list_cards(db, "deck") if c.type == "card" for _ in range(c.copies)]
     for d in decks.values():
         img = Image.open(out / d["file"])
@@ -120,7 +150,7 @@ def test_tts_sheets_grids_and_readme(tmp_path):
         assert (out / d["back"]).is_file()
     first = Image.open(out / card_decks[0]["file"]).convert("RGB")
     cw, ch = card_decks[0]["card_px"]
-    for i, card_id in enumerate(order[:70]):                       # copies in deck order, row by row
+    for i, card_id in enumerate(order[:70]):  # copies in deck order, row by row
         x, y = (i % 10) * cw + cw // 2, (i // 10) * ch + ch // 2
         assert _near(first.getpixel((x, y)), card_rgb(card_id)), (i, card_id)
     readme = (out / "README.txt").read_text(encoding="utf-8")
@@ -139,22 +169,28 @@ def test_tts_resolution_limits():
 def test_images_and_tts_together_match_each_alone(tmp_path):
     """The build's one-drawing path writes what `pnp images` and `pnp tts` write."""
     db = _db(tmp_path, BIG_DECK)
-    both_img, both_tts = raster.images_and_tts(db, "deck", str(tmp_path / "both" / "img"),
-                                               str(tmp_path / "both" / "tts"), dpi=90,
-                                               renderer_factory=FakeRenderer)
+    both_img, both_tts = raster.images_and_tts(
+        db,
+        "deck",
+        str(tmp_path / "both" / "img"),
+        str(tmp_path / "both" / "tts"),
+        dpi=90,
+        renderer_factory=FakeRenderer,
+    )
     img = images(db, "deck", dpi=90, output=str(tmp_path / "img"), renderer_factory=FakeRenderer)
     alone = tts(db, "deck", output=str(tmp_path / "tts"), renderer_factory=FakeRenderer)
     assert [Path(f).name for f in both_img.files] == [Path(f).name for f in img.files]
     assert [Path(f).name for f in both_tts.files] == [Path(f).name for f in alone.files]
     assert both_tts.decks == alone.decks
-    pairs = ([(Path(a), Path(b)) for a, b in zip(both_img.files, img.files, strict=False)]
-             + [(Path(a), Path(b)) for a, b in zip(both_tts.files, alone.files, strict=False)
-                if a.endswith(".png")])
-    for a, b in pairs:                  # the same pixels: one drawing, rendered alike
+    pairs = [(Path(a), Path(b)) for a, b in zip(both_img.files, img.files, strict=False)] + [
+        (Path(a), Path(b)) for a, b in zip(both_tts.files, alone.files, strict=False) if a.endswith(".png")
+    ]
+    for a, b in pairs:  # the same pixels: one drawing, rendered alike
         ia, ib = Image.open(a).convert("RGB"), Image.open(b).convert("RGB")
         assert ia.size == ib.size and ia.tobytes() == ib.tobytes(), a.name
-    assert (tmp_path / "both" / "tts" / "README.txt").read_text(encoding="utf-8") == \
-        (tmp_path / "tts" / "README.txt").read_text(encoding="utf-8")
+    assert (tmp_path / "both" / "tts" / "README.txt").read_text(encoding="utf-8") == (
+        tmp_path / "tts" / "README.txt"
+    ).read_text(encoding="utf-8")
 
 
 def test_write_png_is_lossless_deterministic_and_keeps_dpi(tmp_path, monkeypatch):
@@ -162,12 +198,12 @@ def test_write_png_is_lossless_deterministic_and_keeps_dpi(tmp_path, monkeypatch
 
     img = Image.new("RGB", (301, 157), (250, 245, 230))
     draw = ImageDraw.Draw(img)
-    for x in range(0, 301, 7):                                     # gradients, edges, odd width
+    for x in range(0, 301, 7):  # gradients, edges, odd width
         draw.line([(x, 0), (300 - x, 156)], fill=(x % 256, (3 * x) % 256, 255 - x % 256), width=2)
     draw.rectangle((20, 30, 120, 90), fill=(12, 34, 56))
     raster.write_png(tmp_path / "a.png", img, dpi=300)
-    raster.write_png(tmp_path / "b.png", img.convert("RGBA"), dpi=300)   # converted to RGB
-    monkeypatch.setattr(raster, "_PNG_STRIP_BYTES", 5 * 3 * 301)         # many strips
+    raster.write_png(tmp_path / "b.png", img.convert("RGBA"), dpi=300)  # converted to RGB
+    monkeypatch.setattr(raster_png, "_PNG_STRIP_BYTES", 5 * 3 * 301)  # many strips
     raster.write_png(tmp_path / "c.png", img)
     back = Image.open(tmp_path / "a.png")
     assert back.mode == "RGB" and back.size == img.size and round(back.info["dpi"][0]) == 300
@@ -179,17 +215,17 @@ def test_write_png_is_lossless_deterministic_and_keeps_dpi(tmp_path, monkeypatch
 
 def test_proof_layout_keeps_sizes_apart_and_never_overlaps():
     sizes = [(63, 88)] * 13 + [(44, 67)] * 5 + [(70, 120)] * 3
-    w, h, corners = raster.proof_layout(sizes)
+    w, h, corners = raster_proof.proof_layout(sizes)
     rects = [Rect(x, y, sw, sh) for (x, y), (sw, sh) in zip(corners, sizes, strict=False)]
     page = Rect(0, 0, w, h)
     for i, a in enumerate(rects):
         assert page.contains(a)
-        for b in rects[i + 1:]:
-            assert not a.expand(0, raster.PROOF_LABEL_MM, 0, 0).overlaps(b)
+        for b in rects[i + 1 :]:
+            assert not a.expand(0, raster_proof.PROOF_LABEL_MM, 0, 0).overlaps(b)
     rows: dict[float, set] = {}
     for r, s in zip(rects, sizes, strict=False):
         rows.setdefault(round(r.y1, 6), set()).add(s)
-    assert all(len(v) == 1 for v in rows.values())               # one size per row
+    assert all(len(v) == 1 for v in rows.values())  # one size per row
 
 
 def test_proof_png(game_db, tmp_path):
@@ -198,12 +234,13 @@ def test_proof_png(game_db, tmp_path):
     img = Image.open(path)
     cards = repo.list_cards(game_db, "sheets")
     types = {t.slug: t for t in repo.card_types(game_db, "sheets")}
-    pw, ph, corners = raster.proof_layout([(types[c.type].width_mm, types[c.type].height_mm)
-                                           for c in cards])
-    k = raster.PROOF_DPI / 25.4
+    pw, ph, corners = raster_proof.proof_layout(
+        [(types[c.type].width_mm, types[c.type].height_mm) for c in cards]
+    )
+    k = raster_proof.PROOF_DPI / 25.4
     assert abs(img.width - pw * k) <= 1 and abs(img.height - ph * k) <= 1
     rgb = img.convert("RGB")
-    for c, (x, y) in zip(cards, corners, strict=False):                         # every card, even 0-copy ones
+    for c, (x, y) in zip(cards, corners, strict=False):  # every card, even 0-copy ones
         t = types[c.type]
         centre = (int((x + t.width_mm / 2) * k), int((ph - y - t.height_mm / 2) * k))
         assert _near(rgb.getpixel(centre), card_rgb(c.id)), c.id

@@ -24,7 +24,7 @@ def write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-TEXT_REGION = '''
+TEXT_REGION = """
 [[regions]]
 name = "title"
 kind = "text"
@@ -33,12 +33,19 @@ y = 4
 w = "W - 8"
 h = 8
 text = "{{ card.name }}"
-'''
+"""
 
 
 def ctype(fields: list[str], w: float = 63, h: float = 88) -> CardType:
-    return CardType(game="g", slug="t", name="T", name_en="T", width_mm=w, height_mm=h,
-                    fields=[FieldDef(name=n, type="text") for n in fields])
+    return CardType(
+        game="g",
+        slug="t",
+        name="T",
+        name_en="T",
+        width_mm=w,
+        height_mm=h,
+        fields=[FieldDef(name=n, type="text") for n in fields],
+    )
 
 
 # ---- validation messages ------------------------------------------------------------------
@@ -60,7 +67,7 @@ def test_unknown_table_option_and_top_level_key(tmp_path: Path) -> None:
     msg = str(e.value)
     assert "[card]: unknown option 'backgrund' (allowed: background" in msg
     assert "unknown top-level key 'cards'" in msg
-    assert "2 problem(s)" in msg          # every problem at once, not the first only
+    assert "2 problem(s)" in msg  # every problem at once, not the first only
 
 
 def test_bad_choice_lists_the_choices(tmp_path: Path) -> None:
@@ -70,8 +77,9 @@ def test_bad_choice_lists_the_choices(tmp_path: Path) -> None:
 
 
 def test_kind_and_required_options(tmp_path: Path) -> None:
-    path = write(tmp_path / "g", "t", '[[regions]]\nname = "a"\nkind = "txt"\n'
-                                      '[[regions]]\nname = "b"\nkind = "text"\n')
+    path = write(
+        tmp_path / "g", "t", '[[regions]]\nname = "a"\nkind = "txt"\n[[regions]]\nname = "b"\nkind = "text"\n'
+    )
     with pytest.raises(L.LayoutError) as e:
         L.load_layout(path, tmp_path)
     msg = str(e.value)
@@ -80,8 +88,11 @@ def test_kind_and_required_options(tmp_path: Path) -> None:
 
 
 def test_wrong_value_types(tmp_path: Path) -> None:
-    path = write(tmp_path / "g", "t", TEXT_REGION.replace("x = 4", 'x = "W -"') +
-                 'size = "big"\nlayer = 1.5\nfill = "reddish"\n')
+    path = write(
+        tmp_path / "g",
+        "t",
+        TEXT_REGION.replace("x = 4", 'x = "W -"') + 'size = "big"\nlayer = 1.5\nfill = "reddish"\n',
+    )
     with pytest.raises(L.LayoutError) as e:
         L.load_layout(path, tmp_path)
     msg = str(e.value)
@@ -108,23 +119,31 @@ def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
 
 def test_extends_chain_merges_tables_and_regions_by_name(tmp_path: Path) -> None:
     g = tmp_path / "g"
-    write(g, "base", '[card]\nbackground = "#111111"\ncolour = "#222222"\n'
-                     '[palette]\nink = "#333333"\n' + TEXT_REGION +
-                     '\n[[regions]]\nname = "art"\nkind = "image"\nx = 4\ny = 20\nw = 20\nh = 20\n')
-    write(g, "mid", 'extends = "base"\n[card]\ncolour = "#444444"\n'
-                    '[[regions]]\nname = "title"\nsize = 12\n')
-    path = write(g, "t", 'extends = "mid"\n[[regions]]\nname = "art"\nenabled = false\n'
-                         '[[regions]]\nname = "note"\nkind = "text"\nx = 4\ny = 50\nw = 20\n'
-                         'h = 10\ntext = "x"\ncolour = "ink"\n')
+    write(
+        g,
+        "base",
+        '[card]\nbackground = "#111111"\ncolour = "#222222"\n'
+        '[palette]\nink = "#333333"\n'
+        + TEXT_REGION
+        + '\n[[regions]]\nname = "art"\nkind = "image"\nx = 4\ny = 20\nw = 20\nh = 20\n',
+    )
+    write(g, "mid", 'extends = "base"\n[card]\ncolour = "#444444"\n[[regions]]\nname = "title"\nsize = 12\n')
+    path = write(
+        g,
+        "t",
+        'extends = "mid"\n[[regions]]\nname = "art"\nenabled = false\n'
+        '[[regions]]\nname = "note"\nkind = "text"\nx = 4\ny = 50\nw = 20\n'
+        'h = 10\ntext = "x"\ncolour = "ink"\n',
+    )
     lay = L.load_layout(path, tmp_path)
     assert [Path(f).stem for f in lay.files] == ["t", "mid", "base"]
     assert lay.card["background"] == "#111111" and lay.card["colour"] == "#444444"
     names = [r.name for r in lay.regions]
-    assert names == ["title", "note"]                       # art removed, note appended
+    assert names == ["title", "note"]  # art removed, note appended
     title = lay.regions[0]
     assert title.opts["size"] == 12.0 and title.opts["text"] == "{{ card.name }}"
-    assert title.opts["colour"] == "#444444"                 # inherits card.colour
-    assert lay.regions[1].opts["colour"] == "ink"            # palette from the base
+    assert title.opts["colour"] == "#444444"  # inherits card.colour
+    assert lay.regions[1].opts["colour"] == "ink"  # palette from the base
 
 
 def test_extends_cycle_shows_the_chain(tmp_path: Path) -> None:
@@ -159,8 +178,13 @@ def test_unknown_field_is_refused_with_the_type_fields(tmp_path: Path) -> None:
     lay = L.load_layout(path, tmp_path)
     with pytest.raises(L.LayoutError, match=r"reads field 'scroe'.*\(fields: score, name\)"):
         L.check_fields(lay, ["score", "name"], "t")
-    L.check_fields(L.load_layout(write(tmp_path / "g", "u", TEXT_REGION.replace(
-        "card.name", "card.fields['score']")), tmp_path), ["score"], "u")
+    L.check_fields(
+        L.load_layout(
+            write(tmp_path / "g", "u", TEXT_REGION.replace("card.name", "card.fields['score']")), tmp_path
+        ),
+        ["score"],
+        "u",
+    )
 
 
 def test_field_names_used_finds_attribute_and_item_reads() -> None:
@@ -183,14 +207,14 @@ def test_text_must_keep_inside_the_safe_area_and_off_the_stamp(tmp_path: Path) -
 
 
 def test_region_off_the_card_is_refused(tmp_path: Path) -> None:
-    lay = L.load_layout(write(tmp_path / "g", "t", TEXT_REGION.replace('w = "W - 8"', "w = 70")),
-                        tmp_path)
+    lay = L.load_layout(write(tmp_path / "g", "t", TEXT_REGION.replace('w = "W - 8"', "w = 70")), tmp_path)
     with pytest.raises(L.LayoutError, match="leaves the 63×88 mm card"):
         L.check_geometry(lay, 63, 88, "t")
 
 
 def test_lengths_use_card_size() -> None:
     from pnpforge.render.units import eval_length
+
     assert eval_length("W - 8", 63, 88) == 55
     assert eval_length("(H - 23) / 2", 63, 88) == 32.5
     with pytest.raises(ValueError):
@@ -236,6 +260,7 @@ def _readme_tables() -> dict[str, dict[str, tuple[str, str]]]:
 def _documented_sections() -> dict[str, list[LO.Opt]]:
     """Every option table the README documents: card layouts, then player-aid styles (aid.*)."""
     from pnpforge.docs import aid_style
+
     return {**LO.SECTIONS, **{f"aid.{k}": v for k, v in aid_style.SECTIONS.items()}}
 
 

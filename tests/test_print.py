@@ -24,9 +24,9 @@ from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-TOL = 0.05                   # mm
+TOL = 0.05  # mm
 BACK_RGB = (90, 40, 140)
-MARK_RGB = (230, 20, 20)     # face marker: top-left corner of the face
+MARK_RGB = (230, 20, 20)  # face marker: top-left corner of the face
 BACK_MARK_RGB = (20, 200, 40)
 
 
@@ -41,6 +41,7 @@ class FakeRenderer:
 
     def __init__(self, db, game, templates_dir=None, date=None):
         from pnpforge.render.fonts import ensure_fonts
+
         self.fonts = ensure_fonts(repo.get_game(db, game).language)
         self.types = {t.slug: t for t in repo.card_types(db, game)}
         self.date = date
@@ -81,29 +82,108 @@ class FakeRenderer:
 
 GAME = {
     "format": "pnpforge-game/1",
-    "game": {"slug": "sheets", "title": "印刷測試", "title_en": "Sheet Test", "language": "zh-Hant",
-             "players_min": 1, "players_max": 4, "version": "0.2"},
+    "game": {
+        "slug": "sheets",
+        "title": "印刷測試",
+        "title_en": "Sheet Test",
+        "language": "zh-Hant",
+        "players_min": 1,
+        "players_max": 4,
+        "version": "0.2",
+    },
     "card_types": [
-        {"slug": "big", "name": "大牌", "name_en": "Big", "width_mm": 63, "height_mm": 88,
-         "back": {"title": "大牌", "colour": "#553377"}},
-        {"slug": "small", "name": "小牌", "name_en": "Small", "width_mm": 44, "height_mm": 67,
-         "size_provisional": True, "back": {"title": "小牌", "colour": "#335577"}},
-        {"slug": "wide", "name": "橫牌", "name_en": "Wide", "width_mm": 88, "height_mm": 63,
-         "back": {"title": "橫牌", "colour": "#775533"}},
-        {"slug": "mission", "name": "任務", "name_en": "Mission", "width_mm": 63, "height_mm": 88,
-         "role": "aid", "back": {"title": "任務", "colour": "#222222"}},
+        {
+            "slug": "big",
+            "name": "大牌",
+            "name_en": "Big",
+            "width_mm": 63,
+            "height_mm": 88,
+            "back": {"title": "大牌", "colour": "#553377"},
+        },
+        {
+            "slug": "small",
+            "name": "小牌",
+            "name_en": "Small",
+            "width_mm": 44,
+            "height_mm": 67,
+            "size_provisional": True,
+            "back": {"title": "小牌", "colour": "#335577"},
+        },
+        {
+            "slug": "wide",
+            "name": "橫牌",
+            "name_en": "Wide",
+            "width_mm": 88,
+            "height_mm": 63,
+            "back": {"title": "橫牌", "colour": "#775533"},
+        },
+        {
+            "slug": "mission",
+            "name": "任務",
+            "name_en": "Mission",
+            "width_mm": 63,
+            "height_mm": 88,
+            "role": "aid",
+            "back": {"title": "任務", "colour": "#222222"},
+        },
     ],
     "cards": (
-        [{"id": f"B-{i:02d}", "type": "big", "name": f"大牌{i}號", "name_en": f"Big {i}",
-          "copies": 1 + i % 3, "provenance": "rulebook", "source": "卡片"} for i in range(1, 8)]
-        + [{"id": "B-00", "type": "big", "name": "零張牌", "name_en": "Zero", "copies": 0,
-            "provenance": "rulebook", "source": "卡片"}]
-        + [{"id": f"S-{i:02d}", "type": "small", "name": f"小牌{i}", "name_en": f"Small {i}",
-            "copies": 2, "provenance": "provisional"} for i in range(1, 6)]
-        + [{"id": f"W-{i:02d}", "type": "wide", "name": f"橫牌{i}", "name_en": f"Wide {i}",
-            "provenance": "rulebook", "source": "卡片"} for i in range(1, 5)]
-        + [{"id": f"M-{i:02d}", "type": "mission", "name": f"任務{i}", "name_en": f"Mission {i}",
-            "provenance": "rulebook", "source": "任務"} for i in range(1, 4)]
+        [
+            {
+                "id": f"B-{i:02d}",
+                "type": "big",
+                "name": f"大牌{i}號",
+                "name_en": f"Big {i}",
+                "copies": 1 + i % 3,
+                "provenance": "rulebook",
+                "source": "卡片",
+            }
+            for i in range(1, 8)
+        ]
+        + [
+            {
+                "id": "B-00",
+                "type": "big",
+                "name": "零張牌",
+                "name_en": "Zero",
+                "copies": 0,
+                "provenance": "rulebook",
+                "source": "卡片",
+            }
+        ]
+        + [
+            {
+                "id": f"S-{i:02d}",
+                "type": "small",
+                "name": f"小牌{i}",
+                "name_en": f"Small {i}",
+                "copies": 2,
+                "provenance": "provisional",
+            }
+            for i in range(1, 6)
+        ]
+        + [
+            {
+                "id": f"W-{i:02d}",
+                "type": "wide",
+                "name": f"橫牌{i}",
+                "name_en": f"Wide {i}",
+                "provenance": "rulebook",
+                "source": "卡片",
+            }
+            for i in range(1, 5)
+        ]
+        + [
+            {
+                "id": f"M-{i:02d}",
+                "type": "mission",
+                "name": f"任務{i}",
+                "name_en": f"Mission {i}",
+                "provenance": "rulebook",
+                "source": "任務",
+            }
+            for i in range(1, 4)
+        ]
     ),
 }
 
@@ -150,6 +230,7 @@ def _render(path: str, index: int, dpi: float = 100):
 
 # ---- what gets printed -----------------------------------------------------------------------
 
+
 def test_manifest_sizes_pages_and_copies(game_db, tmp_path):
     m = _print(game_db, tmp_path)
     reader = pypdf.PdfReader(m.path)
@@ -168,8 +249,9 @@ def test_manifest_sizes_pages_and_copies(game_db, tmp_path):
         assert abs(size[0] - t.width_mm) < TOL and abs(size[1] - t.height_mm) < TOL
     # one size (and role) per page; aid cards never share a page with deck cards
     for page, items in _by_page(m).items():
-        assert len({(types[p.type].width_mm, types[p.type].height_mm, types[p.type].role)
-                    for p in items}) == 1, page
+        assert (
+            len({(types[p.type].width_mm, types[p.type].height_mm, types[p.type].role) for p in items}) == 1
+        ), page
     assert [s.role for s in m.sheets][-1] == "aid"
     assert any("provisional card size 44×67 mm" in w and "small" in w for w in m.warnings)
     assert any("0 copies" in w for w in m.warnings)
@@ -194,10 +276,15 @@ def test_drawing_matches_the_manifest(game_db, tmp_path):
                 boxes.append(Rect(left, b, r - left, t - b))
             for p in items:
                 want = p.trim.expand(2.5, 2.5, 2.5, 2.5)
-                assert any(all(abs(u - v) < TOL for u, v in zip((bx.x, bx.y, bx.w, bx.h),
-                                                                (want.x, want.y, want.w, want.h),
-                                                                strict=True))
-                           for bx in boxes), f"{p.id} on page {page_no} not drawn at {p.trim}"
+                assert any(
+                    all(
+                        abs(u - v) < TOL
+                        for u, v in zip(
+                            (bx.x, bx.y, bx.w, bx.h), (want.x, want.y, want.w, want.h), strict=True
+                        )
+                    )
+                    for bx in boxes
+                ), f"{p.id} on page {page_no} not drawn at {p.trim}"
     finally:
         doc.close()
 
@@ -209,8 +296,8 @@ def test_bleed_is_clipped_to_half_the_gap(game_db, tmp_path):
     a, b = row
     assert a.id != b.id and abs(b.trim.x - a.trim.x1 - 2) < TOL
     y = a.trim.y + a.trim.h / 2
-    assert _close(_pixel(img, 297, a.trim.x1 + 0.5, y, 150), card_rgb(a.id))   # a's bleed
-    assert _close(_pixel(img, 297, a.trim.x1 + 1.5, y, 150), card_rgb(b.id))   # b's bleed
+    assert _close(_pixel(img, 297, a.trim.x1 + 0.5, y, 150), card_rgb(a.id))  # a's bleed
+    assert _close(_pixel(img, 297, a.trim.x1 + 1.5, y, 150), card_rgb(b.id))  # b's bleed
     # the outer edge keeps the full 3 mm
     assert _close(_pixel(img, 297, a.trim.x - 2.5, y, 150), card_rgb(a.id))
     assert _close(_pixel(img, 297, a.trim.x - 3.6, y, 150), (255, 255, 255))
@@ -246,13 +333,17 @@ def test_duplex_backs_land_behind_their_faces(game_db, tmp_path, flip):
         assert [p.id for p in faces] == [p.id for p in backs]
         for f, b in zip(faces, backs, strict=False):
             exp = sheet.flip_transform(flip, 210, 297).map_rect(f.trim)
-            assert all(abs(u - v) < TOL for u, v in zip((b.trim.x, b.trim.y, b.trim.w, b.trim.h),
-                                                        (exp.x, exp.y, exp.w, exp.h), strict=False))
+            assert all(
+                abs(u - v) < TOL
+                for u, v in zip(
+                    (b.trim.x, b.trim.y, b.trim.w, b.trim.h), (exp.x, exp.y, exp.w, exp.h), strict=False
+                )
+            )
     # read the paper: behind each face's top-right corner (turned over sideways, where the
     # back's top-left goes) the back page shows the back's marker
     img = _render(m.path, 1, dpi=100)
     for f in pages[1]:
-        corner = (f.trim.x1 - 5, f.trim.y1 - 5)                     # inside the face's top-right marker zone
+        corner = (f.trim.x1 - 5, f.trim.y1 - 5)  # inside the face's top-right marker zone
         bx, by = sheet.flip_transform(flip, 210, 297).apply(*corner)
         assert _close(_pixel(img, 297, bx, by, 100), BACK_MARK_RGB), (flip, f.id)
 
@@ -273,6 +364,7 @@ def test_backs_separate_none_and_offset(game_db, tmp_path):
 
 def test_query_type_and_one_each(game_db, tmp_path):
     from pnpforge.query import search
+
     m = _print(game_db, tmp_path, "q.pdf", query="is:provisional", backs="none")
     wanted = search(game_db, "sheets", "is:provisional")
     assert wanted and {p.id for p in m.placements} == {c.id for c in wanted}
@@ -288,6 +380,7 @@ def test_query_type_and_one_each(game_db, tmp_path):
 
 
 # ---- the file itself ---------------------------------------------------------------------------
+
 
 def _fonts(reader: pypdf.PdfReader) -> list:
     found = []
@@ -352,6 +445,7 @@ def test_renderer_error_leaves_no_file(game_db, tmp_path):
 
 def test_pages_are_spooled_not_kept_in_memory(tmp_path):
     from pnpforge.render.fonts import ensure_fonts
+
     font = ensure_fonts("en").regular
     c = pdf.open_canvas(tmp_path / "x.pdf", font, "t", "2024-01-02")
     for i in range(3):
@@ -370,8 +464,7 @@ def test_calibration_back_scales_sit_behind_the_front_lines(tmp_path):
     def objects(path, index):
         doc = pdfium.PdfDocument(path)
         try:
-            return [tuple(v / MM_TO_PT for v in o.get_bounds())
-                    for o in doc[index].get_objects(max_depth=0)]
+            return [tuple(v / MM_TO_PT for v in o.get_bounds()) for o in doc[index].get_objects(max_depth=0)]
         finally:
             doc.close()
 
@@ -380,7 +473,7 @@ def test_calibration_back_scales_sit_behind_the_front_lines(tmp_path):
     pw, ph = sheet.PAPERS["letter"]
     xs, ys = pdf.calibration_marks(pw, ph)
     front = objects(plain.path, 0)
-    for cx, cy in xs:   # a vertical hairline through each X scale's zero point
+    for cx, cy in xs:  # a vertical hairline through each X scale's zero point
         assert any(abs((lo + r) / 2 - cx) < 0.1 and r - lo < 0.3 and b < cy < t for lo, b, r, t in front)
     shifted = print_calibration(SheetOptions(paper="letter", offset=(1.0, 2.0)), str(tmp_path / "c1.pdf"))
     back0, back1 = objects(plain.path, 1), objects(shifted.path, 1)
@@ -389,6 +482,7 @@ def test_calibration_back_scales_sit_behind_the_front_lines(tmp_path):
 
 
 # ---- the command -------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def fake_default(monkeypatch):
@@ -417,15 +511,18 @@ def test_cli_summary_and_letter(run, mini_db, tmp_path, fake_default):
     assert abs(float(page.mediabox.width) / MM_TO_PT - 215.9) < TOL
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--paper", "a3"], "allowed: a4, letter"),
-    (["--backs", "both"], "allowed: duplex, separate, none"),
-    (["--flip", "up"], "allowed: long, short"),
-    (["--bleed", "11"], "between 0 and 10"),
-    (["--gap", "-1"], "0 mm or more"),
-    (["--offset", "1"], "X,Y"),
-    (["--type", "nope"], "allowed: hero, spell"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--paper", "a3"], "allowed: a4, letter"),
+        (["--backs", "both"], "allowed: duplex, separate, none"),
+        (["--flip", "up"], "allowed: long, short"),
+        (["--bleed", "11"], "between 0 and 10"),
+        (["--gap", "-1"], "0 mm or more"),
+        (["--offset", "1"], "X,Y"),
+        (["--type", "nope"], "allowed: hero, spell"),
+    ],
+)
 def test_cli_bad_options(run, mini_db, tmp_path, fake_default, args, needle):
     r = run("--db", mini_db, "print", "mini", "-o", tmp_path / "x.pdf", *args)
     assert r.exit_code == 2 and needle in r.stderr and "Traceback" not in r.stderr

@@ -19,8 +19,9 @@ def test_selection_is_the_search_language_narrowed_to_a_type(mini_db: Path) -> N
     assert [c.id for c in every] == ["H-01", "H-02", "S-01"]
     heroes = sel.cards(db, sel.select(db, "mini", "hero", "power>=5"))
     assert [c.id for c in heroes] == ["H-01"]
-    assert [c.id for c in sel.cards(db, sel.select(db, "mini", None, "power>=5 or cost>1"))] == \
-        [c.id for c in search(db, "mini", "power>=5 or cost>1")]
+    assert [c.id for c in sel.cards(db, sel.select(db, "mini", None, "power>=5 or cost>1"))] == [
+        c.id for c in search(db, "mini", "power>=5 or cost>1")
+    ]
     # streaming gives the same cards in the same order, narrowed to some types on demand
     everything = sel.select(db, "mini")
     assert [c.id for c in sel.iter_cards(db, everything, ["spell"])] == ["S-01"]
@@ -43,11 +44,14 @@ def test_composition_counts_through_the_selection(mini_db: Path) -> None:
     assert results["spells"].actual == 3 and results["spells"].ok
 
 
-@pytest.mark.parametrize("args, words", [
-    (("nope", None, None), ["nope"]),
-    (("mini", "villain", None), ["villain"]),
-    (("mini", None, "power>>3"), []),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("nope", None, None), ["nope"]),
+        (("mini", "villain", None), ["villain"]),
+        (("mini", None, "power>>3"), []),
+    ],
+)
 def test_a_bad_selection_is_refused_when_compiled(mini_db: Path, args: tuple, words: list[str]) -> None:
     db = open_db(mini_db)
     with pytest.raises(PnpError) as err:

@@ -33,9 +33,12 @@ def _row_count(md: str, label_start: str) -> str:
 
 # ---- markup -------------------------------------------------------------------------------
 
+
 def test_markup_parses_the_subset() -> None:
-    text = ("# Title\n\nintro line\ncontinued\n\n1. first\n2. second\n  - nested\n"
-            "| a | b |\n|---|--:|\n| x \\| y | 2 |\n\n> note\n---\n")
+    text = (
+        "# Title\n\nintro line\ncontinued\n\n1. first\n2. second\n  - nested\n"
+        "| a | b |\n|---|--:|\n| x \\| y | 2 |\n\n> note\n---\n"
+    )
     blocks = markup.parse(text)
     kinds = [type(b).__name__ for b in blocks]
     assert kinds == ["Heading", "Para", "Item", "Item", "Item", "Table", "Note", "Break"]
@@ -64,6 +67,7 @@ def test_clean_label_drops_the_rulebook_count() -> None:
 
 # ---- counts follow the database --------------------------------------------------------------
 
+
 def test_summary_counts_follow_the_database(shipped_db: Path, run) -> None:
     db = open_db(shipped_db)
     game = "hackers" if "hackers" in _games(shipped_db) else _games(shipped_db)[0]
@@ -89,6 +93,7 @@ def test_composition_tree_counts_copies(shipped_db: Path) -> None:
             assert t.count == sum(c.copies for c in cards if c.type == t.slug)
         # every counted rule agrees with the query engine's own copy count
         from pnpforge.query.search import count_copies
+
         rules = {r.id: r for r in repo.composition(db, game)}
         stack = list(context.composition_tree(db, game))
         while stack:
@@ -107,6 +112,7 @@ def test_other_components_listed_with_counts(shipped_db: Path) -> None:
 
 
 # ---- Markdown ------------------------------------------------------------------------------------
+
 
 def test_markdown_has_every_rule_section_and_the_facts(shipped_db: Path, run) -> None:
     for game in _games(shipped_db):
@@ -142,16 +148,19 @@ def test_markdown_file_output(shipped_db: Path, tmp_path: Path, run) -> None:
 
 # ---- PDF ------------------------------------------------------------------------------------------
 
+
 def _pdf_fonts(path: Path) -> set[tuple[str, bool]]:
     from pypdf import PdfReader
+
     fonts = set()
     for page in PdfReader(str(path)).pages:
         resources: Any = page["/Resources"]
         for ref in resources.get("/Font", {}).values():
             f = ref.get_object()
             desc = f.get("/FontDescriptor")
-            embedded = bool(desc and any(k in desc.get_object() for k in ("/FontFile", "/FontFile2",
-                                                                          "/FontFile3")))
+            embedded = bool(
+                desc and any(k in desc.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            )
             fonts.add((str(f["/BaseFont"]), embedded))
     return fonts
 
@@ -159,6 +168,7 @@ def _pdf_fonts(path: Path) -> set[tuple[str, bool]]:
 def _chars_outside(path: Path, margin_pt: float) -> list[str]:
     """Characters drawn closer than margin_pt to a page edge (nothing may overflow)."""
     import pypdfium2 as pdfium
+
     bad = []
     doc = pdfium.PdfDocument(str(path))
     for i in range(len(doc)):
@@ -180,14 +190,16 @@ def _chars_outside(path: Path, margin_pt: float) -> list[str]:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pdf_fonts_text_pages_and_footer(shipped_db: Path, tmp_path: Path, paper: str) -> None:
     from pypdf import PdfReader
+
     db = open_db(shipped_db)
     for game in _games(shipped_db):
         res = summary.write_summary(db, game, fmt="pdf", paper=paper, output=tmp_path / f"{game}.pdf")
         assert 1 <= res.pages <= summary.MAX_PAGES, (game, res.pages)
         fonts = _pdf_fonts(res.path)
         assert fonts and all(embedded for _, embedded in fonts), fonts
-        assert not any("Helvetica" in name or "Times" in name or "Courier" in name
-                       for name, _ in fonts), fonts
+        assert not any("Helvetica" in name or "Times" in name or "Courier" in name for name, _ in fonts), (
+            fonts
+        )
         lang = repo.get_game(db, game).language
         family = "NotoSansTC" if lang == "zh-Hant" else "NotoSansSC"
         assert all(family in name for name, _ in fonts), fonts
@@ -230,6 +242,7 @@ def test_bad_format_and_paper_are_refused(shipped_db: Path, tmp_path: Path, run)
 
 def test_template_error_names_file_and_line(shipped_db: Path, tmp_path: Path) -> None:
     import shutil
+
     root = tmp_path / "templates"
     shutil.copytree(shipped_templates() / "_shared", root / "_shared")
     game = _games(shipped_db)[0]

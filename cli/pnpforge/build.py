@@ -10,109 +10,36 @@ For each game it writes, into output/GAME/:
     manifest.json               every file: size, pages, cards, sha256; the database hash
 
 Safety: a game is built in a temporary folder next to output/GAME and swapped in
-with renames only when every step succeeded, so a failed build leaves the
-previous kit untouched.  Determinism: nothing here reads the clock; the
-manifest has no timestamps and no absolute paths, so the same database gives
-the same manifest.  Each game is made in two independent parts: the documents
-(with the helper-card images, drawn from the plan the helper sheets use) and
-the rasters (card images and Tabletop Simulator sheets, rasterised from one
-drawing of each card); with `jobs` > 1 the parts of all games run in worker
-processes, longest first, reporting their steps through a queue so the command
-can draw one progress bar.
+with renames only when every step succeeded (pnpforge.kit_files), so a failed
+build leaves the previous kit untouched.  Determinism: nothing here reads the
+clock; the manifest has no timestamps and no absolute paths.  Each game is made
+in two independent parts: the documents (with the helper-card images, drawn
+from the plan the helper sheets use) and the rasters (card images and Tabletop
+Simulator sheets, rasterised from one drawing of each card); with `jobs` > 1
+the parts of all games run in worker processes, longest first, reporting their
+steps through a queue so the command can draw one progress bar.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
-from pnpforge.render.sheet import SheetOptions
+from pnpforge.kit_files import KIT_FORMAT as KIT_FORMAT  # re-exported: callers know the kit by this module
+from pnpforge.kit_files import BuildOptions, Facts, GameKit, finish, stage_dir
+from pnpforge.kit_files import KitFile as KitFile
 
-KIT_FORMAT = "pnpforge-kit/1"
 STEPS = ("sheets", "helpers", "rules", "images", "tts", "manifest")
-Progress = Callable[[str, str], None]          # (game, finished step)
-
-
-@dataclass(frozen=True)
-class BuildOptions(SheetOptions):
-    """How the kit is printed (the sheet options) plus image resolution and player count."""
-
-    dpi: int = 300
-    players: int | None = None
-
-    def print_options(self, output: Path) -> Any:
-        from pnpforge.render import PrintOptions
-        sheet = {f.name: getattr(self, f.name) for f in fields(SheetOptions)}
-        return PrintOptions(**sheet, output=str(output)).validate()
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["offset"] = {"x": self.offset[0], "y": self.offset[1]}
-        return d
-
-
-@dataclass
-class KitFile:
-    """One file of a kit as the manifest lists it."""
-
-    path: str               # relative to output/GAME, '/' separators
-    kind: str
-    bytes: int
-    sha256: str
-    pages: int | None = None
-    cards: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"path": self.path, "kind": self.kind, "bytes": self.bytes}
-        if self.pages is not None:
-            d["pages"] = self.pages
-        if self.cards is not None:
-            d["cards"] = self.cards
-        d["sha256"] = self.sha256
-        return d
-
-
-@dataclass
-class GameKit:
-    """What one game's build produced."""
-
-    game: str
-    directory: str
-    files: list[KitFile] = field(default_factory=list)
-    db_hash: str = ""
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def bytes(self) -> int:
-        return sum(f.bytes for f in self.files)
-
-    @property
-    def pages(self) -> int:
-        return sum(f.pages or 0 for f in self.files)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "directory": self.directory, "files": len(self.files),
-                "bytes": self.bytes, "pages": self.pages, "database_sha256": self.db_hash,
-                "warnings": list(self.warnings)}
+Progress = Callable[[str, str], None]  # (game, finished step)
 
 
 # ---- one game -------------------------------------------------------------------------
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _rel(path: str | Path, root: Path) -> str:
@@ -122,16 +49,14 @@ def _rel(path: str | Path, root: Path) -> str:
 # The kit is made in independent parts, so games and parts can share the CPUs: each
 # part writes its own files into the game's staging folder.  Card images and TTS sheets
 # are one part because they share the drawing of every card.
-PARTS: dict[str, tuple[str, ...]] = {"docs": ("sheets", "helpers", "rules"),
-                                     "raster": ("images", "tts")}
+PARTS: dict[str, tuple[str, ...]] = {"docs": ("sheets", "helpers", "rules"), "raster": ("images", "tts")}
 # Relative cost per distinct card, measured on the shipped games (longest tasks start first).
 _COST = {"raster": 1.0, "docs": 0.45}
 
-Facts = dict[str, dict[str, Any]]
 
-
-def run_part(db: Any, game: str, part: str, work: Path, opts: BuildOptions,
-             progress: Progress) -> tuple[Facts, list[str]]:
+def run_part(
+    db: Any, game: str, part: str, work: Path, opts: BuildOptions, progress: Progress
+) -> tuple[Facts, list[str]]:
     """Write one part of a game's kit into `work`; return per-file facts and warnings."""
     step = {"docs": _docs, "raster": _raster}[part]
     facts: Facts = {}
@@ -140,8 +65,9 @@ def run_part(db: Any, game: str, part: str, work: Path, opts: BuildOptions,
     return facts, warnings
 
 
-def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str],
-          progress: Progress) -> None:
+def _docs(
+    db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str], progress: Progress
+) -> None:
     """Card sheets, helper sheets and helper images, the summary (PDF and Markdown)."""
     from pnpforge import render
     from pnpforge.docs import helpers, summary
@@ -168,17 +94,18 @@ def _docs(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warn
     progress(game, "rules")
 
 
-def _raster(db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts,
-            warnings: list[str], progress: Progress) -> None:
+def _raster(
+    db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str], progress: Progress
+) -> None:
     """A PNG per card face and back, and the Tabletop Simulator sheets, backs and README."""
     from pnpforge.render import raster
 
-    images, tts = raster.images_and_tts(db, game, str(work / "images"), str(work / "tts"),
-                                        dpi=opts.dpi)
+    images, tts = raster.images_and_tts(db, game, str(work / "images"), str(work / "tts"), dpi=opts.dpi)
     for f in images.files:
         name = Path(f).name
-        facts[_rel(f, work)] = ({"kind": "card-back-image"} if name.startswith("back-")
-                                else {"kind": "card-image", "cards": 1})
+        facts[_rel(f, work)] = (
+            {"kind": "card-back-image"} if name.startswith("back-") else {"kind": "card-image", "cards": 1}
+        )
     warnings += images.warnings
     progress(game, "images")
     decks = {d["file"]: d for d in tts.decks}
@@ -210,119 +137,39 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
 
     fonts = ensure_fonts(hs.game.language)
     date = context.stamp_date(db, hs.game.slug)[:10]
-    renderer = HelperRenderer(hs, fonts, date, context.labels(hs.game.language,
-                                                              context.templates_dir(db)))
+    renderer = HelperRenderer(hs, fonts, date, context.labels(hs.game.language, context.templates_dir(db)))
     ctx = SimpleNamespace(renderer=renderer, game=hs.game, fonts=fonts, date=date)
     ppm = dpi / 25.4
     size = (max(1, round(hs.width_mm * ppm)), max(1, round(hs.height_mm * ppm)))
     out.mkdir(parents=True, exist_ok=True)
     written: list[tuple[Path, str]] = []
     drawings = []
-    for kind, obj, name, what in ([("face", c, f"{c.id}.png", "helper-image") for c in hs.cards]
-                                  + [("back", AID_TYPE, "back.png", "helper-back-image")]):
+    for kind, obj, name, what in [("face", c, f"{c.id}.png", "helper-image") for c in hs.cards] + [
+        ("back", AID_TYPE, "back.png", "helper-back-image")
+    ]:
+
         def sink(px: Any, path: Path = out / name) -> None:
             raster.write_png(path, px, dpi)
-        drawings.append(raster.Drawing(raster.Item(kind, obj, hs.width_mm, hs.height_mm),
-                                       [raster.Raster(ppm, size, sink)]))
+
+        drawings.append(
+            raster.Drawing(
+                raster.Item(kind, obj, hs.width_mm, hs.height_mm), [raster.Raster(ppm, size, sink)]
+            )
+        )
         written.append((out / name, what))
     raster.render_drawings(drawings, ctx)
     return written
 
 
-def manifest(game: Any, db_hash: str, dump_lines: int, work: Path,
-             facts: dict[str, dict[str, Any]], opts: BuildOptions, date: str,
-             warnings: list[str]) -> tuple[dict[str, Any], list[KitFile]]:
-    """The manifest of a staged kit: every file under `work`, sorted by path."""
-    from pnpforge import __version__
-    files: list[KitFile] = []
-    for p in sorted(q for q in work.rglob("*") if q.is_file()):
-        rel = p.relative_to(work).as_posix()
-        if rel == "manifest.json":
-            continue
-        f = facts.get(rel, {})
-        files.append(KitFile(rel, f.get("kind", "other"), p.stat().st_size, _sha256(p),
-                             f.get("pages"), f.get("cards")))
-    doc = {
-        "format": KIT_FORMAT,
-        "game": game.slug, "title": game.title, "title_en": game.title_en,
-        "version": game.version, "date": date, "pnpforge": __version__,
-        "database": {"sha256": db_hash, "dump_lines": dump_lines,
-                     "what": "sha256 of this game's `pnp db dump` lines"},
-        "options": opts.to_dict(),
-        "totals": {"files": len(files), "bytes": sum(f.bytes for f in files),
-                   "pages": sum(f.pages or 0 for f in files)},
-        "files": [f.to_dict() for f in files],
-        "warnings": warnings,
-    }
-    return doc, files
-
-
-def build_game(db_path: str | os.PathLike, game: str, out_root: str | os.PathLike,
-               opts: BuildOptions, progress: Progress | None = None) -> GameKit:
+def build_game(
+    db_path: str | os.PathLike,
+    game: str,
+    out_root: str | os.PathLike,
+    opts: BuildOptions,
+    progress: Progress | None = None,
+) -> GameKit:
     """Build one game's kit into out_root/GAME, replacing the old kit only on success."""
     return build(db_path, [game], out_root, opts, jobs=1, progress=progress)[0]
-
-
-def _stage_dir(root: Path, game: str) -> Path:
-    from pnpforge.outfile import ensure_folder, remove_stale_staging
-    ensure_folder(root)
-    remove_stale_staging(root, f".{game}.building-")
-    return Path(tempfile.mkdtemp(prefix=f".{game}.building-{os.getpid()}-", dir=root))
-
-
-def finish(db_path: str | os.PathLike, game: str, work: Path, final: Path, opts: BuildOptions,
-           facts: Facts, warnings: list[str]) -> GameKit:
-    """Write the manifest of a fully staged kit and swap it into place."""
-    from pnpforge.docs import context
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
-
-    db = open_db(db_path, readonly=True)
-    g = repo.get_game(db, game)
-    lines = context.dump_lines(db, game)
-    db_hash = context.content_hash(db, game)
-    date = context.stamp_date(db, game)[:10]
-    warnings = list(dict.fromkeys(warnings))
-    doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings)
-    (work / "manifest.json").write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n",
-                                        encoding="utf-8")
-    files.append(KitFile("manifest.json", "manifest", (work / "manifest.json").stat().st_size,
-                         _sha256(work / "manifest.json")))
-    _normal_permissions(work)
-    _swap(work, final)
-    return GameKit(game, str(final), files, db_hash, warnings)
-
-
-def _normal_permissions(folder: Path) -> None:
-    """Temporary files and folders are private (0600/0700); a kit is for sharing: umask rules."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(folder, 0o777 & ~mask)
-    for p in folder.rglob("*"):
-        os.chmod(p, (0o777 if p.is_dir() else 0o666) & ~mask)
-
-
-def _swap(work: Path, final: Path) -> None:
-    """Put the new kit in place: old -> aside, new -> final, then delete the old one.
-
-    If the second rename fails the old kit is moved back, so `final` is never lost.
-    """
-    old: Path | None = None
-    if final.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
-        os.rmdir(old)
-        os.replace(final, old)
-    try:
-        os.replace(work, final)
-    except BaseException:
-        if old is not None:
-            os.replace(old, final)
-        raise
-    if old is not None:
-        if old.is_dir():
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            old.unlink(missing_ok=True)
 
 
 # ---- many games -------------------------------------------------------------------------
@@ -335,14 +182,16 @@ def _init_worker(queue: Any) -> None:
     _QUEUE = queue
 
 
-def _part_worker(db_path: str, game: str, part: str, work: str, opts: BuildOptions
-                 ) -> tuple[Facts, list[str]]:
+def _part_worker(
+    db_path: str, game: str, part: str, work: str, opts: BuildOptions
+) -> tuple[Facts, list[str]]:
     """One part in a worker process; steps are reported through the shared queue."""
     from pnpforge.store.db import open_db
 
     def report(g: str, step: str) -> None:
         if _QUEUE is not None:
             _QUEUE.put((g, step))
+
     return run_part(open_db(db_path, readonly=True), game, part, Path(work), opts, report)
 
 
@@ -350,6 +199,7 @@ def _plan_tasks(db_path: str, games: list[str]) -> list[tuple[str, str]]:
     """(game, part) pairs, most expensive first, so the last task to start is a short one."""
     from pnpforge.store import repo
     from pnpforge.store.db import open_db
+
     db = open_db(db_path, readonly=True)
     size = {g: max(1, len(repo.list_cards(db, g))) for g in games}
     tasks = [(g, part) for g in games for part in PARTS]
@@ -361,7 +211,7 @@ class _GameState:
     work: Path
     parts_left: set[str]
     facts: Facts = field(default_factory=dict)
-    warnings: dict[str, list[str]] = field(default_factory=dict)    # per part
+    warnings: dict[str, list[str]] = field(default_factory=dict)  # per part
     error: BaseException | None = None
 
     def all_warnings(self) -> list[str]:
@@ -369,9 +219,14 @@ class _GameState:
         return [w for part in PARTS for w in self.warnings.get(part, [])]
 
 
-def build(db_path: str | os.PathLike, games: list[str], out_root: str | os.PathLike = "output",
-          opts: BuildOptions | None = None, jobs: int = 1,
-          progress: Progress | None = None) -> list[GameKit]:
+def build(
+    db_path: str | os.PathLike,
+    games: list[str],
+    out_root: str | os.PathLike = "output",
+    opts: BuildOptions | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> list[GameKit]:
     """Build every game's kit; with jobs > 1 the parts of all games share worker processes.
 
     Each game is all-or-nothing: its staging folder replaces output/GAME only when
@@ -388,17 +243,22 @@ def build(db_path: str | os.PathLike, games: list[str], out_root: str | os.PathL
     db_path = str(Path(db_path).resolve())
     db = open_db(db_path, readonly=True)
     for g in games:
-        repo.get_game(db, g)                   # unknown game -> PnpError before any work
+        repo.get_game(db, g)  # unknown game -> PnpError before any work
     root = Path(out_root)
-    states = {g: _GameState(_stage_dir(root, g), set(PARTS)) for g in games}
+    states = {g: _GameState(stage_dir(root, g), set(PARTS)) for g in games}
     kits: dict[str, GameKit] = {}
     try:
         tasks = _plan_tasks(db_path, games)
         if jobs <= 1:
             for g, part in tasks:
                 if states[g].error is None:
-                    _collect(states[g], part, lambda g=g, part=part: run_part(  # type: ignore[misc]
-                        db, g, part, states[g].work, opts, progress))
+                    _collect(
+                        states[g],
+                        part,
+                        lambda g=g, part=part: run_part(  # type: ignore[misc]
+                            db, g, part, states[g].work, opts, progress
+                        ),
+                    )
                 _maybe_finish(db_path, g, states[g], root, opts, kits, progress)
         else:
             _run_parallel(db_path, tasks, states, root, opts, min(jobs, len(tasks)), kits, progress)
@@ -426,22 +286,35 @@ def _collect(st: _GameState, part: str, run: Callable[[], tuple[Facts, list[str]
         st.parts_left.discard(part)
 
 
-def _maybe_finish(db_path: str, game: str, st: _GameState, root: Path, opts: BuildOptions,
-                  kits: dict[str, GameKit], progress: Progress) -> None:
+def _maybe_finish(
+    db_path: str,
+    game: str,
+    st: _GameState,
+    root: Path,
+    opts: BuildOptions,
+    kits: dict[str, GameKit],
+    progress: Progress,
+) -> None:
     """Once a game's last part is in: manifest and swap (or, after a failure, nothing)."""
     if st.parts_left or game in kits or st.error is not None:
         return
     try:
-        kits[game] = finish(db_path, game, st.work, root / game, opts, st.facts,
-                            st.all_warnings())
+        kits[game] = finish(db_path, game, st.work, root / game, opts, st.facts, st.all_warnings())
         progress(game, "manifest")
     except Exception as e:  # noqa: BLE001
         st.error = e
 
 
-def _run_parallel(db_path: str, tasks: list[tuple[str, str]], states: dict[str, _GameState],
-                  root: Path, opts: BuildOptions, jobs: int, kits: dict[str, GameKit],
-                  progress: Progress) -> None:
+def _run_parallel(
+    db_path: str,
+    tasks: list[tuple[str, str]],
+    states: dict[str, _GameState],
+    root: Path,
+    opts: BuildOptions,
+    jobs: int,
+    kits: dict[str, GameKit],
+    progress: Progress,
+) -> None:
     import multiprocessing as mp
     import queue as queue_mod
     from concurrent.futures import ProcessPoolExecutor
@@ -455,10 +328,13 @@ def _run_parallel(db_path: str, tasks: list[tuple[str, str]], states: dict[str, 
             while True:
                 progress(*q.get(timeout=0.02))
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                             initargs=(q,)) as pool:
-        futures = {pool.submit(_part_worker, db_path, g, part, str(states[g].work), opts): (g, part)
-                   for g, part in tasks}
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=ctx, initializer=_init_worker, initargs=(q,)
+    ) as pool:
+        futures = {
+            pool.submit(_part_worker, db_path, g, part, str(states[g].work), opts): (g, part)
+            for g, part in tasks
+        }
         pending = set(futures)
         while pending:
             drain()

@@ -32,7 +32,8 @@ _HELPERS_HELP = (
     "sheets as `pnp print` (bleed, crop marks, duplex backs).\n\n"
     "Content comes from the database (rule sections, glossary, components, cards) through the "
     "Jinja2 templates in templates/GAME/helpers/ (helpers.toml lists the aids). Material too "
-    "long for one card continues on further cards instead of shrinking below 6 pt.")
+    "long for one card continues on further cards instead of shrinking below 6 pt."
+)
 
 _BUILD_HELP = (
     "Build the whole print-and-play kit of GAME (or --all) into output/GAME/: card sheets with "
@@ -40,13 +41,15 @@ _BUILD_HELP = (
     "Simulator sheets and manifest.json (every file's size, pages, cards and sha256, plus the "
     "hash of the database content it was built from).\n\n"
     "Each game is built in a temporary folder and swapped in only when every step succeeded, "
-    "so a failed build leaves the previous kit intact.")
+    "so a failed build leaves the previous kit intact."
+)
 
 
 def helpers_cmd(
     game: str = typer.Argument(..., help="Game slug."),
-    players: int | None = typer.Option(None, "--players", "-p", min=1,
-                                          help="Players: one copy per player of per-player aids."),
+    players: int | None = typer.Option(
+        None, "--players", "-p", min=1, help="Players: one copy per player of per-player aids."
+    ),
     paper: str = PAPER,
     bleed: float = BLEED,
     gap: float = GAP,
@@ -55,32 +58,53 @@ def helpers_cmd(
     flip: str = FLIP,
     offset: str | None = OFFSET,
     one_each: bool = typer.Option(False, "--one-each", help="One copy of every helper card (proofing)."),
-    output: str | None = typer.Option(None, "-o", "--output", metavar="PATH",
-                                         help="PDF file or directory (default output/GAME/)."),
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="PATH", help="PDF file or directory (default output/GAME/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the aids and the sheet manifest as JSON."),
 ) -> None:
     """Player-aid cards (help text: _HELPERS_HELP)."""
     from pnpforge.docs.helpers import print_helpers
     from pnpforge.render import PrintOptions, parse_offset
+
     with handled():
-        opts = PrintOptions(paper=paper, bleed=bleed, gap=gap, marks=marks, backs=backs, flip=flip,
-                            offset=parse_offset(offset), output=output).validate()
-        manifest, hs = print_helpers(open_db(readonly=True), game, opts, players=players,
-                                     one_each=one_each)
-    aids = [{"id": a.spec.id, "title": a.title, "title_en": a.title_en, "copies": a.quantity,
-             "quantity_from": a.source, "cards_per_copy": a.cards_per_set,
-             "min_text_pt": a.size_pt} for a in hs.aids]
+        opts = PrintOptions(
+            paper=paper,
+            bleed=bleed,
+            gap=gap,
+            marks=marks,
+            backs=backs,
+            flip=flip,
+            offset=parse_offset(offset),
+            output=output,
+        ).validate()
+        manifest, hs = print_helpers(open_db(readonly=True), game, opts, players=players, one_each=one_each)
+    aids = [
+        {
+            "id": a.spec.id,
+            "title": a.title,
+            "title_en": a.title_en,
+            "copies": a.quantity,
+            "quantity_from": a.source,
+            "cards_per_copy": a.cards_per_set,
+            "min_text_pt": a.size_pt,
+        }
+        for a in hs.aids
+    ]
     if as_json:
-        echo_json({"aids": aids, "size_mm": [hs.width_mm, hs.height_mm],
-                   "sheets": manifest.to_dict()})
+        echo_json({"aids": aids, "size_mm": [hs.width_mm, hs.height_mm], "sheets": manifest.to_dict()})
         return
     typer.echo(f"Wrote {manifest.path}")
-    typer.echo(f"  {manifest.pages} pages on {manifest.paper}, {manifest.cards} helper cards at "
-               f"{hs.width_mm:g}×{hs.height_mm:g} mm")
+    typer.echo(
+        f"  {manifest.pages} pages on {manifest.paper}, {manifest.cards} helper cards at "
+        f"{hs.width_mm:g}×{hs.height_mm:g} mm"
+    )
     for a in aids:
         cards = "1 card" if a["cards_per_copy"] == 1 else f"{a['cards_per_copy']} cards"
-        typer.echo(f"  {a['title']}: ×{a['copies']} ({a['quantity_from']}), {cards} each, "
-                   f"text ≥ {a['min_text_pt']:g} pt")
+        typer.echo(
+            f"  {a['title']}: ×{a['copies']} ({a['quantity_from']}), {cards} each, "
+            f"text ≥ {a['min_text_pt']:g} pt"
+        )
     echo_sheet_footer(manifest.warnings)
 
 
@@ -88,11 +112,13 @@ def rules_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     fmt: str = typer.Option("pdf", "--format", "-f", help="pdf or md."),
     paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter (PDF)."),
-    output: str | None = typer.Option(None, "-o", "--output", metavar="PATH",
-                                         help="File, directory, or - for standard output (md)."),
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="PATH", help="File, directory, or - for standard output (md)."
+    ),
 ) -> None:
     """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""  # noqa: E501
     from pnpforge.docs import summary
+
     with handled():
         db = open_db(readonly=True)
         if output == "-":
@@ -110,21 +136,26 @@ def rules_cmd(
 def build_cmd(
     game: str | None = typer.Argument(None, help="Game slug (or use --all)."),
     all_games: bool = typer.Option(False, "--all", help="Every game in the database."),
-    output: str = typer.Option("output", "-o", "--output", metavar="DIR",
-                               help="Where the kits go (one folder per game)."),
+    output: str = typer.Option(
+        "output", "-o", "--output", metavar="DIR", help="Where the kits go (one folder per game)."
+    ),
     paper: str = PAPER,
     bleed: float = BLEED,
     backs: str = BACKS,
     flip: str = FLIP,
     offset: str | None = OFFSET,
     dpi: int = typer.Option(300, "--dpi", help="Resolution of the card images (30-1200)."),
-    players: int | None = typer.Option(None, "--players", "-p", min=1,
-                                          help="Print per-player aids for N players "
-                                               "(every game built must allow N)."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0,
-                             help="Games built at once (0: one per CPU core)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress",
-                                  help="Show a progress bar on standard error."),
+    players: int | None = typer.Option(
+        None,
+        "--players",
+        "-p",
+        min=1,
+        help="Print per-player aids for N players (every game built must allow N).",
+    ),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Games built at once (0: one per CPU core)."),
+    progress: bool = typer.Option(
+        True, "--progress/--no-progress", help="Show a progress bar on standard error."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the kits as JSON."),
 ) -> None:
     """Whole print-and-play kits (help text: _BUILD_HELP)."""
@@ -134,6 +165,7 @@ def build_cmd(
     from pnpforge.render import parse_offset
     from pnpforge.store import repo
     from pnpforge.store.db import resolve_path
+
     with handled():
         if bool(game) == all_games:
             raise typer.BadParameter("give one GAME or --all", param_hint="GAME")
@@ -144,22 +176,31 @@ def build_cmd(
         for slug in games:
             g = repo.get_game(db, slug)
             if players is not None and not g.players_min <= players <= g.players_max:
-                raise typer.BadParameter(f"{slug} is for {g.players_min}–{g.players_max} players",
-                                         param_hint="--players")
-        opts = kit.BuildOptions(paper=paper, bleed=bleed, backs=backs, flip=flip,
-                                offset=parse_offset(offset), dpi=dpi, players=players)
+                raise typer.BadParameter(
+                    f"{slug} is for {g.players_min}–{g.players_max} players", param_hint="--players"
+                )
+        opts = kit.BuildOptions(
+            paper=paper,
+            bleed=bleed,
+            backs=backs,
+            flip=flip,
+            offset=parse_offset(offset),
+            dpi=dpi,
+            players=players,
+        )
         opts.print_options(Path(os.devnull))  # validate the sheet options before any work
         workers = jobs or min(len(games), os.cpu_count() or 1)
         total = len(games) * len(kit.STEPS)
         with _bar(total, progress and not as_json) as advance:
-            kits = kit.build(resolve_path(db_path()), games, output, opts, jobs=workers,
-                             progress=advance)
+            kits = kit.build(resolve_path(db_path()), games, output, opts, jobs=workers, progress=advance)
     if as_json:
         echo_json([k.to_dict() for k in kits])
         return
     for k in kits:
-        typer.echo(f"{k.game}: {len(k.files)} files, {k.pages} pages, {k.bytes / 1e6:.1f} MB "
-                   f"in {k.directory} (database {k.db_hash[:12]})")
+        typer.echo(
+            f"{k.game}: {len(k.files)} files, {k.pages} pages, {k.bytes / 1e6:.1f} MB "
+            f"in {k.directory} (database {k.db_hash[:12]})"
+        )
     for k in kits:
         for w in k.warnings:
             typer.echo(f"Warning: {w}", err=True)
@@ -173,14 +214,20 @@ class _bar:
 
     def __enter__(self):
         if self.show:
-            self.bar = typer.progressbar(length=self.total, label="Building kits", file=sys.stderr,
-                                         show_pos=True, item_show_func=lambda s: s)
+            self.bar = typer.progressbar(
+                length=self.total,
+                label="Building kits",
+                file=sys.stderr,
+                show_pos=True,
+                item_show_func=lambda s: s,
+            )
             self.bar.__enter__()
 
         def advance(game: str, step: str) -> None:
             if self.bar is not None:
                 self.bar.current_item = f"{game}: {step}"
                 self.bar.update(1)
+
         return advance
 
     def __exit__(self, *exc) -> None:

@@ -74,9 +74,9 @@ def _report(made, source: Path | None) -> None:
         if not made.inference.has_ids:
             typer.echo("  ids: made from the type and row number (add an 'id' column to choose them)")
     for path in made.written:
-        typer.echo(f"  wrote {path}")
+        typer.echo(f"  wrote {_shown(path)}")
     for path in made.kept:
-        typer.echo(f"  kept {path} (already there)")
+        typer.echo(f"  kept {_shown(path)} (already there)")
     typer.echo(
         "To change a field's type or allowed values: pnp game export GAME -o game.json, edit it, "
         "pnp game import game.json --replace (or fix the sheet and rerun with --replace)."
@@ -85,6 +85,14 @@ def _report(made, source: Path | None) -> None:
         f"Next: pnp print {made.slug} · pnp helpers {made.slug} · pnp rules {made.slug} · "
         f"pnp check {made.slug} · pnp watch {made.slug}"
     )
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is inside it (what the designer types)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def register(app: typer.Typer) -> None:

@@ -31,6 +31,7 @@ class HelperRenderer:
 
     def draw_face(self, c: Any, card: Any, x: float, y: float, bleed: float) -> None:
         from pnpforge.render.units import MM, hex_to_rgb
+
         look = self.card_look
         W, H = self.hs.width_mm * MM, self.hs.height_mm * MM
         safe = look["safe_margin"] * MM
@@ -52,6 +53,7 @@ class HelperRenderer:
         """The title band: aid title, game title and English title, and `k/n` when spread."""
         from pnpforge.render import text as tx
         from pnpforge.render.units import MM, hex_to_rgb, mix
+
         look = self.card_look
         accent, safe = look["accent"], look["safe_margin"] * MM
         band = look["header_height"] * MM
@@ -64,35 +66,64 @@ class HelperRenderer:
         pager_w = m.text(pager, self.fonts.regular) * look["pager_size"] + (1.5 * MM if pager else 0)
         inner = W - 2 * safe - pager_w
         sub = self.hs.game.title if not card.title_en else f"{self.hs.game.title} · {card.title_en}"
-        title = self._fit_one(card.title, self.fonts.bold, look["title_size"], look["title_min_size"],
-                              inner, True)
-        subtitle = self._fit_one(sub, self.fonts.regular, look["subtitle_size"],
-                                 look["subtitle_min_size"], inner, False)
+        title = self._fit_one(
+            card.title, self.fonts.bold, look["title_size"], look["title_min_size"], inner, True
+        )
+        subtitle = self._fit_one(
+            sub, self.fonts.regular, look["subtitle_size"], look["subtitle_min_size"], inner, False
+        )
         base = y + H - band
-        tx.draw(c, title, x + safe, base + band * 0.40, inner, band * 0.52, "left",
-                "bottom", "#ffffff", m, None, "#ffffff")
-        tx.draw(c, subtitle, x + safe, base + band * 0.12, inner, band * 0.26, "left",
-                "middle", mix(accent, "#ffffff", 0.75), m, None, "#ffffff")
+        tx.draw(
+            c,
+            title,
+            x + safe,
+            base + band * 0.40,
+            inner,
+            band * 0.52,
+            "left",
+            "bottom",
+            "#ffffff",
+            m,
+            None,
+            "#ffffff",
+        )
+        tx.draw(
+            c,
+            subtitle,
+            x + safe,
+            base + band * 0.12,
+            inner,
+            band * 0.26,
+            "left",
+            "middle",
+            mix(accent, "#ffffff", 0.75),
+            m,
+            None,
+            "#ffffff",
+        )
         if pager:
             c.setFillColorRGB(1, 1, 1)
             c.setFont(self.fonts.regular, look["pager_size"])
             c.drawRightString(x + W - safe, base + band * 0.42, pager)
 
-    def _fit_one(self, text: str, font: str, size: float, min_size: float, width: float,
-                 bold: bool) -> Any:
+    def _fit_one(self, text: str, font: str, size: float, min_size: float, width: float, bold: bool) -> Any:
         """`text` on one line at the largest size from `size` down to `min_size`, else an error."""
         from pnpforge.render import text as tx
+
         m = tx.Measure(self.fonts.regular, self.fonts.bold)
         atoms = tx.atomize([tx.Span(text, bold=bold)], m)
         for s in _sizes_down(size, min_size):
             lines = tx.break_lines(atoms, width / s, m)
             if len(lines) == 1:
                 return tx.Fitted(lines, s, 1.15, s)
-        raise PnpError(f"helper card title “{text}” does not fit on one line at {min_size:g} pt "
-                       f"(shorten it, or lower the size in {self.hs.look.source})")
+        raise PnpError(
+            f"helper card title “{text}” does not fit on one line at {min_size:g} pt "
+            f"(shorten it, or lower the size in {self.hs.look.source})"
+        )
 
     def _footer(self, c: Any, card: Any, x: float, y: float, W: float) -> None:
         from pnpforge.render.units import MM, hex_to_rgb
+
         look = self.card_look
         g = self.hs.game
         text = f"{g.title} v{g.version} · {self.date} · {card.title}"
@@ -110,6 +141,7 @@ class HelperRenderer:
         Mirror-symmetric like the card backs, so a duplex offset never shows.
         """
         from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
+
         look = self.back_look
         W, H = self.hs.width_mm * MM, self.hs.height_mm * MM
         colour = look["colour"]
@@ -126,15 +158,22 @@ class HelperRenderer:
         if look["frame"]:
             c.setStrokeColorRGB(*hex_to_rgb(mix(colour, ink, 0.55)))
             c.setLineWidth(0.8)
-            c.roundRect(x + inset, y + inset, W - 2 * inset, H - 2 * inset, look["frame_radius"] * MM,
-                        stroke=1, fill=0)
+            c.roundRect(
+                x + inset,
+                y + inset,
+                W - 2 * inset,
+                H - 2 * inset,
+                look["frame_radius"] * MM,
+                stroke=1,
+                fill=0,
+            )
         self._back_band(c, x, y, W, H, inset, colour, ink)
         c.restoreState()
 
-    def _lattice(self, c: Any, x: float, y: float, W: float, H: float, bleed: float,
-                 colour: str) -> None:
+    def _lattice(self, c: Any, x: float, y: float, W: float, H: float, bleed: float, colour: str) -> None:
         """Diagonal lines both ways through the card's centre, over the bleed."""
         from pnpforge.render.units import MM, hex_to_rgb
+
         c.setStrokeColorRGB(*hex_to_rgb(colour))
         c.setLineWidth(self.back_look["pattern_width"])
         cx, cy, step = x + W / 2, y + H / 2, self.back_look["pattern_step"] * MM
@@ -145,11 +184,13 @@ class HelperRenderer:
             c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
             c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
 
-    def _back_band(self, c: Any, x: float, y: float, W: float, H: float, inset: float,
-                   colour: str, ink: str) -> None:
+    def _back_band(
+        self, c: Any, x: float, y: float, W: float, H: float, inset: float, colour: str, ink: str
+    ) -> None:
         """The centred band with the game's title and the aid line."""
         from pnpforge.render import text as tx
         from pnpforge.render.units import MM, hex_to_rgb, mix
+
         look = self.back_look
         band_h = min(H * look["band_height"], look["band_max_height"] * MM)
         by = y + (H - band_h) / 2
@@ -158,14 +199,50 @@ class HelperRenderer:
         m = tx.Measure(self.fonts.regular, self.fonts.bold)
         inner = W - 2 * inset - 4 * MM
         words = {"{game}": self.hs.game.title, "{helper_footer}": self.labels["helper_footer"]}
-        title = self._fit_one(_fill(look["title"], words), self.fonts.bold, look["title_size"],
-                              look["title_min_size"], inner, True)
-        subtitle = self._fit_one(_fill(look["subtitle"], words), self.fonts.regular,
-                                 look["subtitle_size"], look["subtitle_min_size"], inner, False)
-        tx.draw(c, title, x + inset + 2 * MM, by + band_h * 0.42, inner, band_h * 0.5, "center",
-                "bottom", ink, m, None, ink)
-        tx.draw(c, subtitle, x + inset + 2 * MM, by + band_h * 0.12, inner, band_h * 0.26,
-                "center", "middle", mix(ink, colour, 0.2), m, None, ink)
+        title = self._fit_one(
+            _fill(look["title"], words),
+            self.fonts.bold,
+            look["title_size"],
+            look["title_min_size"],
+            inner,
+            True,
+        )
+        subtitle = self._fit_one(
+            _fill(look["subtitle"], words),
+            self.fonts.regular,
+            look["subtitle_size"],
+            look["subtitle_min_size"],
+            inner,
+            False,
+        )
+        tx.draw(
+            c,
+            title,
+            x + inset + 2 * MM,
+            by + band_h * 0.42,
+            inner,
+            band_h * 0.5,
+            "center",
+            "bottom",
+            ink,
+            m,
+            None,
+            ink,
+        )
+        tx.draw(
+            c,
+            subtitle,
+            x + inset + 2 * MM,
+            by + band_h * 0.12,
+            inner,
+            band_h * 0.26,
+            "center",
+            "middle",
+            mix(ink, colour, 0.2),
+            m,
+            None,
+            ink,
+        )
 
 
 def _fill(text: str, words: dict[str, str]) -> str:

@@ -18,6 +18,7 @@ from pnpforge.errors import PnpError
 
 # ---- layout: blocks -> rows -> cards -----------------------------------------------------------
 
+
 @dataclass
 class Style:
     """Fonts, colours and sizes of one layout pass (body size `s`, points)."""
@@ -27,13 +28,13 @@ class Style:
     accent: str
     s: float
     measure: Any
-    continued: str = " (cont.)"     # added to a section heading repeated on the next card
-    ink: str = "#1c1c1c"            # body text (the aid style's [card] ink)
-    leading: float = 1.32           # line height / size
-    mark_colour: str = "#b03a2e"    # the provisional sign
+    continued: str = " (cont.)"  # added to a section heading repeated on the next card
+    ink: str = "#1c1c1c"  # body text (the aid style's [card] ink)
+    leading: float = 1.32  # line height / size
+    mark_colour: str = "#b03a2e"  # the provisional sign
 
 
-Draw = Callable[[Any, float, float, float], None]      # (canvas, left x, top y, width) in pt
+Draw = Callable[[Any, float, float, float], None]  # (canvas, left x, top y, width) in pt
 
 
 @dataclass
@@ -45,13 +46,14 @@ class Row:
     space_before: float = 0.0
     keep_with_next: bool = False
     break_before: bool = False
-    repeat: tuple[Row, ...] = ()    # rows to repeat when this row starts a card
-    text: str = ""                    # plain text (tests and overflow messages)
+    repeat: tuple[Row, ...] = ()  # rows to repeat when this row starts a card
+    text: str = ""  # plain text (tests and overflow messages)
 
 
 def _spans(text: str, bold: bool = False, colour: str | None = None) -> list:
     """Markup -> render.text spans; '†' becomes the small provisional sign cards use."""
     from pnpforge.render import text as tx
+
     out = []
     for run, is_bold in markup.spans(text):
         parts = run.split(context.MARK)
@@ -63,10 +65,18 @@ def _spans(text: str, bold: bool = False, colour: str | None = None) -> list:
     return out
 
 
-def _lines(st: Style, text: str, size: float, width: float, bold: bool = False,
-           colour: str | None = None, where: str = "") -> list:
+def _lines(
+    st: Style,
+    text: str,
+    size: float,
+    width: float,
+    bold: bool = False,
+    colour: str | None = None,
+    where: str = "",
+) -> list:
     from pnpforge.render import fonts as fontmod
     from pnpforge.render import text as tx
+
     atoms = tx.atomize(_spans(text, bold, colour), st.measure)
     missing = tx.missing_chars(atoms, st.measure)
     if missing:
@@ -79,33 +89,54 @@ def _text_height(n: int, size: float, leading: float) -> float:
     return 0.0 if n <= 0 else size * leading * (n - 1) + size
 
 
-def _draw_lines(c: Any, st: Style, lines: list, x: float, top: float, w: float, size: float,
-                colour: str, align: str = "left") -> None:
+def _draw_lines(
+    c: Any,
+    st: Style,
+    lines: list,
+    x: float,
+    top: float,
+    w: float,
+    size: float,
+    colour: str,
+    align: str = "left",
+) -> None:
     from pnpforge.render import text as tx
+
     h = _text_height(len(lines), size, st.leading)
     fitted = tx.Fitted(lines, size, st.leading, h)
     tx.draw(c, fitted, x, top - h, w, h, align, "top", colour, st.measure, None, st.mark_colour)
 
 
-def _line_rows(st: Style, lines: list, size: float, colour: str, indent: float,
-               space_before: float, plain: str,
-               first_extra: Callable[[Any, float, float], None] | None = None) -> list[Row]:
+def _line_rows(
+    st: Style,
+    lines: list,
+    size: float,
+    colour: str,
+    indent: float,
+    space_before: float,
+    plain: str,
+    first_extra: Callable[[Any, float, float], None] | None = None,
+) -> list[Row]:
     """One Row per line, with widow/orphan control for blocks of several lines."""
     rows: list[Row] = []
     n = len(lines)
     for k, line in enumerate(lines):
+
         def draw(c: Any, x: float, top: float, w: float, line: Any = line, k: int = k) -> None:
             _draw_lines(c, st, [line], x + indent, top, w - indent, size, colour)
             if k == 0 and first_extra is not None:
                 first_extra(c, x, top)
+
         keep = (k < n - 1) and (n <= 3 or k == 0 or k == n - 2)
-        rows.append(Row(size * st.leading, draw, space_before if k == 0 else 0.0, keep,
-                        text=plain if k == 0 else ""))
+        rows.append(
+            Row(size * st.leading, draw, space_before if k == 0 else 0.0, keep, text=plain if k == 0 else "")
+        )
     return rows
 
 
 def _heading_rows(st: Style, b: markup.Heading, width: float, where: str) -> list[Row]:
     from pnpforge.render.units import hex_to_rgb
+
     size = st.s * (1.12 if b.level <= 2 else 1.0)
     lines = _lines(st, b.text, size, width, bold=True, colour=st.accent, where=where)
     gap = st.s * 0.75
@@ -120,8 +151,8 @@ def _heading_rows(st: Style, b: markup.Heading, width: float, where: str) -> lis
             c.setLineWidth(0.4)
             y = top - size * st.leading + size * 0.12
             c.line(x, y, x + w, y)
-        rows[-1] = Row(last.height + size * 0.2, draw, last.space_before, last.keep_with_next,
-                       text=last.text)
+
+        rows[-1] = Row(last.height + size * 0.2, draw, last.space_before, last.keep_with_next, text=last.text)
     for r in rows:
         r.keep_with_next = True
     return rows
@@ -129,6 +160,7 @@ def _heading_rows(st: Style, b: markup.Heading, width: float, where: str) -> lis
 
 def _item_rows(st: Style, b: markup.Item, width: float, where: str, first_in_list: bool) -> list[Row]:
     from pnpforge.render.units import hex_to_rgb
+
     s = st.s
     depth_indent = b.depth * s * 1.1
     indent = depth_indent + (s * 1.55 if b.ordered else s * 1.05)
@@ -155,8 +187,9 @@ def _item_rows(st: Style, b: markup.Item, width: float, where: str, first_in_lis
     return _line_rows(st, lines, s, st.ink, indent, gap, markup.plain(b.text), badge)
 
 
-def _para_rows(st: Style, text: str, width: float, where: str, size: float | None = None,
-               colour: str | None = None) -> list[Row]:
+def _para_rows(
+    st: Style, text: str, width: float, where: str, size: float | None = None, colour: str | None = None
+) -> list[Row]:
     size = size or st.s
     colour = colour or st.ink
     lines = _lines(st, text, size, width, colour=colour, where=where)
@@ -167,6 +200,7 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
     """A table as one Row per table row; the header repeats on a continuation card."""
     from pnpforge.render import text as tx
     from pnpforge.render.units import hex_to_rgb, mix
+
     size = st.s * 0.95
     pad = size * 0.45
     ncol = t.columns
@@ -178,8 +212,13 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
             atoms = tx.atomize(_spans(cell, bold=r is t.header), st.measure)
             longest = max((a.width for a in atoms if a.kind in ("word", "cjk")), default=0.0)
             minimum[i] = max(minimum[i], longest * size + 2 * pad)
-            w = sum(st.measure.text(run, st.bold if (b or r is t.header) else st.regular)
-                    for run, b in markup.spans(cell)) * size
+            w = (
+                sum(
+                    st.measure.text(run, st.bold if (b or r is t.header) else st.regular)
+                    for run, b in markup.spans(cell)
+                )
+                * size
+            )
             natural[i] = max(natural[i], w + 2 * pad)
     widths = fit_columns(natural, width, minimum)
     align = t.align or ("left",) * ncol
@@ -187,9 +226,18 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
     rows: list[Row] = []
 
     def make(cells: tuple[str, ...], header: bool, shade: bool) -> Row:
-        cell_lines = [_lines(st, c, size, widths[i] - 2 * pad, bold=header,
-                             colour="#ffffff" if header else st.ink, where=where)
-                      for i, c in enumerate(cells)]
+        cell_lines = [
+            _lines(
+                st,
+                c,
+                size,
+                widths[i] - 2 * pad,
+                bold=header,
+                colour="#ffffff" if header else st.ink,
+                where=where,
+            )
+            for i, c in enumerate(cells)
+        ]
         n = max(len(ls) for ls in cell_lines) if cell_lines else 1
         h = _text_height(n, size, st.leading) + 2 * pad
 
@@ -200,12 +248,22 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
             cx = x
             for i, ls in enumerate(cell_lines):
                 colour = "#ffffff" if header else st.ink
-                _draw_lines(c, st, ls, cx + pad, top - pad, widths[i] - 2 * pad, size, colour,
-                            align=align[i] if i < len(align) else "left")
+                _draw_lines(
+                    c,
+                    st,
+                    ls,
+                    cx + pad,
+                    top - pad,
+                    widths[i] - 2 * pad,
+                    size,
+                    colour,
+                    align=align[i] if i < len(align) else "left",
+                )
                 cx += widths[i]
             c.setStrokeColorRGB(*hex_to_rgb(mix(st.accent, "#ffffff", 0.55)))
             c.setLineWidth(0.3)
             c.line(x, top - h, x + sum(widths), top - h)
+
         return Row(h, draw, text=" | ".join(markup.plain(x) for x in cells))
 
     head = make(t.header, True, False) if t.header else None
@@ -221,8 +279,7 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
     return rows
 
 
-def fit_columns(natural: list[float], width: float, minimum: list[float] | None = None
-                 ) -> list[float]:
+def fit_columns(natural: list[float], width: float, minimum: list[float] | None = None) -> list[float]:
     """Column widths filling `width`.
 
     A table that fits grows every column in proportion to its natural width.
@@ -234,7 +291,7 @@ def fit_columns(natural: list[float], width: float, minimum: list[float] | None 
     minimum = [min(m, w) for m, w in zip(minimum or [0.0] * n, natural, strict=False)]
     if sum(natural) <= width:
         return [w * width / sum(natural) for w in natural]
-    if sum(minimum) >= width:      # even the longest words do not fit: scale them down
+    if sum(minimum) >= width:  # even the longest words do not fit: scale them down
         return [m * width / sum(minimum) for m in minimum]
     widths = [0.0] * n
     left = width
@@ -266,8 +323,7 @@ def build_rows(blocks: list[markup.Block], st: Style, width: float, where: str) 
             continue
         if isinstance(b, markup.Heading):
             new = _heading_rows(st, b, width, where)
-            section = tuple(_heading_rows(st, markup.Heading(b.level, b.text + st.continued),
-                                          width, where))
+            section = tuple(_heading_rows(st, markup.Heading(b.level, b.text + st.continued), width, where))
         elif isinstance(b, markup.Item):
             new = _item_rows(st, b, width, where, not isinstance(prev, markup.Item))
         elif isinstance(b, markup.Para):
@@ -311,8 +367,9 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
 
     def lead_in(row: Row) -> float:
         """Height of what a card must repeat before `row` when `row` starts it."""
-        return sum(r.height + (r.space_before if k else 0.0) for k, r in enumerate(row.repeat)) \
-            + (row.space_before if row.repeat else 0.0)
+        return sum(r.height + (r.space_before if k else 0.0) for k, r in enumerate(row.repeat)) + (
+            row.space_before if row.repeat else 0.0
+        )
 
     def start_page() -> None:
         nonlocal used
@@ -334,7 +391,7 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
         j = i
         while rows[j].keep_with_next and j + 1 < len(rows) and not rows[j + 1].break_before:
             j += 1
-        group = rows[i:j + 1]
+        group = rows[i : j + 1]
         if group[0].break_before and pages[-1]:
             start_page()
         page = pages[-1]
@@ -357,4 +414,3 @@ def paginate(rows: list[Row], height: float) -> list[list[Row]]:
             put(r)
         i = j + 1
     return [p for p in pages if p]
-

@@ -8,9 +8,10 @@ What a game prints is declared in templates/GAME/helpers/helpers.toml:
     template = "player-aid.md.j2"   # in templates/GAME/helpers/
     title = "玩家輔助"         # optional; else the template's "# " heading, else the component name
     component = "help-card"   # quantity: a component's count (the rulebook's own aid) …
-    card_type = "villain"     # … or as many as the cards of a type (Dirty Money's villains) …
+    card_type = "villain"     # … or as many as the cards of a type (one aid per villain card) …
     count = 1                 # … or a fixed number (an aid pnpforge adds)
     per_player = true         # with --players N: N copies (the rulebook gives one per player)
+    body_pt = 7.5             # preferred text size (default: the aid style's body_size)
 
 A game without its own helpers.toml prints the shipped `_shared/helpers/helpers.toml`:
 one reference aid of its components, rule sections and glossary, so a new game
@@ -31,16 +32,26 @@ from pnpforge.errors import PnpError
 if TYPE_CHECKING:
     from pnpforge.docs.aid_flow import Row
 
-BODY_PT = 7.0          # an aid's default body size (the style's body_size when it sets none)
-DEFAULT_FOLDER = "_shared/helpers"   # the aids of a game that declares none
-MIN_PT = 6.0           # the smallest body_pt an aid may ask for
+BODY_PT = 7.0  # an aid's default body size (the style's body_size when it sets none)
+DEFAULT_FOLDER = "_shared/helpers"  # the aids of a game that declares none
+MIN_PT = 6.0  # the smallest body_pt an aid may ask for
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,30}$")
-_AID_KEYS = {"id", "template", "title", "title_en", "component", "card_type", "count", "per_player",
-             "body_pt"}
+_AID_KEYS = {
+    "id",
+    "template",
+    "title",
+    "title_en",
+    "component",
+    "card_type",
+    "count",
+    "per_player",
+    "body_pt",
+}
 _TOP_KEYS = {"size", "aid"}
 
 
 # ---- the declaration ------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class AidSpec:
@@ -54,7 +65,7 @@ class AidSpec:
     card_type: str | None = None
     count: int | None = None
     per_player: bool = False
-    body_pt: float | None = None     # None: the aid style's body_size
+    body_pt: float | None = None  # None: the aid style's body_size
 
 
 @dataclass(frozen=True)
@@ -64,7 +75,7 @@ class HelperSpec:
     path: Path
     size_type: str | None
     aids: tuple[AidSpec, ...]
-    folder: str = DEFAULT_FOLDER     # templates/FOLDER holds the aids' templates
+    folder: str = DEFAULT_FOLDER  # templates/FOLDER holds the aids' templates
 
 
 def spec_folder(root: Path | None, game: str) -> str:
@@ -83,8 +94,10 @@ def load_spec(root: Path | None, game: str) -> HelperSpec:
     folder = spec_folder(root, game)
     path = context.find(root, f"{folder}/helpers.toml")
     if not path.is_file():
-        raise PnpError(f"game '{game}' declares no helper cards and the default {path} "
-                       "does not exist (see pnpforge.docs.aid_spec for its format)")
+        raise PnpError(
+            f"game '{game}' declares no helper cards and the default {path} "
+            "does not exist (see pnpforge.docs.aid_spec for its format)"
+        )
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -119,8 +132,9 @@ def _aid(a: Any, i: int, folder: Path, problems: list[str]) -> AidSpec | None:
         return None
     unknown = sorted(set(a) - _AID_KEYS)
     if unknown:
-        problems.append(f"{where}: unknown key(s) {', '.join(unknown)} "
-                        f"(allowed: {', '.join(sorted(_AID_KEYS))})")
+        problems.append(
+            f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(_AID_KEYS))})"
+        )
     aid_id = a.get("id")
     if not isinstance(aid_id, str) or not _ID.match(aid_id):
         problems.append(f"{where}: 'id' must be lower-case letters, digits and '-' (got {aid_id!r})")
@@ -131,14 +145,16 @@ def _aid(a: Any, i: int, folder: Path, problems: list[str]) -> AidSpec | None:
         problems.append(f"{where}: template {template!r} is not a file in {folder}")
     sources = [k for k in ("component", "card_type", "count") if k in a]
     if len(sources) != 1:
-        problems.append(f"{where}: give exactly one of component, card_type, count "
-                        f"(got {', '.join(sources) or 'none'})")
+        problems.append(
+            f"{where}: give exactly one of component, card_type, count (got {', '.join(sources) or 'none'})"
+        )
     count = a.get("count")
     if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
         problems.append(f"{where}: 'count' must be a whole number ≥ 1 (got {count!r})")
-    body = a.get("body_pt")         # None: the aid style's body_size
-    if body is not None and (not isinstance(body, (int, float)) or isinstance(body, bool)
-                             or not MIN_PT <= body <= 14):
+    body = a.get("body_pt")  # None: the aid style's body_size
+    if body is not None and (
+        not isinstance(body, (int, float)) or isinstance(body, bool) or not MIN_PT <= body <= 14
+    ):
         problems.append(f"{where}: 'body_pt' must be between {MIN_PT:g} and 14 (got {body!r})")
         body = None
     per = a.get("per_player", False)
@@ -149,11 +165,21 @@ def _aid(a: Any, i: int, folder: Path, problems: list[str]) -> AidSpec | None:
     if not isinstance(title, str) or not isinstance(title_en, str):
         problems.append(f"{where}: 'title' and 'title_en' must be strings")
         title = title_en = ""
-    return AidSpec(aid_id, str(template), title, title_en, a.get("component"), a.get("card_type"),
-                   count, per, None if body is None else float(body))
+    return AidSpec(
+        aid_id,
+        str(template),
+        title,
+        title_en,
+        a.get("component"),
+        a.get("card_type"),
+        count,
+        per,
+        None if body is None else float(body),
+    )
 
 
 # ---- quantities ------------------------------------------------------------------------
+
 
 @dataclass
 class AidPlan:
@@ -163,7 +189,7 @@ class AidPlan:
     title: str
     title_en: str
     quantity: int
-    source: str                   # where the quantity comes from, for the manifest
+    source: str  # where the quantity comes from, for the manifest
     blocks: list[markup.Block]
     pages: list[list[Row]] = field(default_factory=list)
     size_pt: float = BODY_PT
@@ -173,20 +199,30 @@ class AidPlan:
         return len(self.pages)
 
 
-def quantity(aid: AidSpec, game: Any, components: dict[str, Any], type_counts: dict[str, int],
-             players: int | None, spec_file: Path) -> tuple[int, str]:
+def quantity(
+    aid: AidSpec,
+    game: Any,
+    components: dict[str, Any],
+    type_counts: dict[str, int],
+    players: int | None,
+    spec_file: Path,
+) -> tuple[int, str]:
     """Copies of one aid and the reason, e.g. (4, 'one per player (--players 4)')."""
     if aid.component is not None:
         comp = components.get(aid.component)
         if comp is None:
-            raise PnpError(f"{spec_file}: aid '{aid.id}' names component '{aid.component}', which "
-                           f"game '{game.slug}' does not have (components: "
-                           f"{', '.join(components) or 'none'})")
+            raise PnpError(
+                f"{spec_file}: aid '{aid.id}' names component '{aid.component}', which "
+                f"game '{game.slug}' does not have (components: "
+                f"{', '.join(components) or 'none'})"
+            )
         base, why = comp.count, f"component {comp.slug} ×{comp.count}"
     elif aid.card_type is not None:
         if aid.card_type not in type_counts:
-            raise PnpError(f"{spec_file}: aid '{aid.id}' names card type '{aid.card_type}', which "
-                           f"game '{game.slug}' does not have (types: {', '.join(type_counts)})")
+            raise PnpError(
+                f"{spec_file}: aid '{aid.id}' names card type '{aid.card_type}', which "
+                f"game '{game.slug}' does not have (types: {', '.join(type_counts)})"
+            )
         base, why = type_counts[aid.card_type], f"as many as the {aid.card_type} cards"
     else:
         base, why = int(aid.count or 1), "fixed count"
@@ -196,6 +232,7 @@ def quantity(aid: AidSpec, game: Any, components: dict[str, Any], type_counts: d
 
 
 # ---- content -------------------------------------------------------------------------------
+
 
 def aid_blocks(aid: AidSpec, ctx: dict[str, Any], root: Path | None, folder: str) -> tuple[str, list]:
     """Render an aid's template (in templates/FOLDER); a leading '# ' heading becomes the card title."""
@@ -208,4 +245,3 @@ def aid_blocks(aid: AidSpec, ctx: dict[str, Any], root: Path | None, folder: str
     if not any(not isinstance(b, markup.Break) for b in blocks):
         raise PnpError(f"templates/{folder}/{aid.template} gives aid '{aid.id}' no content")
     return title, blocks
-

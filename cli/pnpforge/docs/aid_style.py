@@ -22,14 +22,19 @@ from pnpforge.render.layout import load_tables
 from pnpforge.render.layout_options import Opt
 from pnpforge.render.units import is_hex_colour
 
-ACCENT = "accent"   # the palette name of the game's colour
+ACCENT = "accent"  # the palette name of the game's colour
 
 _O = Opt
 CARD = [
     _O("paper", "colour", "#fbfaf6", "Face colour; fills the trim box and the bleed."),
     _O("ink", "colour", "#1c1c1c", "Body text colour."),
-    _O("accent", "colour", ACCENT, "Colour of headings, bullets, table headers and the title band "
-       "(`accent`: the game's colour, its first deck back colour darkened to read)."),
+    _O(
+        "accent",
+        "colour",
+        ACCENT,
+        "Colour of headings, bullets, table headers and the title band "
+        "(`accent`: the game's colour, its first deck back colour darkened to read).",
+    ),
     _O("mark_colour", "colour", "#b03a2e", "Colour of the provisional sign †."),
     _O("body_size", "pt", 7.0, "Preferred body text size (an aid's `body_pt` overrides it)."),
     _O("min_size", "pt", 6.0, "Legibility floor: material moves to another card instead of shrinking below."),
@@ -49,8 +54,13 @@ CARD = [
 ]
 BACK = [
     _O("colour", "colour", ACCENT, "Back colour (`accent`: the game's colour)."),
-    _O("pattern", "choice", "lattice", "Background pattern (mirror-symmetric, so a duplex back lines up).",
-       ("lattice", "none")),
+    _O(
+        "pattern",
+        "choice",
+        "lattice",
+        "Background pattern (mirror-symmetric, so a duplex back lines up).",
+        ("lattice", "none"),
+    ),
     _O("pattern_step", "mm", 4.0, "Distance between the lattice lines."),
     _O("pattern_width", "pt", 0.6, "Lattice line width."),
     _O("frame", "bool", True, "Draw an inner frame."),
@@ -61,14 +71,20 @@ BACK = [
     _O("title", "text", "{game}", "Band title; `{game}` is the game's title."),
     _O("title_size", "pt", 14.0, "Title size (shrinks to fit one line)."),
     _O("title_min_size", "pt", 7.0, "Smallest title size before an error."),
-    _O("subtitle", "text", "{helper_footer} · Player aid",
-       "Line under the title; `{helper_footer}` is the game language's word for a player aid."),
+    _O(
+        "subtitle",
+        "text",
+        "{helper_footer} · Player aid",
+        "Line under the title; `{helper_footer}` is the game language's word for a player aid.",
+    ),
     _O("subtitle_size", "pt", 7.0, "Subtitle size (shrinks to fit one line)."),
     _O("subtitle_min_size", "pt", 4.5, "Smallest subtitle size before an error."),
 ]
 SECTIONS: dict[str, list[Opt]] = {"card": CARD, "back": BACK}
-SECTION_TITLES = {"card": "Player-aid faces (helpers/aid.toml)",
-                  "back": "The player-aid back (helpers/aid.toml)"}
+SECTION_TITLES = {
+    "card": "Player-aid faces (helpers/aid.toml)",
+    "back": "The player-aid back (helpers/aid.toml)",
+}
 STYLE_FILE = "aid.toml"
 
 
@@ -95,17 +111,22 @@ def style_path(roots: Any, game: str) -> Path:
 def load_look(root: Path | None, game: str, accent: str) -> AidLook:
     """Read, check and resolve a game's aid style; `accent` replaces the colour name `accent`."""
     from pnpforge.resources import as_roots
+
     roots = as_roots(root)
     path = style_path(roots, game)
     tables = load_tables(path, roots, SECTIONS, palette={ACCENT: accent})
-    resolved = {name: {o.name: _concrete(o, tables[name][o.name], accent) for o in opts}
-                for name, opts in SECTIONS.items()}
+    resolved = {
+        name: {o.name: _concrete(o, tables[name][o.name], accent) for o in opts}
+        for name, opts in SECTIONS.items()
+    }
     for name, opts in SECTIONS.items():
         for o in opts:
             value = resolved[name][o.name]
             if o.kind == "colour" and (value or o.default) and not is_hex_colour(value):
-                raise PnpError(f"{path}: [{name}] option '{o.name}' = {value!r} is not a colour "
-                               f"(allowed: #rgb, #rrggbb, or {ACCENT})")
+                raise PnpError(
+                    f"{path}: [{name}] option '{o.name}' = {value!r} is not a colour "
+                    f"(allowed: #rgb, #rrggbb, or {ACCENT})"
+                )
     return AidLook(resolved["card"], resolved["back"], str(path))
 
 

@@ -28,13 +28,14 @@ from pnpforge.resources import as_roots, project_templates, shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.location import db_folder
 
-MARK = "†"     # the provisional sign, as on the card faces
+MARK = "†"  # the provisional sign, as on the card faces
 KINDS = ("overview", "setup", "turn", "actions", "end", "scoring", "variants", "faq", "other")
 CATEGORIES = ("trait", "keyword", "icon", "action", "term", "symbol")
 _COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
 
 
 # ---- where templates live ------------------------------------------------------------
+
 
 def templates_dir(db: sqlite_utils.Database | None = None) -> Path:
     """The project's templates/ beside the database when there is one, else the shipped ones.
@@ -79,16 +80,17 @@ def labels(language: str, root: Path | None = None) -> dict[str, str]:
     path = find(root, "_shared/labels.toml")
     data = _labels_file(path)
     if language not in data:
-        raise PnpError(f"{path} has no labels for language '{language}' "
-                       f"(has: {', '.join(data)})")
+        raise PnpError(f"{path} has no labels for language '{language}' (has: {', '.join(data)})")
     return data[language]
 
 
 # ---- dates and hashes -----------------------------------------------------------------
 
+
 def dump_lines(db: sqlite_utils.Database, game: str) -> list[str]:
     """The `pnp db dump` lines that belong to one game (its rows in every table)."""
     from pnpforge.store.dump import dump
+
     out = []
     for line in dump(db):
         if line.startswith("--"):
@@ -112,6 +114,7 @@ def accent_colour(db: sqlite_utils.Database, game: str) -> str:
     """The game's colour for headings and aid bands: its first deck back colour,
     darkened until white text on it and it on white paper both read well."""
     from pnpforge.render import units
+
     colour = "#2c3e50"
     for t in repo.card_types(db, game):
         c = (t.back or {}).get("colour")
@@ -124,6 +127,7 @@ def accent_colour(db: sqlite_utils.Database, game: str) -> str:
 
 
 # ---- counted data ---------------------------------------------------------------------
+
 
 def clean_label(label: str) -> str:
     """'義務人卡—稅×6' -> '義務人卡—稅': the count is printed from the cards instead."""
@@ -141,7 +145,7 @@ class CountNode:
     provisional: bool
     card_type: str | None
     children: list[CountNode] = field(default_factory=list)
-    whole_type: bool = False      # counts every card of its type (the table already shows it)
+    whole_type: bool = False  # counts every card of its type (the table already shows it)
 
     @property
     def matches(self) -> bool:
@@ -159,9 +163,9 @@ class TypeCount:
     height_mm: float
     size_provisional: bool
     role: str
-    count: int            # sum of copies
-    distinct: int         # number of card rows
-    provisional: bool     # some card's copies are designed
+    count: int  # sum of copies
+    distinct: int  # number of card rows
+    provisional: bool  # some card's copies are designed
 
     @property
     def size(self) -> str:
@@ -176,15 +180,29 @@ def type_counts(db: sqlite_utils.Database, game: str) -> list[TypeCount]:
     types are provisional when any card's copies are.
     """
     cards = repo.list_cards(db, game)
-    declared = {r.card_type: r.provisional for r in repo.composition(db, game)
-                if r.card_type and not r.query.strip() and r.parent is None}
+    declared = {
+        r.card_type: r.provisional
+        for r in repo.composition(db, game)
+        if r.card_type and not r.query.strip() and r.parent is None
+    }
     out = []
     for t in repo.card_types(db, game):
         mine = [c for c in cards if c.type == t.slug]
-        flag = declared[t.slug] if t.slug in declared else \
-            any(c.is_value_provisional("copies") for c in mine)
-        out.append(TypeCount(t.slug, t.name, t.name_en, t.width_mm, t.height_mm,
-                             t.size_provisional, t.role, sum(c.copies for c in mine), len(mine), flag))
+        flag = declared[t.slug] if t.slug in declared else any(c.is_value_provisional("copies") for c in mine)
+        out.append(
+            TypeCount(
+                t.slug,
+                t.name,
+                t.name_en,
+                t.width_mm,
+                t.height_mm,
+                t.size_provisional,
+                t.role,
+                sum(c.copies for c in mine),
+                len(mine),
+                flag,
+            )
+        )
     return out
 
 
@@ -203,11 +221,18 @@ def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
     nodes: dict[str, CountNode] = {}
     for r in rules:
         cards = _rule_cards(db, game, r)
-        nodes[r.id] = CountNode(r.id, clean_label(r.label), sum(c.copies for c in cards), r.expected,
-                                r.provisional,  # the rule says whether the rulebook states this total
-                                r.card_type, whole_type=bool(r.card_type) and not r.query.strip())
-    whole_type = {r.card_type: r.id for r in rules
-                  if r.parent is None and r.card_type and not r.query.strip()}
+        nodes[r.id] = CountNode(
+            r.id,
+            clean_label(r.label),
+            sum(c.copies for c in cards),
+            r.expected,
+            r.provisional,  # the rule says whether the rulebook states this total
+            r.card_type,
+            whole_type=bool(r.card_type) and not r.query.strip(),
+        )
+    whole_type = {
+        r.card_type: r.id for r in rules if r.parent is None and r.card_type and not r.query.strip()
+    }
     roots: list[CountNode] = []
     for r in rules:
         parent = r.parent if r.parent in nodes else None
@@ -218,6 +243,7 @@ def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
 
 
 # ---- the template context ---------------------------------------------------------------
+
 
 def players_text(game: Game) -> str:
     if game.players_min == game.players_max:
@@ -239,8 +265,9 @@ def _search(db: sqlite_utils.Database, game: str) -> Callable[..., list[Card]]:
     return cards
 
 
-def build_context(db: sqlite_utils.Database, game: str, *, players: int | None = None,
-                  root: Path | None = None) -> dict[str, Any]:
+def build_context(
+    db: sqlite_utils.Database, game: str, *, players: int | None = None, root: Path | None = None
+) -> dict[str, Any]:
     """Everything a summary or helper template may use, for one game."""
     g = repo.get_game(db, game)
     root = root or templates_dir(db)
@@ -276,8 +303,10 @@ def build_context(db: sqlite_utils.Database, game: str, *, players: int | None =
         t = full_types.get(type)
         f = t.field(field_name) if t else None
         if f is None:
-            raise PnpError(f"template asks for field '{field_name}' of card type '{type}', "
-                           f"which game '{game}' does not have")
+            raise PnpError(
+                f"template asks for field '{field_name}' of card type '{type}', "
+                f"which game '{game}' does not have"
+            )
         return list(f.allowed or [])
 
     def mark(flag: bool) -> str:
@@ -291,20 +320,36 @@ def build_context(db: sqlite_utils.Database, game: str, *, players: int | None =
         return next((n for n in _walk(tree) if queries.get(n.id) == query.strip()), None)
 
     return {
-        "game": g, "L": L, "lang": g.language, "date": date, "players": players_text(g),
-        "player_count": players, "sections": sections, "section": section,
-        "glossary_entries": gloss, "glossary": glossary,
+        "game": g,
+        "L": L,
+        "lang": g.language,
+        "date": date,
+        "players": players_text(g),
+        "player_count": players,
+        "sections": sections,
+        "section": section,
+        "glossary_entries": gloss,
+        "glossary": glossary,
         "categories": [c for c in CATEGORIES if any(e.category == c for e in gloss)],
-        "components": comps, "card_types": types, "composition": tree,
+        "components": comps,
+        "card_types": types,
+        "composition": tree,
         # the rules worth listing under the table: not a bare whole-type count it already shows
         "breakdown": [n for n in tree if n.children or not n.whole_type],
-        "cards": cards, "count": count, "tally": tally, "allowed": allowed, "mark": mark,
+        "cards": cards,
+        "count": count,
+        "tally": tally,
+        "allowed": allowed,
+        "mark": mark,
         "MARK": MARK,
-        "types": {t.slug: t for t in types}, "grouped": group_same_text,
+        "types": {t.slug: t for t in types},
+        "grouped": group_same_text,
         "rule_for": rule_for,
-        "has_provisional": (any(t.provisional or t.size_provisional for t in types)
-                            or any(n.provisional for n in _walk(tree))
-                            or any(c.provisional for c in comps)),
+        "has_provisional": (
+            any(t.provisional or t.size_provisional for t in types)
+            or any(n.provisional for n in _walk(tree))
+            or any(c.provisional for c in comps)
+        ),
     }
 
 
@@ -327,6 +372,7 @@ def group_same_text(entries: list) -> list[list]:
 
 # ---- Jinja2 ------------------------------------------------------------------------------
 
+
 def _join_cjk(items: Any, sep: str) -> str:
     return sep.join(str(i) for i in items)
 
@@ -335,6 +381,7 @@ def jinja_env(root: Path | None = None):
     """The documents' environment: loads templates/ by name ('GAME/summary.md.j2'), adds their filters."""
     from pnpforge.docs.markup import escape_cell, escape_text
     from pnpforge.render.templating import sandboxed_environment
+
     env = sandboxed_environment(folders=search_path(root), strict=True, keep_trailing_newline=True)
     env.filters["cell"] = escape_cell
     env.filters["text"] = escape_text
@@ -348,6 +395,7 @@ def jinja_env(root: Path | None = None):
 def render(name: str, context: dict[str, Any], root: Path | None = None) -> str:
     """Render one template; a template mistake becomes a PnpError naming file and line."""
     from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
+
     env = jinja_env(root)
     try:
         return env.get_template(name).render(**context)
@@ -377,5 +425,7 @@ def pick_template(game: str, filename: str, root: Path | None = None) -> str:
     for name in (f"{game}/{filename}", f"_shared/{filename}"):
         if find(root, name).is_file():
             return name
-    raise PnpError(f"no template {filename} for game '{game}' (looked in "
-                   f"{', '.join(str(p / game) for p in search_path(root))} and _shared/)")
+    raise PnpError(
+        f"no template {filename} for game '{game}' (looked in "
+        f"{', '.join(str(p / game) for p in search_path(root))} and _shared/)"
+    )

@@ -24,9 +24,10 @@ from pnpforge.docs.aid_flow import Row, Style, build_rows, paginate, segments
 from pnpforge.docs.aid_spec import AidPlan, HelperSpec, aid_blocks, load_spec, quantity
 from pnpforge.errors import PnpError
 
-AID_TYPE = "aid"       # the type helper cards carry on sheets (one back design for all)
+AID_TYPE = "aid"  # the type helper cards carry on sheets (one back design for all)
 
 # ---- cards ------------------------------------------------------------------------------------
+
 
 @dataclass
 class HelperCard:
@@ -56,7 +57,7 @@ class HelperSet:
     aids: list[AidPlan]
     cards: list[HelperCard]
     accent: str
-    look: aid_style.AidLook          # the aid style (helpers/aid.toml), every option resolved
+    look: aid_style.AidLook  # the aid style (helpers/aid.toml), every option resolved
 
     def placements(self) -> list[HelperCard]:
         """Cards in print order, copies expanded."""
@@ -68,8 +69,10 @@ def _size_type(spec: HelperSpec, types: list[Any]) -> Any:
         for t in types:
             if t.slug == spec.size_type:
                 return t
-        raise PnpError(f"{spec.path}: size = '{spec.size_type}' is not a card type of this game "
-                       f"(types: {', '.join(t.slug for t in types)})")
+        raise PnpError(
+            f"{spec.path}: size = '{spec.size_type}' is not a card type of this game "
+            f"(types: {', '.join(t.slug for t in types)})"
+        )
     decks = [t for t in types if t.role == "deck"] or list(types)
     if not decks:
         raise PnpError(f"{spec.path}: the game has no card types, so helper cards have no size")
@@ -79,10 +82,13 @@ def _size_type(spec: HelperSpec, types: list[Any]) -> Any:
 def body_box(width_mm: float, height_mm: float, look: dict[str, Any] | None = None) -> tuple[float, float]:
     """Width and height (pt) of a helper card's text area under the aid style's [card] options."""
     from pnpforge.render.units import MM
+
     card = look or aid_style.defaults()["card"]
     safe = card["safe_margin"]
-    return ((width_mm - 2 * safe) * MM,
-            (height_mm - card["header_height"] - 2.0 - safe - card["footer_height"]) * MM)
+    return (
+        (width_mm - 2 * safe) * MM,
+        (height_mm - card["header_height"] - 2.0 - safe - card["footer_height"]) * MM,
+    )
 
 
 def _sizes(preferred: float, look: dict[str, Any]) -> list[float]:
@@ -95,23 +101,41 @@ def _sizes(preferred: float, look: dict[str, Any]) -> list[float]:
     return out or [floor]
 
 
-def layout_aid(blocks: list[markup.Block], fonts: Any, accent: str, width: float, height: float,
-               preferred: float | None, where: str, continued: str = " (cont.)",
-               look: dict[str, Any] | None = None) -> list[tuple[float, list[Row], Style]]:
+def layout_aid(
+    blocks: list[markup.Block],
+    fonts: Any,
+    accent: str,
+    width: float,
+    height: float,
+    preferred: float | None,
+    where: str,
+    continued: str = " (cont.)",
+    look: dict[str, Any] | None = None,
+) -> list[tuple[float, list[Row], Style]]:
     """Cards for an aid: each '---' segment at the largest size (≥ min_size) needing fewest cards.
 
     `look` is the aid style's [card] table (the shipped defaults when None).
     Returns (size, rows, style) per card, in order.
     """
     from pnpforge.render import text as tx
+
     card = look or aid_style.defaults()["card"]
     measure = tx.Measure(fonts.regular, fonts.bold)
     cards: list[tuple[float, list[Row], Style]] = []
     for seg in segments(blocks):
         tried: list[tuple[float, list[list[Row]], Style]] = []
         for s in _sizes(preferred or card["body_size"], card):
-            st = Style(fonts.regular, fonts.bold, accent, s, measure, continued, card["ink"],
-                       card["leading"], card["mark_colour"])
+            st = Style(
+                fonts.regular,
+                fonts.bold,
+                accent,
+                s,
+                measure,
+                continued,
+                card["ink"],
+                card["leading"],
+                card["mark_colour"],
+            )
             tried.append((s, paginate(build_rows(seg, st, width, where), height), st))
         fewest = min(len(p) for _, p, _ in tried)
         size, pages, st = next(t for t in tried if len(t[1]) == fewest)
@@ -119,8 +143,9 @@ def layout_aid(blocks: list[markup.Block], fonts: Any, accent: str, width: float
     return cards
 
 
-def plan_helpers(db: sqlite_utils.Database, game: str, players: int | None = None,
-                 root: Path | None = None) -> HelperSet:
+def plan_helpers(
+    db: sqlite_utils.Database, game: str, players: int | None = None, root: Path | None = None
+) -> HelperSet:
     """Resolve a game's aids: content, quantities, and their layout on cards."""
     from pnpforge.render.fonts import ensure_fonts
     from pnpforge.store import repo
@@ -150,26 +175,42 @@ def plan_helpers(db: sqlite_utils.Database, game: str, players: int | None = Non
         title = title or (comp.name if comp else aid.id)
         title_en = aid.title_en or (comp.name_en if comp else "")
         qty, why = quantity(aid, g, comps, counts, players, spec.path)
-        laid = layout_aid(blocks, fonts, accent, width, height, aid.body_pt, where, continued,
-                          look.card)
-        plan = AidPlan(aid, title, title_en, qty, why, blocks, [rows for _, rows, _ in laid],
-                       min(size for size, _, _ in laid))
+        laid = layout_aid(blocks, fonts, accent, width, height, aid.body_pt, where, continued, look.card)
+        plan = AidPlan(
+            aid,
+            title,
+            title_en,
+            qty,
+            why,
+            blocks,
+            [rows for _, rows, _ in laid],
+            min(size for size, _, _ in laid),
+        )
         plans.append(plan)
         for k, (_, rows, st) in enumerate(laid, 1):
-            cards.append(HelperCard(f"AID-{aid.id}-{k}", aid.id, title, title_en, k, len(laid),
-                                    rows, st, copies=qty))
-    return HelperSet(g, size_t.width_mm, size_t.height_mm, size_t.slug, size_t.size_provisional,
-                     plans, cards, accent, look)
+            cards.append(
+                HelperCard(f"AID-{aid.id}-{k}", aid.id, title, title_en, k, len(laid), rows, st, copies=qty)
+            )
+    return HelperSet(
+        g, size_t.width_mm, size_t.height_mm, size_t.slug, size_t.size_provisional, plans, cards, accent, look
+    )
 
 
 # ---- printing -----------------------------------------------------------------------------------
+
 
 def default_path(game: str, paper: str) -> Path:
     return Path("output") / game / f"{game}-helpers-{paper}.pdf"
 
 
-def print_helpers(db: sqlite_utils.Database, game: str, opts: Any, players: int | None = None,
-                  one_each: bool = False, root: Path | None = None) -> tuple[Any, HelperSet]:
+def print_helpers(
+    db: sqlite_utils.Database,
+    game: str,
+    opts: Any,
+    players: int | None = None,
+    one_each: bool = False,
+    root: Path | None = None,
+) -> tuple[Any, HelperSet]:
     """Write the helper-card PDF (sheets, marks, backs as `pnp print`) -> (Manifest, HelperSet).
 
     `opts` is a render.sheet.PrintOptions; its output is a file or a folder.
@@ -187,28 +228,54 @@ def print_helpers(db: sqlite_utils.Database, game: str, opts: Any, players: int 
     sheet_opts = opts.sheet_options()
     layout = sheet.plan_layout(hs.width_mm, hs.height_mm, sheet_opts, what="helper cards")
     cards = [c for c in hs.cards for _ in range(1 if one_each else c.copies)]
-    job = pdf.Job(sheet.size_key(hs.width_mm, hs.height_mm, "aid"), layout, len(cards),
-                  lambda: iter(cards))
+    job = pdf.Job(sheet.size_key(hs.width_mm, hs.height_mm, "aid"), layout, len(cards), lambda: iter(cards))
     path = _output_path(opts.output, game, opts.paper)
     pw, ph = opts.paper_size
-    manifest = sheet.Manifest(str(path), game, opts.paper, pw, ph, 0, opts.bleed, opts.gap,
-                              opts.backs, opts.flip, opts.offset, date[:10])
-    manifest.sheets.append(sheet.SheetSummary(layout.card_w, layout.card_h, "aid",
-                                              layout.capacity, layout.cols, layout.rows,
-                                              layout.rotated, job.count, job.pages))
+    manifest = sheet.Manifest(
+        str(path),
+        game,
+        opts.paper,
+        pw,
+        ph,
+        0,
+        opts.bleed,
+        opts.gap,
+        opts.backs,
+        opts.flip,
+        opts.offset,
+        date[:10],
+    )
+    manifest.sheets.append(
+        sheet.SheetSummary(
+            layout.card_w,
+            layout.card_h,
+            "aid",
+            layout.capacity,
+            layout.cols,
+            layout.rows,
+            layout.rotated,
+            job.count,
+            job.pages,
+        )
+    )
 
     def on_place(card: Any, page: int, side: str, slot: Any) -> None:
-        manifest.placements.append(sheet.Placement(card.id, card.type, page, side, slot.trim,
-                                                   slot.rotation))
+        manifest.placements.append(sheet.Placement(card.id, card.type, page, side, slot.trim, slot.rotation))
 
-    info = pdf.DocInfo(title=f"{g.title} / {g.title_en} v{g.version} · helpers",
-                       language=g.language, date=date[:10], font=fonts.regular)
+    info = pdf.DocInfo(
+        title=f"{g.title} / {g.title_en} v{g.version} · helpers",
+        language=g.language,
+        date=date[:10],
+        font=fonts.regular,
+    )
     with pdf.atomic_output(path) as fh:
         manifest.pages = pdf.write_card_sheets(fh, [job], sheet_opts, renderer, info, on_place)
     notes = list(layout.warnings)
     if hs.size_provisional:
-        notes.append(f"helper cards take the size of card type '{hs.size_type}', "
-                     f"{hs.width_mm:g}×{hs.height_mm:g} mm, a provisional size")
+        notes.append(
+            f"helper cards take the size of card type '{hs.size_type}', "
+            f"{hs.width_mm:g}×{hs.height_mm:g} mm, a provisional size"
+        )
     manifest.warnings = notes + renderer.warnings()
     return manifest, hs
 

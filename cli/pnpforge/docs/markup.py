@@ -61,7 +61,7 @@ class Note:
 class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-    align: tuple[str, ...] = field(default=())   # 'left' | 'right' | 'center' per column
+    align: tuple[str, ...] = field(default=())  # 'left' | 'right' | 'center' per column
 
     @property
     def columns(self) -> int:
@@ -77,6 +77,7 @@ Block = Heading | Para | Item | Note | Table | Break
 
 
 # ---- parsing ---------------------------------------------------------------------
+
 
 def is_wide(ch: str) -> bool:
     """CJK and full-width characters: no space is needed between two of them."""
@@ -103,7 +104,7 @@ def split_row(line: str) -> list[str]:
     while i < len(s):
         ch = s[i]
         if ch == "\\" and i + 1 < len(s):
-            cur += s[i:i + 2]
+            cur += s[i : i + 2]
             i += 2
             continue
         if ch == "|":
@@ -155,10 +156,10 @@ def parse(text: str) -> list[Block]:
         elif _BREAK.match(line):
             flush()
             blocks.append(Break())
-        elif (m := _ORDERED.match(line)):
+        elif m := _ORDERED.match(line):
             flush()
             blocks.append(Item(m.group(3).strip(), int(m.group(2)), len(m.group(1)) // 2))
-        elif (m := _BULLET.match(line)):
+        elif m := _BULLET.match(line):
             flush()
             blocks.append(Item(m.group(2).strip(), None, len(m.group(1)) // 2))
         elif line.lstrip().startswith(">"):
@@ -167,7 +168,7 @@ def parse(text: str) -> list[Block]:
         elif para is None and blocks and isinstance(blocks[-1], (Item, Note)) and lines[i][:1].isspace():
             # an indented continuation of the previous list item or note
             prev = blocks.pop()
-            assert isinstance(prev, (Item, Note))   # checked just above
+            assert isinstance(prev, (Item, Note))  # checked just above
             blocks.append(type(prev)(**{**prev.__dict__, "text": join_lines(prev.text, line.strip())}))
         else:
             para = join_lines(para or "", line.strip())
@@ -195,6 +196,7 @@ def _table(lines: list[str], i: int) -> tuple[Table, int]:
 
 
 # ---- inline ------------------------------------------------------------------------
+
 
 def spans(text: str) -> Iterator[tuple[str, bool]]:
     """(text, bold) runs of one line; escapes resolved, ** markers removed."""
@@ -241,8 +243,11 @@ def to_markdown(blocks: list[Block]) -> str:
     out: list[str] = []
     prev: Block | None = None
     for b in blocks:
-        if out and not (isinstance(b, Item) and isinstance(prev, Item)) \
-                and not (isinstance(b, Note) and isinstance(prev, Note)):
+        if (
+            out
+            and not (isinstance(b, Item) and isinstance(prev, Item))
+            and not (isinstance(b, Note) and isinstance(prev, Note))
+        ):
             out.append("")
         if isinstance(b, Heading):
             out.append("#" * b.level + " " + b.text)
@@ -265,7 +270,6 @@ def _table_md(t: Table) -> list[str]:
     header = t.header or tuple("" for _ in range(t.columns))
     marks = {"left": "---", "right": "---:", "center": ":---:"}
     align = t.align or ("left",) * t.columns
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join(marks[a] for a in align) + "|"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in t.rows]
     return lines

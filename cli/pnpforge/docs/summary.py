@@ -28,7 +28,7 @@ from pnpforge.errors import PnpError
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 FORMATS = ("pdf", "md")
 MAX_PAGES = 4
-MARGIN_MM = (17.0, 15.0, 16.0, 18.0)     # left, top, right, bottom
+MARGIN_MM = (17.0, 15.0, 16.0, 18.0)  # left, top, right, bottom
 BODY_PT = 9.0
 # A summary that would end with a nearly empty page is set again a little tighter;
 # these are the body sizes tried, largest first (never below 8.4 pt).
@@ -49,11 +49,15 @@ class SummaryResult:
 
 # ---- content -------------------------------------------------------------------------
 
+
 def summary_markdown(db: sqlite_utils.Database, game: str, root: Path | None = None) -> str:
     """The summary as Markdown (normalised through the block parser)."""
     root = root or context.templates_dir(db)
     ctx = context.build_context(db, game, root=root)
     text = context.render(context.pick_template(game, "summary.md.j2", root), ctx, root)
+    from pnpforge.design.changelog import changelog_markdown  # the releases' page, when there are changes
+
+    text += changelog_markdown(db, game)
     return markup.to_markdown(markup.parse(text))
 
 
@@ -63,8 +67,15 @@ def default_path(game: str, fmt: str, paper: str) -> Path:
     return Path("output") / game / name
 
 
-def write_summary(db: sqlite_utils.Database, game: str, *, fmt: str = "pdf", paper: str = "a4",
-                  output: str | os.PathLike | None = None, root: Path | None = None) -> SummaryResult:
+def write_summary(
+    db: sqlite_utils.Database,
+    game: str,
+    *,
+    fmt: str = "pdf",
+    paper: str = "a4",
+    output: str | os.PathLike | None = None,
+    root: Path | None = None,
+) -> SummaryResult:
     """Write the summary (PDF or Markdown) and return where and how long it is."""
     if fmt not in FORMATS:
         raise PnpError(f"unknown --format '{fmt}' (allowed: {', '.join(FORMATS)})")
@@ -80,26 +91,32 @@ def write_summary(db: sqlite_utils.Database, game: str, *, fmt: str = "pdf", pap
         _atomic_write(path, data)
         return SummaryResult(path, fmt, pages=0, bytes=len(data))
     from pnpforge.store import repo
+
     g = repo.get_game(db, game)
     accent = context.accent_colour(db, game)
-    data, pages = typeset(markup.parse(md), g, context.stamp_date(db, game), paper,
-                          context.labels(g.language, root), accent)
+    data, pages = typeset(
+        markup.parse(md), g, context.stamp_date(db, game), paper, context.labels(g.language, root), accent
+    )
     _atomic_write(path, data)
     res = SummaryResult(path, fmt, pages=pages, bytes=len(data))
     if pages > MAX_PAGES:
-        res.warnings.append(f"the {game} summary runs to {pages} pages (aim: at most {MAX_PAGES}); "
-                            "shorten the rule sections or the glossary")
+        res.warnings.append(
+            f"the {game} summary runs to {pages} pages (aim: at most {MAX_PAGES}); "
+            "shorten the rule sections or the glossary"
+        )
     return res
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder, so a failure leaves the old file."""
     from pnpforge.render.pdf import atomic_output
+
     with atomic_output(path) as fh:
         fh.write(data)
 
 
 # ---- typesetting -----------------------------------------------------------------------
+
 
 @dataclass
 class _Styles:
@@ -114,36 +131,86 @@ class _Styles:
 def _styles(regular: str, bold: str, cjk: bool, accent: str, body: float = BODY_PT) -> _Styles:
     from reportlab.lib import colors
     from reportlab.lib.styles import ParagraphStyle
+
     wrap = "CJK" if cjk else None
     acc = colors.HexColor(accent)
     ink = colors.HexColor("#1c1c1c")
     grey = colors.HexColor("#5a5a5a")
 
     def st(name: str, **kw: Any) -> ParagraphStyle:
-        base = dict(fontName=regular, fontSize=body, leading=body * 1.45, textColor=ink,
-                    bulletFontName=regular, bulletFontSize=body, wordWrap=wrap,
-                    allowWidows=0, allowOrphans=0, spaceAfter=0, spaceBefore=0)
+        base = dict(
+            fontName=regular,
+            fontSize=body,
+            leading=body * 1.45,
+            textColor=ink,
+            bulletFontName=regular,
+            bulletFontSize=body,
+            wordWrap=wrap,
+            allowWidows=0,
+            allowOrphans=0,
+            spaceAfter=0,
+            spaceBefore=0,
+        )
         base.update(kw)
         return ParagraphStyle(name, **base)
 
     s = {
-        "h1": st("h1", fontName=bold, fontSize=20, leading=25, textColor=acc, spaceAfter=2,
-                 keepWithNext=1, bulletFontName=bold),
-        "h2": st("h2", fontName=bold, fontSize=12.5, leading=16, textColor=acc, spaceBefore=9,
-                 spaceAfter=1, keepWithNext=1, bulletFontName=bold),
-        "h3": st("h3", fontName=bold, fontSize=10, leading=13, textColor=acc, spaceBefore=5,
-                 spaceAfter=1.5, keepWithNext=1, bulletFontName=bold),
+        "h1": st(
+            "h1",
+            fontName=bold,
+            fontSize=20,
+            leading=25,
+            textColor=acc,
+            spaceAfter=2,
+            keepWithNext=1,
+            bulletFontName=bold,
+        ),
+        "h2": st(
+            "h2",
+            fontName=bold,
+            fontSize=12.5,
+            leading=16,
+            textColor=acc,
+            spaceBefore=9,
+            spaceAfter=1,
+            keepWithNext=1,
+            bulletFontName=bold,
+        ),
+        "h3": st(
+            "h3",
+            fontName=bold,
+            fontSize=10,
+            leading=13,
+            textColor=acc,
+            spaceBefore=5,
+            spaceAfter=1.5,
+            keepWithNext=1,
+            bulletFontName=bold,
+        ),
         "p": st("p", spaceAfter=3),
         "li": st("li", spaceAfter=1.6),
-        "note": st("note", fontSize=body - 1.5, leading=(body - 1.5) * 1.4, textColor=grey,
-                   spaceBefore=3, spaceAfter=2, bulletFontSize=body - 1.5),
+        "note": st(
+            "note",
+            fontSize=body - 1.5,
+            leading=(body - 1.5) * 1.4,
+            textColor=grey,
+            spaceBefore=3,
+            spaceAfter=2,
+            bulletFontSize=body - 1.5,
+        ),
     }
     cell = body - 0.5
     for suffix, align in (("", 0), ("_r", 2), ("_c", 1)):
-        s["cell" + suffix] = st("cell" + suffix, fontSize=cell, leading=cell * 1.35,
-                                alignment=align)
-        s["th" + suffix] = st("th" + suffix, fontName=bold, fontSize=cell, leading=cell * 1.35,
-                              textColor=colors.white, alignment=align, bulletFontName=bold)
+        s["cell" + suffix] = st("cell" + suffix, fontSize=cell, leading=cell * 1.35, alignment=align)
+        s["th" + suffix] = st(
+            "th" + suffix,
+            fontName=bold,
+            fontSize=cell,
+            leading=cell * 1.35,
+            textColor=colors.white,
+            alignment=align,
+            bulletFontName=bold,
+        )
     return _Styles(regular, bold, cjk, accent, s, cell)
 
 
@@ -162,13 +229,17 @@ def heading_xml(text: str, st: _Styles, level: int) -> str:
     if not sep or not main:
         return inline_xml(text, st.bold)
     size = {1: 13.0, 2: 9.5, 3: 8.0}[level]
-    return (inline_xml(main, st.bold) + "\u2002" +
-            f'<font name="{st.regular}" size="{size:g}" color="#6b6b6b">{escape(markup.plain(gloss))}</font>')
+    return (
+        inline_xml(main, st.bold)
+        + "\u2002"
+        + f'<font name="{st.regular}" size="{size:g}" color="#6b6b6b">{escape(markup.plain(gloss))}</font>'
+    )
 
 
 def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
     """Natural widths scaled to the frame; too wide -> the wide columns give way."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
+
     pad = 12.0
     n = t.columns
     rows = ([t.header] if t.header else []) + list(t.rows)
@@ -189,22 +260,33 @@ def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
 def _table(t: markup.Table, avail: float, st: _Styles):
     from reportlab.lib import colors
     from reportlab.platypus import Paragraph, Table, TableStyle
+
     suffix = {"left": "", "right": "_r", "center": "_c"}
     align = t.align or ("left",) * t.columns
     data = []
     if t.header:
-        data.append([Paragraph(inline_xml(c, st.bold), st.s["th" + suffix[a]])
-                     for c, a in zip(t.header, align, strict=False)])
+        data.append(
+            [
+                Paragraph(inline_xml(c, st.bold), st.s["th" + suffix[a]])
+                for c, a in zip(t.header, align, strict=False)
+            ]
+        )
     for r in t.rows:
-        data.append([Paragraph(inline_xml(c, st.bold), st.s["cell" + suffix[a]])
-                     for c, a in zip(r, align, strict=False)])
+        data.append(
+            [
+                Paragraph(inline_xml(c, st.bold), st.s["cell" + suffix[a]])
+                for c, a in zip(r, align, strict=False)
+            ]
+        )
     acc = colors.HexColor(st.accent)
     tint = colors.HexColor(_tint(st.accent, 0.92))
     cmds: list[tuple] = [
         ("FONT", (0, 0), (-1, -1), st.regular, st.cell_pt),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
-        ("LEFTPADDING", (0, 0), (-1, -1), 5), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
+        ("LEFTPADDING", (0, 0), (-1, -1), 5),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 5),
         ("LINEBELOW", (0, -1), (-1, -1), 0.6, acc),
     ]
     start = 0
@@ -214,14 +296,21 @@ def _table(t: markup.Table, avail: float, st: _Styles):
     for i in range(start, len(data)):
         if (i - start) % 2 == 1:
             cmds.append(("BACKGROUND", (0, i), (-1, i), tint))
-    tbl = Table(data, colWidths=_col_widths(t, avail, st), repeatRows=1 if t.header else 0,
-                hAlign="LEFT", spaceBefore=5, spaceAfter=6)
+    tbl = Table(
+        data,
+        colWidths=_col_widths(t, avail, st),
+        repeatRows=1 if t.header else 0,
+        hAlign="LEFT",
+        spaceBefore=5,
+        spaceAfter=6,
+    )
     tbl.setStyle(TableStyle(cmds))
     return tbl
 
 
 def _tint(colour: str, t: float) -> str:
     from pnpforge.render import units
+
     return units.mix(colour, "#ffffff", t)
 
 
@@ -229,6 +318,7 @@ def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
     """Platypus flowables for the blocks, in order."""
     from reportlab.lib import colors
     from reportlab.platypus import CondPageBreak, HRFlowable, Paragraph, Spacer
+
     out: list = []
     for k, b in enumerate(blocks):
         if isinstance(b, markup.Heading):
@@ -242,9 +332,13 @@ def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
             head.keepWithNext = 0 if before_table else 1
             out.append(head)
             if level <= 2:
-                rule = HRFlowable(width="100%", thickness=1.2 if level == 1 else 0.6,
-                                  color=colors.HexColor(st.accent), spaceBefore=1,
-                                  spaceAfter=4 if level == 1 else 3)
+                rule = HRFlowable(
+                    width="100%",
+                    thickness=1.2 if level == 1 else 0.6,
+                    color=colors.HexColor(st.accent),
+                    spaceBefore=1,
+                    spaceAfter=4 if level == 1 else 3,
+                )
                 rule.keepWithNext = 0 if before_table else 1
                 out.append(rule)
         elif isinstance(b, markup.Para):
@@ -253,15 +347,17 @@ def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
             indent = 13 + 12 * b.depth
             bullet = f"{b.number}." if b.ordered else ("•" if b.depth == 0 else "–")
             style = st.s["li"].clone(f"li{b.depth}", leftIndent=indent, bulletIndent=indent - 11)
-            out.append(Paragraph(inline_xml(b.text, st.bold), style,
-                                 bulletText=escape(bullet)))
+            out.append(Paragraph(inline_xml(b.text, st.bold), style, bulletText=escape(bullet)))
         elif isinstance(b, markup.Note):
             out.append(Paragraph(inline_xml(b.text, st.bold), st.s["note"]))
         elif isinstance(b, markup.Table):
             out.append(_table(b, avail, st))
         elif isinstance(b, markup.Break):
-            out.append(HRFlowable(width="100%", thickness=0.4, color=colors.HexColor("#bbbbbb"),
-                                  spaceBefore=3, spaceAfter=3))
+            out.append(
+                HRFlowable(
+                    width="100%", thickness=0.4, color=colors.HexColor("#bbbbbb"), spaceBefore=3, spaceAfter=3
+                )
+            )
         else:  # pragma: no cover - parse() makes only these
             raise AssertionError(f"unknown block {b!r}")
     out.append(Spacer(1, 1))
@@ -274,8 +370,9 @@ def pdf_date(iso: str) -> str:
     return f"D:{digits}+00'00'"
 
 
-def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
-            labels: dict[str, str], accent: str) -> tuple[bytes, int]:
+def typeset(
+    blocks: list[markup.Block], game: Any, date_iso: str, paper: str, labels: dict[str, str], accent: str
+) -> tuple[bytes, int]:
     """The summary PDF as bytes, and its page count.
 
     Set at BODY_PT; when a slightly smaller body size saves a page (a last page
@@ -291,8 +388,15 @@ def typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
     return best
 
 
-def _typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
-             labels: dict[str, str], accent: str, body: float) -> tuple[bytes, int]:
+def _typeset(
+    blocks: list[markup.Block],
+    game: Any,
+    date_iso: str,
+    paper: str,
+    labels: dict[str, str],
+    accent: str,
+    body: float,
+) -> tuple[bytes, int]:
     import io
 
     from reportlab.lib import colors
@@ -303,14 +407,14 @@ def _typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
     from pnpforge.render.fonts import ensure_fonts
 
     fonts = ensure_fonts(game.language)
-    registerFontFamily(fonts.regular, normal=fonts.regular, bold=fonts.bold,
-                       italic=fonts.regular, boldItalic=fonts.bold)
+    registerFontFamily(
+        fonts.regular, normal=fonts.regular, bold=fonts.bold, italic=fonts.regular, boldItalic=fonts.bold
+    )
     st = _styles(fonts.regular, fonts.bold, game.language.startswith("zh"), accent, body)
     pw, ph = (v * MM for v in PAPERS_MM[paper])
     left, top, right, bottom = (v * MM for v in MARGIN_MM)
     stamp = pdf_date(date_iso)
-    title = f"{game.title} · {game.title_en}" if game.title_en and game.title_en != game.title \
-        else game.title
+    title = f"{game.title} · {game.title_en}" if game.title_en and game.title_en != game.title else game.title
     footer_left = f"{title} · v{game.version} · {date_iso[:10]}"
 
     class NumberedCanvas(Canvas):
@@ -346,13 +450,34 @@ def _typeset(blocks: list[markup.Block], game: Any, date_iso: str, paper: str,
             self.restoreState()
 
     buf = io.BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(pw, ph), leftMargin=left, rightMargin=right,
-                          topMargin=top, bottomMargin=bottom, title=title, author="pnpforge",
-                          creator="pnpforge", subject=f"rulebook summary v{game.version}",
-                          invariant=1, initialFontName=fonts.regular, initialFontSize=body,
-                          pageCompression=1, lang=game.language)
-    frame = Frame(left, bottom, pw - left - right, ph - top - bottom, id="body",
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc = BaseDocTemplate(
+        buf,
+        pagesize=(pw, ph),
+        leftMargin=left,
+        rightMargin=right,
+        topMargin=top,
+        bottomMargin=bottom,
+        title=title,
+        author="pnpforge",
+        creator="pnpforge",
+        subject=f"rulebook summary v{game.version}",
+        invariant=1,
+        initialFontName=fonts.regular,
+        initialFontSize=body,
+        pageCompression=1,
+        lang=game.language,
+    )
+    frame = Frame(
+        left,
+        bottom,
+        pw - left - right,
+        ph - top - bottom,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+    )
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     with kinsoku():
         doc.build(flowables(blocks, st, pw - left - right), canvasmaker=NumberedCanvas)
@@ -373,6 +498,7 @@ def kinsoku() -> Iterator[None]:
     from reportlab.platypus import paragraph
 
     from pnpforge.render.text import NO_START
+
     originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
     extended = originals[1] + "".join(sorted(set(NO_START) - set(originals[1])))
     # platypus reads its own copy for multi-run paragraphs, textsplit's for single runs
@@ -386,4 +512,5 @@ def kinsoku() -> Iterator[None]:
 def _count_pages(data: bytes) -> int:
     """Pages of a PDF reportlab just wrote (its /Type /Page objects)."""
     import re
+
     return len(re.findall(rb"/Type /Page\b(?!s)", data))

@@ -44,8 +44,9 @@ class TypeTally:
     zero_copies: int
 
 
-def select(db: sqlite_utils.Database, game: str, card_type: str | None = None,
-           query: str | None = None) -> Selection:
+def select(
+    db: sqlite_utils.Database, game: str, card_type: str | None = None, query: str | None = None
+) -> Selection:
     """Compile a selection; an unknown game or type, or a bad query, raises PnpError now."""
     repo.get_game(db, game)
     clauses, params = ["c.game = ?"], [game]
@@ -70,8 +71,9 @@ def _restricted(sel: Selection, types: Sequence[str] | None) -> tuple[str, list]
     return f"{sel.where} AND c.type IN ({marks})", [*sel.params, *types]
 
 
-def iter_cards(db: sqlite_utils.Database, sel: Selection,
-               types: Sequence[str] | None = None) -> Iterator[Card]:
+def iter_cards(
+    db: sqlite_utils.Database, sel: Selection, types: Sequence[str] | None = None
+) -> Iterator[Card]:
     """The selected cards (of some types, when given) in deck order, one row at a time."""
     where, params = _restricted(sel, types)
     for row in db.conn.execute(f"{repo.CARD_SELECT} WHERE {where}{_DECK_ORDER}", params):
@@ -87,7 +89,9 @@ def tally(db: sqlite_utils.Database, sel: Selection) -> dict[str, TypeTally]:
     """Per card type slug: how many cards and copies the selection holds (types it misses are absent)."""
     rows = db.conn.execute(
         "SELECT c.type, count(*), coalesce(sum(c.copies), 0), coalesce(sum(c.copies = 0), 0) "
-        f"FROM cards c WHERE {sel.where} GROUP BY c.type", list(sel.params)).fetchall()
+        f"FROM cards c WHERE {sel.where} GROUP BY c.type",
+        list(sel.params),
+    ).fetchall()
     return {slug: TypeTally(int(n), int(copies), int(zero)) for slug, n, copies, zero in rows}
 
 

@@ -55,6 +55,6 @@ def tts(db: Any, game: str, output: str | None = None, card_type: str | None = N
 def proof(db: Any, game: str, output: str | None = None, card_type: str | None = None,
           renderer_factory: Any = None) -> "RasterResult":
     """A contact sheet (PNG) of every face, small, for reviewing a deck at a glance."""
-    from pnpforge.render import raster
-    return raster.proof(db, game, output=output, card_type=card_type,
-                        renderer_factory=renderer_factory)
+    from pnpforge.render import raster_proof
+    return raster_proof.proof(db, game, output=output, card_type=card_type,
+                              renderer_factory=renderer_factory)

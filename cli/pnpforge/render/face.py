@@ -52,8 +52,7 @@ class FaceRenderer(RegionPlanner):
             op(canvas, x, y, bleed)
             canvas.restoreState()
 
-    def draw_back(self, canvas: Any, card_type_slug: str, x: float, y: float,
-                  bleed: float) -> None:
+    def draw_back(self, canvas: Any, card_type_slug: str, x: float, y: float, bleed: float) -> None:
         """Draw the back of a card type (mirror-symmetric, so duplex offsets don't show)."""
         for op in self._plan_back(card_type_slug):
             canvas.saveState()
@@ -112,31 +111,48 @@ class FaceRenderer(RegionPlanner):
         ops: list[Op] = []
         badge_text = ""
         if card.is_provisional and pv["badge"]:
-            badge_text = self._word("badge") if pv["badge"] == "auto" else \
-                self._render(ctx, pv["badge"], self._where(ctx, "[provisional] badge")).strip()
+            badge_text = (
+                self._word("badge")
+                if pv["badge"] == "auto"
+                else self._render(ctx, pv["badge"], self._where(ctx, "[provisional] badge")).strip()
+            )
         d = pv["badge_size"]
         corner = pv["position"]
         if badge_text:
             fill = self._colour(ctx, pv["badge_fill"], "[provisional] badge_fill") or "#b03a2e"
             tcol = self._colour(ctx, pv["badge_text_colour"], "[provisional]") or "#ffffff"
-            self._check_plain(ctx, badge_text, self.fonts.bold,
-                              self._where(ctx, "[provisional] badge"))
+            self._check_plain(ctx, badge_text, self.fonts.bold, self._where(ctx, "[provisional] badge"))
             bx = safe if corner.endswith("left") else W - safe - d
             by = safe if corner.startswith("top") else H - safe - d
-            ops.append(badge_op(badge_text, bx, by, d, H, fill, tcol, self.fonts.bold,
-                                 whole=card.provenance == "provisional"))
+            ops.append(
+                badge_op(
+                    badge_text,
+                    bx,
+                    by,
+                    d,
+                    H,
+                    fill,
+                    tcol,
+                    self.fonts.bold,
+                    whole=card.provenance == "provisional",
+                )
+            )
         if st["enabled"]:
             ops.extend(self._plan_stamp(ctx, W, H, safe, badge_text, d, corner))
         return ops
 
-    def _plan_stamp(self, ctx: PlanContext, W: float, H: float, safe: float, badge: str, d: float,
-                    corner: str) -> list[Op]:
+    def _plan_stamp(
+        self, ctx: PlanContext, W: float, H: float, safe: float, badge: str, d: float, corner: str
+    ) -> list[Op]:
         st, pv = ctx.layout.stamp, ctx.layout.provisional
         where = self._where(ctx, "[stamp]")
         text = tidy_text(self._render(ctx, st["text"], where)).replace("\n", " ")
         if ctx.marks_used and pv["legend"]:
-            legend = f"{pv['mark']} {self._word('legend')}" \
-                if pv["legend"] == "auto" else self._render(ctx, pv["legend"], where)
+            legend = (
+                f"{pv['mark']} {self._word('legend')}"
+                if pv["legend"] == "auto"
+                else self._render(ctx, pv["legend"], where)
+            )
             text = f"{text} · {legend}" if text else legend
         if not text:
             return []
@@ -154,17 +170,24 @@ class FaceRenderer(RegionPlanner):
         top = safe if st["position"] == "top" else H - safe - line_h
         box_w, box_h = (right - left) * MM, line_h * MM
         try:
-            fitted = tx.fit(atoms, box_w, box_h, st["size"], min(st["min_size"], st["size"]),
-                            1.0, ctx.measure)
+            fitted = tx.fit(
+                atoms, box_w, box_h, st["size"], min(st["min_size"], st["size"]), 1.0, ctx.measure
+            )
             if len(fitted.lines) > 1:
-                raise tx.Overflow(len(fitted.lines) - 1, sum(ln.chars() for ln in fitted.lines[1:]),
-                                  "", st["min_size"])
+                raise tx.Overflow(
+                    len(fitted.lines) - 1, sum(ln.chars() for ln in fitted.lines[1:]), "", st["min_size"]
+                )
         except tx.Overflow as e:
-            raise PnpError(f"{where}: the stamp “{text}” does not fit on one line even at "
-                           f"{st['min_size']:g} pt ({e.chars_over} characters over); shorten "
-                           "[stamp] text") from e
-        return [StampOp(fitted.for_drawing(), left, top, line_h, box_w, box_h, H, st["align"],
-                         ctx.measure, colour)]
+            raise PnpError(
+                f"{where}: the stamp “{text}” does not fit on one line even at "
+                f"{st['min_size']:g} pt ({e.chars_over} characters over); shorten "
+                "[stamp] text"
+            ) from e
+        return [
+            StampOp(
+                fitted.for_drawing(), left, top, line_h, box_w, box_h, H, st["align"], ctx.measure, colour
+            )
+        ]
 
     # -- backs ----------------------------------------------------------------------------------
 
@@ -178,14 +201,15 @@ class FaceRenderer(RegionPlanner):
         ctx = self._context(None, ctype)
         b = ctx.layout.back
         where = self._where(ctx, "[back]")
-        colour = self._colour(ctx, b["colour"], where) or \
-            (ctype.back.get("colour") if is_hex_colour(str(ctype.back.get("colour", ""))) else None) \
+        colour = (
+            self._colour(ctx, b["colour"], where)
+            or (ctype.back.get("colour") if is_hex_colour(str(ctype.back.get("colour", ""))) else None)
             or "#34495e"
+        )
         ink = self._colour(ctx, b["text_colour"], where) or readable_on(colour)
         pattern_colour = self._colour(ctx, b["pattern_colour"], where) or mix(colour, ink, 0.12)
         W, H = ctype.width_mm, ctype.height_mm
-        ops: list[Op] = [background_op(colour, W, H),
-                         pattern_op(b["pattern"], pattern_colour, W, H)]
+        ops: list[Op] = [background_op(colour, W, H), pattern_op(b["pattern"], pattern_colour, W, H)]
         inset = b["frame_inset"]
         if b["frame"]:
             ops.append(frame_op(mix(colour, ink, 0.55), W, H, inset))
@@ -195,26 +219,79 @@ class FaceRenderer(RegionPlanner):
         inner_w = W - 2 * inset - 4
         band_h = min(H * b["band_height"], b["band_max_height"])
         band_y = (H - band_h) / 2
-        ops.append(band_op(mix(colour, "#000000", 0.25), mix(colour, ink, 0.55),
-                            inset, band_y, W - 2 * inset, band_h, H))
+        ops.append(
+            band_op(
+                mix(colour, "#000000", 0.25), mix(colour, ink, 0.55), inset, band_y, W - 2 * inset, band_h, H
+            )
+        )
         if title:
-            ops.append(self._centred_text(ctx, title, inset + 2, band_y + 2, inner_w,
-                                          band_h * 0.62 - 2, b["title_size"], self.fonts.bold,
-                                          ink, H, "back title", valign="bottom"))
+            ops.append(
+                self._centred_text(
+                    ctx,
+                    title,
+                    inset + 2,
+                    band_y + 2,
+                    inner_w,
+                    band_h * 0.62 - 2,
+                    b["title_size"],
+                    self.fonts.bold,
+                    ink,
+                    H,
+                    "back title",
+                    valign="bottom",
+                )
+            )
         if subtitle:
-            ops.append(self._centred_text(ctx, subtitle, inset + 2, band_y + band_h * 0.62 + 0.5,
-                                          inner_w, band_h * 0.38 - 2.5, b["subtitle_size"],
-                                          self.fonts.regular, mix(ink, colour, 0.15), H,
-                                          "back subtitle", valign="top"))
+            ops.append(
+                self._centred_text(
+                    ctx,
+                    subtitle,
+                    inset + 2,
+                    band_y + band_h * 0.62 + 0.5,
+                    inner_w,
+                    band_h * 0.38 - 2.5,
+                    b["subtitle_size"],
+                    self.fonts.regular,
+                    mix(ink, colour, 0.15),
+                    H,
+                    "back subtitle",
+                    valign="top",
+                )
+            )
         if footer:
-            ops.append(self._centred_text(ctx, footer, inset + 2, H - inset - 7, inner_w, 4.5,
-                                          b["footer_size"], self.fonts.regular, mix(ink, colour, 0.25), H,
-                                          "back footer", valign="middle"))
+            ops.append(
+                self._centred_text(
+                    ctx,
+                    footer,
+                    inset + 2,
+                    H - inset - 7,
+                    inner_w,
+                    4.5,
+                    b["footer_size"],
+                    self.fonts.regular,
+                    mix(ink, colour, 0.25),
+                    H,
+                    "back footer",
+                    valign="middle",
+                )
+            )
         return ops
 
-    def _centred_text(self, ctx: PlanContext, text: str, x: float, y: float, w: float, h: float,
-                      size: float, font: str, colour: str, H: float, what: str,
-                      valign: str) -> Op:
+    def _centred_text(
+        self,
+        ctx: PlanContext,
+        text: str,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        size: float,
+        font: str,
+        colour: str,
+        H: float,
+        what: str,
+        valign: str,
+    ) -> Op:
         bold = font == self.fonts.bold
         atoms = self._atoms_checked(ctx, [tx.Span(text, bold, colour)], self._where(ctx, what))
         try:
@@ -224,14 +301,27 @@ class FaceRenderer(RegionPlanner):
         m = ctx.measure
 
         def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-            tx.draw(c, fitted, ox + x * MM, oy + (H - y - h) * MM, w * MM, h * MM, "center",
-                    valign, colour, m, None, colour)
+            tx.draw(
+                c,
+                fitted,
+                ox + x * MM,
+                oy + (H - y - h) * MM,
+                w * MM,
+                h * MM,
+                "center",
+                valign,
+                colour,
+                m,
+                None,
+                colour,
+            )
+
         return op
 
 
-
-def one_card_pdf(renderer: FaceRenderer, card: Card | None = None, back: str | None = None,
-                 bleed_mm: float = 0.0) -> bytes:
+def one_card_pdf(
+    renderer: FaceRenderer, card: Card | None = None, back: str | None = None, bleed_mm: float = 0.0
+) -> bytes:
     """A PDF page holding exactly one face (or one back): for previews and golden tests."""
     import io
 
@@ -243,8 +333,13 @@ def one_card_pdf(renderer: FaceRenderer, card: Card | None = None, back: str | N
     W, H = renderer.size_mm(slug)
     b = bleed_mm * MM
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(W * MM + 2 * b, H * MM + 2 * b), invariant=1,
-                         initialFontName=renderer.fonts.regular, pageCompression=1)
+    c = rl_canvas.Canvas(
+        buf,
+        pagesize=(W * MM + 2 * b, H * MM + 2 * b),
+        invariant=1,
+        initialFontName=renderer.fonts.regular,
+        pageCompression=1,
+    )
     if card is not None:
         renderer.draw_face(c, card, b, b, b)
     else:
@@ -254,8 +349,13 @@ def one_card_pdf(renderer: FaceRenderer, card: Card | None = None, back: str | N
     return buf.getvalue()
 
 
-def preview_png(renderer: FaceRenderer, card: Card | None = None, back: str | None = None,
-                dpi: int = 150, bleed_mm: float = 0.0):
+def preview_png(
+    renderer: FaceRenderer,
+    card: Card | None = None,
+    back: str | None = None,
+    dpi: int = 150,
+    bleed_mm: float = 0.0,
+):
     """Rasterise one card (pypdfium2) to a PIL image, to look at or compare."""
     import pypdfium2 as pdfium
 

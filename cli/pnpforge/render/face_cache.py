@@ -13,9 +13,9 @@ from typing import Any
 
 from pnpforge.model import Card
 
-PLAN_CACHE_SIZE = 512      # planned faces kept (copies of a card reuse its plan)
-FIT_CACHE_SIZE = 512       # fitted texts kept (the same text in the same region: one fit)
-REF_CACHE_SIZE = 256       # cards looked up by ref(), kept
+PLAN_CACHE_SIZE = 512  # planned faces kept (copies of a card reuse its plan)
+FIT_CACHE_SIZE = 512  # fitted texts kept (the same text in the same region: one fit)
+REF_CACHE_SIZE = 256  # cards looked up by ref(), kept
 
 
 class LRU(OrderedDict):
@@ -58,9 +58,23 @@ def freeze_value(value: Any) -> Any:
 def plan_key(card: Card) -> tuple | None:
     """Everything of a card a face can show (templates see no notes or timestamps);
     None when a value cannot be hashed (then the card is planned afresh)."""
-    key = tuple(freeze_value(v) for v in (
-        card.type, card.id, card.name, card.name_en, card.copies, card.text, card.flavor,
-        card.art, card.provenance, card.source, card.provisional_fields, card.fields))
+    key = tuple(
+        freeze_value(v)
+        for v in (
+            card.type,
+            card.id,
+            card.name,
+            card.name_en,
+            card.copies,
+            card.text,
+            card.flavor,
+            card.art,
+            card.provenance,
+            card.source,
+            card.provisional_fields,
+            card.fields,
+        )
+    )
     try:
         hash(key)
     except TypeError:
@@ -70,4 +84,3 @@ def plan_key(card: Card) -> tuple | None:
 
 class StaticText(str):
     """A template without Jinja syntax: its output, rendered once."""
-

@@ -52,9 +52,6 @@ def db_folder(db: Any) -> Path:
     return store_db_folder(db) or Path.cwd()
 
 
-
-
-
 class FaceContext:
     """A game's card types, layouts and fonts, and the template context of one card.
 
@@ -62,24 +59,24 @@ class FaceContext:
     a card; the region planner and the renderer build on it.
     """
 
-    def __init__(self, db: Any, game: str, templates_dir: Path | None = None,
-                 date: str | None = None) -> None:
+    def __init__(
+        self, db: Any, game: str, templates_dir: Path | None = None, date: str | None = None
+    ) -> None:
         from pnpforge.store import repo
 
         self.game: Game = repo.get_game(db, game)
         self.types: dict[str, CardType] = {t.slug: t for t in repo.card_types(db, game)}
-        self._db = db                     # ref() looks cards up on demand, not all at once
+        self._db = db  # ref() looks cards up on demand, not all at once
         self._refs = LRU(REF_CACHE_SIZE)
         self.base_dir = db_folder(db)
-        self.templates_dir = as_roots(templates_dir) if templates_dir else \
-            default_templates_dir(self.base_dir)
+        self.templates_dir = (
+            as_roots(templates_dir) if templates_dir else default_templates_dir(self.base_dir)
+        )
         self.date = date or datetime.date.today().isoformat()
         self.fonts = fontmod.ensure_fonts(self.game.language)
-        self.layouts, self._warnings = load_game_layouts(self.templates_dir, game,
-                                                         list(self.types.values()))
-        widths: dict[tuple[str, str], float] = {}      # one character width table per game
-        self._measures = {slug: self._measure_for(lay, widths)
-                          for slug, lay in self.layouts.items()}
+        self.layouts, self._warnings = load_game_layouts(self.templates_dir, game, list(self.types.values()))
+        widths: dict[tuple[str, str], float] = {}  # one character width table per game
+        self._measures = {slug: self._measure_for(lay, widths) for slug, lay in self.layouts.items()}
         for slug, lay in self.layouts.items():
             self._check_icon_glyphs(slug, lay)
         self._env = self._make_env()
@@ -90,15 +87,16 @@ class FaceContext:
         self._type_vars: dict[str, TypeVars] = {}
         self._boxes: dict[str, list[Box]] = {}
         self._fits = LRU(FIT_CACHE_SIZE)
-        self._static: dict[tuple, Any] = {}          # per-layout values no card changes
-
+        self._static: dict[tuple, Any] = {}  # per-layout values no card changes
 
     # -- set-up ---------------------------------------------------------------------------
 
     def _ctype(self, slug: str) -> CardType:
         if slug not in self.types:
-            raise PnpError(f"game '{self.game.slug}' has no card type '{slug}' "
-                           f"(allowed: {', '.join(self.types) or 'none'})")
+            raise PnpError(
+                f"game '{self.game.slug}' has no card type '{slug}' "
+                f"(allowed: {', '.join(self.types) or 'none'})"
+            )
         return self.types[slug]
 
     def _zh(self) -> bool:
@@ -126,6 +124,7 @@ class FaceContext:
                 return 1.0
             h = spec["scale"]
             return badge_width(m, spec, name, h, self.fonts) + 0.24
+
         m.icon_width = icon_width
         return m
 
@@ -133,12 +132,16 @@ class FaceContext:
         for name, spec in lay.icons.items():
             font = self.fonts.bold if spec["font"] == "bold" else self.fonts.regular
             for ch in fontmod.missing_glyphs(spec["text"] or name, font):
-                raise PnpError(f"layout '{lay.name}' (card type '{slug}'): icon '{name}' uses "
-                               f"{fontmod.describe_char(ch)}, which font {font} lacks")
+                raise PnpError(
+                    f"layout '{lay.name}' (card type '{slug}'): icon '{name}' uses "
+                    f"{fontmod.describe_char(ch)}, which font {font} lacks"
+                )
         mark = lay.provisional["mark"]
         for ch in fontmod.missing_glyphs(mark, self.fonts.regular):
-            raise PnpError(f"layout '{lay.name}': [provisional] mark uses "
-                           f"{fontmod.describe_char(ch)}, which font {self.fonts.regular} lacks")
+            raise PnpError(
+                f"layout '{lay.name}': [provisional] mark uses "
+                f"{fontmod.describe_char(ch)}, which font {self.fonts.regular} lacks"
+            )
 
     # -- context ----------------------------------------------------------------------------
 
@@ -152,15 +155,25 @@ class FaceContext:
 
         def icon(name: str) -> str:
             if name not in lay.icons:
-                raise PnpError(f"icon('{name}') is not declared "
-                               f"(icons: {', '.join(lay.icons) or 'none'})")
+                raise PnpError(f"icon('{name}') is not declared (icons: {', '.join(lay.icons) or 'none'})")
             return f":{name}:"
 
-        game = {"slug": self.game.slug, "title": self.game.title, "title_en": self.game.title_en,
-                "version": self.game.version, "language": self.game.language}
-        typ = {"slug": ctype.slug, "name": ctype.name, "name_en": ctype.name_en,
-               "width_mm": ctype.width_mm, "height_mm": ctype.height_mm, "role": ctype.role,
-               "fields": [f.to_dict() for f in ctype.fields]}
+        game = {
+            "slug": self.game.slug,
+            "title": self.game.title,
+            "title_en": self.game.title_en,
+            "version": self.game.version,
+            "language": self.game.language,
+        }
+        typ = {
+            "slug": ctype.slug,
+            "name": ctype.name,
+            "name_en": ctype.name_en,
+            "width_mm": ctype.width_mm,
+            "height_mm": ctype.height_mm,
+            "role": ctype.role,
+            "fields": [f.to_dict() for f in ctype.fields],
+        }
         tv = TypeVars(labels, game, typ, lambda n: labels.get(n, n), icon)
         self._type_vars[ctype.slug] = tv
         return tv
@@ -173,6 +186,7 @@ class FaceContext:
         other = self._refs.lookup(key)
         if other is MISSING:
             from pnpforge.store import repo
+
             other = self._refs.store(key, repo.find_card(self._db, self.game.slug, key))
         return CardView(other, set(), ReadTracker()) if other else None
 
@@ -182,7 +196,7 @@ class FaceContext:
         tracker = ReadTracker()
         prov: set[str] = set()
         if card is not None and card.provenance != "provisional":
-            prov = set(card.provisional_fields)   # wholly provisional cards wear the badge instead
+            prov = set(card.provisional_fields)  # wholly provisional cards wear the badge instead
         cats = self._categories(card, lay)
         labels = tv.labels
         fview = FieldsView(card.fields if card else {}, prov, tracker)
@@ -190,18 +204,24 @@ class FaceContext:
         def rows() -> list[tuple[str, Any]]:
             out = []
             for fd in ctype.fields:
-                if card is not None and fd.name in card.fields \
-                        and card.fields[fd.name] not in (None, "", []):
+                if card is not None and fd.name in card.fields and card.fields[fd.name] not in (None, "", []):
                     out.append((labels[fd.name], fview[fd.name]))
             return out
 
         variables = {
             "card": CardView(card, prov, tracker) if card else None,
-            "f": fview, "game": dict(tv.game), "type": tv.type_copy(), "back": dict(ctype.back),
-            "date": self.date, "category": cats[0] if cats else "",
+            "f": fview,
+            "game": dict(tv.game),
+            "type": tv.type_copy(),
+            "back": dict(ctype.back),
+            "date": self.date,
+            "category": cats[0] if cats else "",
             "category2": cats[1] if len(cats) > 1 else (cats[0] if cats else ""),
-            "categories": cats, "label": tv.label, "fields": rows,
-            "icon": tv.icon, "ref": self._ref,
+            "categories": cats,
+            "label": tv.label,
+            "fields": rows,
+            "icon": tv.icon,
+            "ref": self._ref,
             "is_prov": lambda n: n in prov,
         }
         return PlanContext(card, ctype, lay, variables, tracker, cats, self._measures[ctype.slug])
@@ -218,7 +238,7 @@ class FaceContext:
             return [str(v) for v in value]
         value = str(value)
         if value not in known and len(value) > 1 and all(ch in known for ch in value):
-            return list(value)               # '稅罰' -> 稅, 罰
+            return list(value)  # '稅罰' -> 稅, 罰
         return [value]
 
     def _where(self, ctx: PlanContext, region: str) -> str:
@@ -227,8 +247,9 @@ class FaceContext:
         files = f" in {layout.files[0]}" if layout is not None and layout.files else ""
         return f"{who} ({self.game.slug}/{ctx.ctype.slug}), region '{region}'{files}"
 
-    def _render(self, ctx: PlanContext, source: str, where: str, track: bool = False,
-                marks: bool = True) -> str:
+    def _render(
+        self, ctx: PlanContext, source: str, where: str, track: bool = False, marks: bool = True
+    ) -> str:
         """Render a template; `marks=False` for names and colours, which carry no sign."""
         if not source:
             return ""
@@ -272,6 +293,7 @@ class FaceContext:
         if compiled is not MISSING:
             return compiled
         from jinja2 import TemplateSyntaxError
+
         try:
             if expression:
                 compiled = self._env.compile_expression(source, undefined_to_none=True)
@@ -304,6 +326,8 @@ class FaceContext:
             return ctx.layout.palette[spec]
         if is_hex_colour(spec):
             return spec
-        raise PnpError(f"{where}: '{spec}' is not a colour (allowed: #rgb, #rrggbb, category, "
-                       f"category2, or a palette name: "
-                       f"{', '.join(sorted(ctx.layout.palette)) or 'none'})")
+        raise PnpError(
+            f"{where}: '{spec}' is not a colour (allowed: #rgb, #rrggbb, category, "
+            f"category2, or a palette name: "
+            f"{', '.join(sorted(ctx.layout.palette)) or 'none'})"
+        )

@@ -41,8 +41,9 @@ class Box:
         w, h = (self.w - 2 * padding) * MM, (self.h - 2 * padding) * MM
         return (h, w) if rotate in (90, 270) else (w, h)
 
-    def bleed(self, x: float, y: float, w: float, h: float, W: float, H: float,
-              b: float) -> tuple[float, float, float, float]:
+    def bleed(
+        self, x: float, y: float, w: float, h: float, W: float, H: float, b: float
+    ) -> tuple[float, float, float, float]:
         e = 0.01
         if self.x <= e:
             x, w = x - b, w + b
@@ -55,8 +56,8 @@ class Box:
         return x, y, w, h
 
 
-Op = Callable[[Any, float, float, float], None]     # (canvas, trim x, trim y, bleed)
-BoxOp = Callable[[Any, float, float, float, float], None]   # (canvas, x, y, w, h) in points
+Op = Callable[[Any, float, float, float], None]  # (canvas, trim x, trim y, bleed)
+BoxOp = Callable[[Any, float, float, float, float], None]  # (canvas, x, y, w, h) in points
 
 
 # Ops a face's plan keeps are small slotted objects rather than closures: a plan
@@ -109,7 +110,6 @@ def rotated(op: BoxOp, box: Box, H: float, rotate: int) -> Op:
     return _Placed(op, box, H, rotate)
 
 
-
 # ---- rows ---------------------------------------------------------------------------------------
 
 
@@ -129,8 +129,12 @@ class FittedRows:
 
     def for_drawing(self) -> FittedRows:
         """The same rows holding only what drawing reads (see tx.Fitted.for_drawing)."""
-        return FittedRows([FittedRow(r.label.for_drawing(), r.value.for_drawing(), r.height)
-                      for r in self.rows], self.label_w, self.size, self.gap)
+        return FittedRows(
+            [FittedRow(r.label.for_drawing(), r.value.for_drawing(), r.height) for r in self.rows],
+            self.label_w,
+            self.size,
+            self.gap,
+        )
 
 
 def row_pair(item: Any, where: str) -> tuple[str, Any]:
@@ -143,8 +147,15 @@ def row_pair(item: Any, where: str) -> tuple[str, Any]:
     raise PnpError(f"{where}: each row must be a (label, value) pair, got {item!r}")
 
 
-def fit_rows(rows: list[tuple[list[tx.Atom], list[tx.Atom]]], width: float, height: float,
-              size: float, min_size: float, leading: float, m: tx.Measure) -> FittedRows:
+def fit_rows(
+    rows: list[tuple[list[tx.Atom], list[tx.Atom]]],
+    width: float,
+    height: float,
+    size: float,
+    min_size: float,
+    leading: float,
+    m: tx.Measure,
+) -> FittedRows:
     s = size
     last: list[tx.Line] = []
     while True:
@@ -177,16 +188,40 @@ def fit_rows(rows: list[tuple[list[tx.Atom], list[tx.Atom]]], width: float, heig
         s = max(min_size, round(s - 0.25, 2))
 
 
-def draw_rows(c: Any, laid: FittedRows, x: float, y: float, w: float, h: float, m: tx.Measure,
-               painter: tx.IconPainter, mark_colour: str, colour: str, rule: str | None) -> None:
+def draw_rows(
+    c: Any,
+    laid: FittedRows,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    m: tx.Measure,
+    painter: tx.IconPainter,
+    mark_colour: str,
+    colour: str,
+    rule: str | None,
+) -> None:
     top = y + h
     for i, row in enumerate(laid.rows):
         ry = top - row.height
         if row.label.lines:
-            tx.draw(c, row.label, x, ry, laid.label_w, row.height, "left", "top", colour, m,
-                    painter, mark_colour)
-        tx.draw(c, row.value, x + laid.label_w, ry, w - laid.label_w, row.height, "left", "top",
-                colour, m, painter, mark_colour)
+            tx.draw(
+                c, row.label, x, ry, laid.label_w, row.height, "left", "top", colour, m, painter, mark_colour
+            )
+        tx.draw(
+            c,
+            row.value,
+            x + laid.label_w,
+            ry,
+            w - laid.label_w,
+            row.height,
+            "left",
+            "top",
+            colour,
+            m,
+            painter,
+            mark_colour,
+        )
         top = ry - laid.gap
         if rule and i < len(laid.rows) - 1:
             c.setStrokeColorRGB(*hex_to_rgb(rule))
@@ -205,4 +240,3 @@ def tidy_text(text: str) -> str:
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)
-

@@ -21,14 +21,34 @@ class TextOp:
 
     __slots__ = ("fitted", "align", "valign", "colour", "m", "painter", "mark_colour")
 
-    def __init__(self, fitted: tx.Fitted, align: str, valign: str, colour: str, m: tx.Measure,
-                 painter: tx.IconPainter, mark_colour: str) -> None:
+    def __init__(
+        self,
+        fitted: tx.Fitted,
+        align: str,
+        valign: str,
+        colour: str,
+        m: tx.Measure,
+        painter: tx.IconPainter,
+        mark_colour: str,
+    ) -> None:
         self.fitted, self.align, self.valign, self.colour = fitted, align, valign, colour
         self.m, self.painter, self.mark_colour = m, painter, mark_colour
 
     def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
-        tx.draw(c, self.fitted, x, y, w, h, self.align, self.valign, self.colour, self.m,
-                self.painter, self.mark_colour)
+        tx.draw(
+            c,
+            self.fitted,
+            x,
+            y,
+            w,
+            h,
+            self.align,
+            self.valign,
+            self.colour,
+            self.m,
+            self.painter,
+            self.mark_colour,
+        )
 
 
 class RowsOp:
@@ -36,14 +56,20 @@ class RowsOp:
 
     __slots__ = ("laid", "m", "painter", "mark_colour", "colour", "rule")
 
-    def __init__(self, laid: FittedRows, m: tx.Measure, painter: tx.IconPainter, mark_colour: str,
-                 colour: str, rule: str | None) -> None:
+    def __init__(
+        self,
+        laid: FittedRows,
+        m: tx.Measure,
+        painter: tx.IconPainter,
+        mark_colour: str,
+        colour: str,
+        rule: str | None,
+    ) -> None:
         self.laid, self.m, self.painter = laid, m, painter
         self.mark_colour, self.colour, self.rule = mark_colour, colour, rule
 
     def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
-        draw_rows(c, self.laid, x, y, w, h, self.m, self.painter, self.mark_colour,
-                   self.colour, self.rule)
+        draw_rows(c, self.laid, x, y, w, h, self.m, self.painter, self.mark_colour, self.colour, self.rule)
 
 
 class IconOp:
@@ -51,16 +77,22 @@ class IconOp:
 
     __slots__ = ("spec", "name", "align", "m", "fonts", "mark")
 
-    def __init__(self, spec: dict[str, Any], name: str, align: str, m: tx.Measure, fonts: Any,
-                 mark: Callable[[Any, float, float, float], None] | None) -> None:
-        self.spec, self.name, self.align, self.m, self.fonts, self.mark = \
-            spec, name, align, m, fonts, mark
+    def __init__(
+        self,
+        spec: dict[str, Any],
+        name: str,
+        align: str,
+        m: tx.Measure,
+        fonts: Any,
+        mark: Callable[[Any, float, float, float], None] | None,
+    ) -> None:
+        self.spec, self.name, self.align, self.m, self.fonts, self.mark = spec, name, align, m, fonts, mark
 
     def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
         spec, name, align = self.spec, self.name, self.align
         natural = badge_width(self.m, spec, name, h, self.fonts)
         bw = min(w, natural)
-        bh = h * bw / natural           # too wide for the region: scale it down whole
+        bh = h * bw / natural  # too wide for the region: scale it down whole
         bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
         draw_badge(c, spec, name, bx, y + (h - bh) / 2, bw, bh, self.m, self.fonts)
         if self.mark:
@@ -72,15 +104,22 @@ class IconsOp:
 
     __slots__ = ("specs", "names", "direction", "gap", "align", "m", "fonts", "mark")
 
-    def __init__(self, specs: list[dict[str, Any]], names: list[str], direction: str, gap: float,
-                 align: str, m: tx.Measure, fonts: Any,
-                 mark: Callable[[Any, float, float, float], None] | None) -> None:
+    def __init__(
+        self,
+        specs: list[dict[str, Any]],
+        names: list[str],
+        direction: str,
+        gap: float,
+        align: str,
+        m: tx.Measure,
+        fonts: Any,
+        mark: Callable[[Any, float, float, float], None] | None,
+    ) -> None:
         self.specs, self.names, self.direction, self.gap = specs, names, direction, gap
         self.align, self.m, self.fonts, self.mark = align, m, fonts, mark
 
     def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
-        specs, names, direction, gap, align = \
-            self.specs, self.names, self.direction, self.gap, self.align
+        specs, names, direction, gap, align = self.specs, self.names, self.direction, self.gap, self.align
         m, fonts, mark = self.m, self.fonts, self.mark
         size = h if direction == "row" else w
         widths = [badge_width(m, s, n, size, fonts) for s, n in zip(specs, names, strict=False)]
@@ -95,8 +134,7 @@ class IconsOp:
         g = gap * scale
         if direction == "row":
             total = sum(widths) + g * (len(widths) - 1)
-            px = x if align == "left" else x + (w - total) / 2 if align == "center" \
-                else x + w - total
+            px = x if align == "left" else x + (w - total) / 2 if align == "center" else x + w - total
             for s, n, bw in zip(specs, names, widths, strict=False):
                 draw_badge(c, s, n, px, y + (h - size) / 2, bw, size, m, fonts)
                 px += bw + g
@@ -106,8 +144,7 @@ class IconsOp:
             py = y + h - size
             for s, n, bw in zip(specs, names, widths, strict=False):
                 bw = min(bw, w)
-                bx = x if align == "left" else x + (w - bw) / 2 if align == "center" \
-                    else x + w - bw
+                bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
                 draw_badge(c, s, n, bx, py, bw, size, m, fonts)
                 py -= size + g
             if mark:
@@ -135,19 +172,38 @@ class ImageOp:
 class StampOp:
     """The stamp line inside the safe area."""
 
-    __slots__ = ("fitted", "left", "top", "line_h", "box_w", "box_h", "H", "align", "m",
-                 "colour")
+    __slots__ = ("fitted", "left", "top", "line_h", "box_w", "box_h", "H", "align", "m", "colour")
 
-    def __init__(self, fitted: tx.Fitted, left: float, top: float, line_h: float, box_w: float,
-                 box_h: float, H: float, align: str, m: tx.Measure, colour: str) -> None:
+    def __init__(
+        self,
+        fitted: tx.Fitted,
+        left: float,
+        top: float,
+        line_h: float,
+        box_w: float,
+        box_h: float,
+        H: float,
+        align: str,
+        m: tx.Measure,
+        colour: str,
+    ) -> None:
         self.fitted, self.left, self.top, self.line_h = fitted, left, top, line_h
-        self.box_w, self.box_h, self.H, self.align, self.m, self.colour = \
-            box_w, box_h, H, align, m, colour
+        self.box_w, self.box_h, self.H, self.align, self.m, self.colour = box_w, box_h, H, align, m, colour
 
     def __call__(self, c: Any, ox: float, oy: float, bleed: float) -> None:
         x = ox + self.left * MM
         y = oy + (self.H - self.top - self.line_h) * MM
-        tx.draw(c, self.fitted, x, y, self.box_w, self.box_h, self.align, "middle", self.colour,
-                self.m, None, self.colour)
-
-
+        tx.draw(
+            c,
+            self.fitted,
+            x,
+            y,
+            self.box_w,
+            self.box_h,
+            self.align,
+            "middle",
+            self.colour,
+            self.m,
+            None,
+            self.colour,
+        )

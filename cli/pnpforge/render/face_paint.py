@@ -18,8 +18,7 @@ from pnpforge.render.layout import Region
 from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
 
 
-def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None,
-              stroke: str | None) -> Op:
+def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None, stroke: str | None) -> Op:
     """A region's shape in its fill and outline colours (into the bleed if it asks)."""
     o = reg.opts
     shape, radius, sw, use_bleed = o["shape"], o["radius"], o["stroke_width"], o["bleed"]
@@ -34,6 +33,7 @@ def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None,
             c.setStrokeColorRGB(*hex_to_rgb(stroke))
             c.setLineWidth(sw * MM)
         draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
+
     return op
 
 
@@ -46,6 +46,7 @@ def mark_paint(colour: str, sign: str, font: str) -> Callable[[Any, float, float
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.setFont(font, s)
         c.drawString(x, top - tx.ASCENT * s, sign)
+
     return paint
 
 
@@ -54,11 +55,13 @@ def background_op(colour: str, W: float, H: float) -> Op:
     def op(c: Any, ox: float, oy: float, bleed: float) -> None:
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.rect(ox - bleed, oy - bleed, W * MM + 2 * bleed, H * MM + 2 * bleed, stroke=0, fill=1)
+
     return op
 
 
-def draw_shape(c: Any, shape: str, x: float, y: float, w: float, h: float, radius: float,
-                fill: bool, stroke: bool) -> None:
+def draw_shape(
+    c: Any, shape: str, x: float, y: float, w: float, h: float, radius: float, fill: bool, stroke: bool
+) -> None:
     p = c.beginPath()
     cx, cy = x + w / 2, y + h / 2
     if shape == "rect":
@@ -106,8 +109,9 @@ def badge_width(m: tx.Measure, spec: dict[str, Any], name: str, h: float, fonts:
     return max(h, tw + h * 0.45)
 
 
-def draw_badge(c: Any, spec: dict[str, Any], name: str, x: float, y: float, w: float, h: float,
-                m: tx.Measure, fonts: Any) -> None:
+def draw_badge(
+    c: Any, spec: dict[str, Any], name: str, x: float, y: float, w: float, h: float, m: tx.Measure, fonts: Any
+) -> None:
     shape = spec["shape"]
     fill, stroke = spec["fill"], spec["stroke"]
     if shape != "none":
@@ -138,8 +142,9 @@ def draw_badge(c: Any, spec: dict[str, Any], name: str, x: float, y: float, w: f
 
 
 @lru_cache(maxsize=256)
-def badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol: str,
-              font: str, whole: bool) -> Op:
+def badge_op(
+    text: str, x: float, y: float, d: float, H: float, fill: str, tcol: str, font: str, whole: bool
+) -> Op:
     """The provisional badge: filled for a wholly provisional card, an outline otherwise."""
 
     def op(c: Any, ox: float, oy: float, bleed: float) -> None:
@@ -158,6 +163,7 @@ def badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol:
         size = r * (1.15 if len(text) == 1 else 0.8)
         c.setFont(font, size)
         c.drawCentredString(cx, cy - (tx.ASCENT - 0.5) * size, text)
+
     return op
 
 
@@ -165,6 +171,7 @@ def badge_op(text: str, x: float, y: float, d: float, H: float, fill: str, tcol:
 def hatch_op(colour: str) -> BoxOp:
     """Soft diagonal hatching: an art slot waiting for art."""
     from pnpforge.render.units import luminance
+
     # light slot on light cards, dark slot on dark ones: the colour sets the mood
     ground = mix(colour, "#ffffff", 0.55) if luminance(colour) > 0.2 else mix(colour, "#000000", 0.35)
 
@@ -181,6 +188,7 @@ def hatch_op(colour: str) -> BoxOp:
         while k < w:
             c.line(x + k, y, x + k + h, y + h)
             k += step
+
     return op
 
 
@@ -220,6 +228,7 @@ def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:
             c.setLineWidth(step * 0.35)
             for k in range(-n, n + 1):
                 c.line(cx + k * step, y0, cx + k * step, y0 + h)
+
     return op
 
 
@@ -227,12 +236,21 @@ def frame_op(colour: str, W: float, H: float, inset: float) -> Op:
     def op(c: Any, ox: float, oy: float, bleed: float) -> None:
         c.setStrokeColorRGB(*hex_to_rgb(colour))
         c.setLineWidth(0.8)
-        c.roundRect(ox + inset * MM, oy + inset * MM, (W - 2 * inset) * MM,
-                    (H - 2 * inset) * MM, 2.5 * MM, stroke=1, fill=0)
+        c.roundRect(
+            ox + inset * MM,
+            oy + inset * MM,
+            (W - 2 * inset) * MM,
+            (H - 2 * inset) * MM,
+            2.5 * MM,
+            stroke=1,
+            fill=0,
+        )
         c.setLineWidth(0.35)
         i2 = inset + 1.0
-        c.roundRect(ox + i2 * MM, oy + i2 * MM, (W - 2 * i2) * MM, (H - 2 * i2) * MM,
-                    1.8 * MM, stroke=1, fill=0)
+        c.roundRect(
+            ox + i2 * MM, oy + i2 * MM, (W - 2 * i2) * MM, (H - 2 * i2) * MM, 1.8 * MM, stroke=1, fill=0
+        )
+
     return op
 
 
@@ -245,6 +263,5 @@ def band_op(fill: str, line: str, x: float, y: float, w: float, h: float, H: flo
         c.setLineWidth(0.5)
         c.line(bx, by, bx + w * MM, by)
         c.line(bx, by + h * MM, bx + w * MM, by + h * MM)
+
     return op
-
-

@@ -28,23 +28,22 @@ from pnpforge.render.units import MM, hex_to_rgb, mix
 class RegionPlanner(FaceContext):
     """Plans one region of a face (text, rows, icons, image, shape) for one card."""
 
-    def _shape_op(self, ctx: PlanContext, reg: Region, box: Box, W: float, H: float,
-                  where: str) -> Op | None:
+    def _shape_op(self, ctx: PlanContext, reg: Region, box: Box, W: float, H: float, where: str) -> Op | None:
         o = reg.opts
         fill = self._colour(ctx, o["fill"], where + " option 'fill'")
         stroke = self._colour(ctx, o["stroke"], where + " option 'stroke'")
         if reg.kind == "shape" and not fill and not stroke:
-            stroke = "#000000"          # a shape with neither would be invisible: outline it
+            stroke = "#000000"  # a shape with neither would be invisible: outline it
         if not fill and not stroke:
             return None
-        key = ("shape", ctx.ctype.slug, reg.name, fill, stroke)   # drawn alike on every card
+        key = ("shape", ctx.ctype.slug, reg.name, fill, stroke)  # drawn alike on every card
         op = self._static.get(key)
         if op is None:
             op = self._static[key] = shape_fill_op(reg, box, W, H, fill, stroke)
         return op
 
     def _plan_shape(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
-        return None                       # the shape itself is drawn by _shape_op
+        return None  # the shape itself is drawn by _shape_op
 
     def _spans(self, ctx: PlanContext, raw: str, bold: bool, keywords: bool) -> list[tx.Span]:
         """Markup -> spans, with the layout's keyword styles resolved for this card."""
@@ -63,9 +62,14 @@ class RegionPlanner(FaceContext):
         key = ("keywords", ctx.ctype.slug)
         kws = self._static.get(key)
         if kws is None:
-            kws = {w: {"icon": k["icon"], "bold": k["bold"],
-                       "colour": self._colour(ctx, k["colour"], f"[keywords.{w}]")}
-                   for w, k in ctx.layout.keywords.items()}
+            kws = {
+                w: {
+                    "icon": k["icon"],
+                    "bold": k["bold"],
+                    "colour": self._colour(ctx, k["colour"], f"[keywords.{w}]"),
+                }
+                for w, k in ctx.layout.keywords.items()
+            }
             if all(card_free_colour(k["colour"]) for k in ctx.layout.keywords.values()):
                 self._static[key] = kws
         return kws
@@ -79,8 +83,7 @@ class RegionPlanner(FaceContext):
 
     def _check_plain(self, ctx: PlanContext, text: str, font: str, where: str) -> None:
         for ch in fontmod.missing_glyphs(text, font):
-            raise PnpError(f"{where}: font {font} has no glyph for "
-                           f"{fontmod.describe_char(ch)}")
+            raise PnpError(f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}")
 
     def _atoms_checked(self, ctx: PlanContext, spans: list[tx.Span], where: str) -> list[tx.Atom]:
         atoms = tx.atomize(spans, ctx.measure)
@@ -88,8 +91,10 @@ class RegionPlanner(FaceContext):
         if missing:
             ch, font = missing[0]
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise PnpError(f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}"
-                           f"{more}; change the text, never print a blank box")
+            raise PnpError(
+                f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}"
+                f"{more}; change the text, never print a blank box"
+            )
         return atoms
 
     def _plan_text(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
@@ -107,23 +112,27 @@ class RegionPlanner(FaceContext):
         if fitted is MISSING:
             atoms = self._atoms_checked(ctx, spans, where)
             try:
-                fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure,
-                                shrink=shrink)
+                fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure, shrink=shrink)
             except tx.Overflow as e:
-                raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
-                               "the text, enlarge the region or lower min_size)") from e
+                raise PnpError(
+                    f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
+                    "the text, enlarge the region or lower min_size)"
+                ) from e
             fitted = self._fits.store(key, fitted.for_drawing())
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
-        return padded(TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter,
-                               mark_colour), o["padding"])
+        return padded(
+            TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter, mark_colour), o["padding"]
+        )
 
     def _plan_rows(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
         o = reg.opts
         items = self._eval(ctx, o["items"], where + " option 'items'") or []
         if not isinstance(items, (list, tuple)):
-            raise PnpError(f"{where}: option 'items' must give a list of (label, value) pairs, "
-                           f"got {type(items).__name__}")
+            raise PnpError(
+                f"{where}: option 'items' must give a list of (label, value) pairs, "
+                f"got {type(items).__name__}"
+            )
         colour = self._colour(ctx, o["colour"], where) or "#1a1a1a"
         lcolour = self._colour(ctx, o["label_colour"], where) or "#666666"
         rule = self._colour(ctx, o["rule"], where)
@@ -135,20 +144,28 @@ class RegionPlanner(FaceContext):
                 continue
             lspans = [tx.Span(tidy_text(str(label)), o["label_font"] == "bold", lcolour)]
             vspans = self._spans(ctx, vtext, o["font"] == "bold", o["keywords"])
-            vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark)
-                      for s in vspans]
+            vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark) for s in vspans]
             spans.append((lspans, vspans))
         if not spans:
             return None
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         m = ctx.measure
         size, min_size = o["size"], min(o["min_size"], o["size"])
-        key = ("rows", ctx.ctype.slug, tuple((tuple(ls), tuple(vs)) for ls, vs in spans),
-               bw, bh, size, min_size, o["leading"])
+        key = (
+            "rows",
+            ctx.ctype.slug,
+            tuple((tuple(ls), tuple(vs)) for ls, vs in spans),
+            bw,
+            bh,
+            size,
+            min_size,
+            o["leading"],
+        )
         laid = self._fits.lookup(key)
         if laid is MISSING:
-            rows = [(self._atoms_checked(ctx, ls, where), self._atoms_checked(ctx, vs, where))
-                    for ls, vs in spans]
+            rows = [
+                (self._atoms_checked(ctx, ls, where), self._atoms_checked(ctx, vs, where)) for ls, vs in spans
+            ]
             try:
                 laid = fit_rows(rows, bw, bh, size, min_size, o["leading"], m)
             except tx.Overflow as e:
@@ -160,8 +177,7 @@ class RegionPlanner(FaceContext):
 
     def _plan_icon(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
         o = reg.opts
-        name = self._render(ctx, o["icon"], where + " option 'icon'", track=True,
-                            marks=False).strip()
+        name = self._render(ctx, o["icon"], where + " option 'icon'", track=True, marks=False).strip()
         if not name:
             return None
         mark = self._mark_painter(ctx, where) if ctx.tracker.read else None
@@ -179,8 +195,7 @@ class RegionPlanner(FaceContext):
         names = [str(i) for i in items]
         specs = [self._icon_spec(ctx, n, where, o["default"]) for n in names]
         mark = self._mark_painter(ctx, where) if marked else None
-        return IconsOp(specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure,
-                        self.fonts, mark)
+        return IconsOp(specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure, self.fonts, mark)
 
     def _mark_painter(self, ctx: PlanContext, where: str) -> Callable[[Any, float, float, float], None]:
         """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
@@ -204,11 +219,14 @@ class RegionPlanner(FaceContext):
         spec = ctx.layout.icons.get(name)
         if spec is None and default:
             spec = dict(ctx.layout.icons[default], text=name)
-            self._check_plain(ctx, name, self.fonts.bold if spec["font"] == "bold"
-                              else self.fonts.regular, where)
+            self._check_plain(
+                ctx, name, self.fonts.bold if spec["font"] == "bold" else self.fonts.regular, where
+            )
         if spec is None:
-            raise PnpError(f"{where}: icon '{name}' is not declared in the layout "
-                           f"(icons: {', '.join(ctx.layout.icons) or 'none'})")
+            raise PnpError(
+                f"{where}: icon '{name}' is not declared in the layout "
+                f"(icons: {', '.join(ctx.layout.icons) or 'none'})"
+            )
         spec = dict(spec)
         for key in ("fill", "stroke", "text_colour"):
             spec[key] = self._colour(ctx, spec[key], f"{where} [icons.{name}] {key}")
@@ -220,7 +238,7 @@ class RegionPlanner(FaceContext):
         if painter is None:
             painter = self._make_icon_painter(ctx)
             if all(("icon", ctx.ctype.slug, name, "") in self._static for name in ctx.layout.icons):
-                self._static[key] = painter      # no icon colour depends on the card
+                self._static[key] = painter  # no icon colour depends on the card
         return painter
 
     def _make_icon_painter(self, ctx: PlanContext) -> tx.IconPainter:
@@ -228,7 +246,7 @@ class RegionPlanner(FaceContext):
         m, fonts = ctx.measure, self.fonts
 
         def paint(c: Any, name: str, x: float, baseline: float, size: float) -> None:
-            if name not in specs:     # markup only makes declared icons: resolved below
+            if name not in specs:  # markup only makes declared icons: resolved below
                 specs[name] = self._icon_spec(ctx, name, "inline icon")
             spec = specs[name]
             h = size * spec["scale"]
@@ -237,6 +255,7 @@ class RegionPlanner(FaceContext):
             c.saveState()
             draw_badge(c, spec, name, x + 0.12 * size, centre - h / 2, w, h, m, fonts)
             c.restoreState()
+
         # resolve colours now, so a bad colour is a planning error, not a drawing one
         for name in ctx.layout.icons:
             specs[name] = self._icon_spec(ctx, name, "inline icon")
@@ -259,14 +278,14 @@ class RegionPlanner(FaceContext):
             self._warnings.append(f"{where}: art file {path} not found; printed a placeholder")
             return self._placeholder_op(ctx, empty, path.name)
         except Exception as e:  # unreadable or unsupported image
-            self._warnings.append(f"{where}: cannot read art file {path} ({e}); "
-                                  "printed a placeholder")
+            self._warnings.append(f"{where}: cannot read art file {path} ({e}); printed a placeholder")
             return self._placeholder_op(ctx, empty, path.name)
         return ImageOp(image, o["fit"])
 
     def _load_image(self, path: Path, px: tuple[int, int], fit: str) -> tuple[Any, int, int]:
         """Open, orient and resample art to the region at the wanted dpi (cached)."""
         from pnpforge.artfile import check_art, check_pixels
+
         check_art(path, self.base_dir)
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size, px, fit)
@@ -274,6 +293,7 @@ class RegionPlanner(FaceContext):
             return self._images[key]
         from PIL import Image, ImageOps
         from reportlab.lib.utils import ImageReader
+
         with Image.open(path) as opened:
             check_pixels(path, opened.width, opened.height)
             im: Any = ImageOps.exif_transpose(opened)
@@ -295,8 +315,7 @@ class RegionPlanner(FaceContext):
 
     def _placeholder_op(self, ctx: PlanContext, colour: str, filename: str) -> BoxOp:
         label = f"{self._word('missing')} {filename}"
-        label = "".join(ch for ch in label
-                        if not fontmod.missing_glyphs(ch, self.fonts.regular)) or "?"
+        label = "".join(ch for ch in label if not fontmod.missing_glyphs(ch, self.fonts.regular)) or "?"
         hatch = hatch_op(colour)
         font = self.fonts.regular
         dark = mix(colour, "#000000", 0.45)
@@ -310,10 +329,12 @@ class RegionPlanner(FaceContext):
             c.setDash()
             size = min(6.0, h * 0.3)
             from reportlab.pdfbase.pdfmetrics import stringWidth
+
             text = label
             while stringWidth(text, font, size) > w - 4 and len(text) > 2:
                 text = text[:-2] + "…"
             c.setFillColorRGB(*hex_to_rgb(dark))
             c.setFont(font, size)
             c.drawCentredString(x + w / 2, y + h / 2 - size * 0.35, text)
+
         return op

@@ -118,7 +118,7 @@ class TypeVars:
 
     labels: dict[str, str]
     game: dict[str, Any]
-    type: dict[str, Any]            # with "fields": list of FieldDef dicts
+    type: dict[str, Any]  # with "fields": list of FieldDef dicts
     label: Callable[[str], str]
     icon: Callable[[str], str]
 
@@ -126,8 +126,9 @@ class TypeVars:
         """A fresh copy per card, as asdict gave: a template that changes it changes no
         other card."""
         t = dict(self.type)
-        t["fields"] = [{k: (list(v) if isinstance(v, list) else v) for k, v in d.items()}
-                       for d in self.type["fields"]]
+        t["fields"] = [
+            {k: (list(v) if isinstance(v, list) else v) for k, v in d.items()} for d in self.type["fields"]
+        ]
         return t
 
 
@@ -146,7 +147,7 @@ class PlanContext:
 
 
 ENVIRONMENTS: dict[bool, tuple[Any, Callable[[Any], str]]] = {}
-COMPILED = LRU(1024)      # (zh, source, expression) -> compiled template or expression
+COMPILED = LRU(1024)  # (zh, source, expression) -> compiled template or expression
 
 
 def face_environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
@@ -195,4 +196,3 @@ def flatten_globals(tmpl: Any) -> None:
     """
     if tmpl is not None and not isinstance(getattr(tmpl, "globals", None), dict):
         tmpl.globals = dict(tmpl.globals)
-

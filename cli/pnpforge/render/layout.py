@@ -58,7 +58,7 @@ class Region:
     name: str
     kind: str
     opts: dict[str, Any]
-    origin: str        # file that last set this region
+    origin: str  # file that last set this region
 
 
 @dataclass
@@ -83,8 +83,6 @@ class Layout:
 
 class LayoutError(PnpError):
     """A layout file is wrong; the message lists every problem found."""
-
-
 
 
 def _parse_toml(path: Path) -> dict[str, Any]:
@@ -114,14 +112,16 @@ def _resolve_extends(path: Path, name: str, roots: TemplateRoots) -> Path:
     folder = roots.relative(path.parent)
     rel = posixpath.normpath(f"{folder}/{name}.toml") if folder is not None else None
     if rel is None or rel.startswith("../") or rel.startswith("/"):
-        raise LayoutError(f"{path}: extends = '{name}' leaves the templates folder "
-                          f"{roots.folders[0]}")
+        raise LayoutError(f"{path}: extends = '{name}' leaves the templates folder {roots.folders[0]}")
     target = roots.find(rel)
     if not target.is_file():
-        siblings = sorted({p.stem for p in roots.files(posixpath.dirname(rel), "*.toml")
-                           if p.name != path.name})
-        raise LayoutError(f"{path}: extends = '{name}' but {target.name} does not exist "
-                          f"(layouts here: {', '.join(siblings) or 'none'})")
+        siblings = sorted(
+            {p.stem for p in roots.files(posixpath.dirname(rel), "*.toml") if p.name != path.name}
+        )
+        raise LayoutError(
+            f"{path}: extends = '{name}' but {target.name} does not exist "
+            f"(layouts here: {', '.join(siblings) or 'none'})"
+        )
     return target.resolve()
 
 
@@ -141,8 +141,9 @@ def _chain(path: Path, roots: TemplateRoots) -> list[tuple[Path, dict[str, Any]]
         if ext is None:
             cur = None
         elif not isinstance(ext, str) or not ext:
-            raise LayoutError(f"{cur}: extends must be the name of another layout file, "
-                              f"without .toml (got {ext!r})")
+            raise LayoutError(
+                f"{cur}: extends must be the name of another layout file, without .toml (got {ext!r})"
+            )
         else:
             cur = _resolve_extends(cur, ext, roots)
     return list(reversed(chain))
@@ -163,9 +164,12 @@ def load_layout(path: Path, root: Path | Sequence[Path] | TemplateRoots | None =
     return _build([(_label(p, roots), d) for p, d in chain], name=path.stem)
 
 
-def load_tables(path: Path, root: Path | Sequence[Path] | TemplateRoots | None,
-                sections: dict[str, list[Opt]], palette: dict[str, str] | None = None
-                ) -> dict[str, dict[str, Any]]:
+def load_tables(
+    path: Path,
+    root: Path | Sequence[Path] | TemplateRoots | None,
+    sections: dict[str, list[Opt]],
+    palette: dict[str, str] | None = None,
+) -> dict[str, dict[str, Any]]:
     """A file of option tables that follows the layout rules without being a card layout.
 
     Player-aid styles use it: `extends` chains and per-file overrides as for
@@ -191,8 +195,10 @@ def load_tables(path: Path, root: Path | Sequence[Path] | TemplateRoots | None,
                 merged[key].update(value)
     where = " <- ".join(_label(p, roots) for p, _ in reversed(chain))
     colours = ColourCheck(dict(palette or {}))
-    tables = {name: apply_options(f"{where}: [{name}]", opts, merged[name], problems, colours)
-              for name, opts in sections.items()}
+    tables = {
+        name: apply_options(f"{where}: [{name}]", opts, merged[name], problems, colours)
+        for name, opts in sections.items()
+    }
     if problems:
         raise LayoutError(f"{where} has {len(problems)} problem(s):\n  - " + "\n  - ".join(problems))
     return tables
@@ -216,13 +222,16 @@ def _build(chain: list[tuple[str, dict[str, Any]]], name: str) -> Layout:
         _merge_file(label, data, merged, regions, problems)
     layout = _finish(name, [lbl for lbl, _ in reversed(chain)], merged, regions, problems)
     if problems:
-        raise LayoutError(f"layout '{name}' ({' <- '.join(lbl for lbl, _ in reversed(chain))}) "
-                          f"has {len(problems)} problem(s):\n  - " + "\n  - ".join(problems))
+        raise LayoutError(
+            f"layout '{name}' ({' <- '.join(lbl for lbl, _ in reversed(chain))}) "
+            f"has {len(problems)} problem(s):\n  - " + "\n  - ".join(problems)
+        )
     return layout
 
 
-def _merge_file(label: str, data: dict[str, Any], merged: dict[str, Any],
-                regions: dict[str, Region], problems: list[str]) -> None:
+def _merge_file(
+    label: str, data: dict[str, Any], merged: dict[str, Any], regions: dict[str, Region], problems: list[str]
+) -> None:
     for key, value in data.items():
         if key not in TOP_LEVEL:
             problems.append(f"{label}: unknown top-level key '{key}' (allowed: {', '.join(TOP_LEVEL)})")
@@ -250,8 +259,7 @@ def _merge_file(label: str, data: dict[str, Any], merged: dict[str, Any],
             merged[key].update(copy.deepcopy(value))
 
 
-def _merge_region(label: str, index: int, reg: Any, regions: dict[str, Region],
-                  problems: list[str]) -> None:
+def _merge_region(label: str, index: int, reg: Any, regions: dict[str, Region], problems: list[str]) -> None:
     if not isinstance(reg, dict):
         problems.append(f"{label}: regions entry {index} must be a table")
         return
@@ -266,8 +274,9 @@ def _merge_region(label: str, index: int, reg: Any, regions: dict[str, Region],
         regions[name] = Region(name=name, kind="", opts=copy.deepcopy(reg), origin=label)
 
 
-def _finish(name: str, files: list[str], merged: dict[str, Any], regions: dict[str, Region],
-            problems: list[str]) -> Layout:
+def _finish(
+    name: str, files: list[str], merged: dict[str, Any], regions: dict[str, Region], problems: list[str]
+) -> Layout:
     where = files[0]
     palette = check_palette(where, merged["palette"], problems)
     ctx = ColourCheck(palette)
@@ -275,14 +284,19 @@ def _finish(name: str, files: list[str], merged: dict[str, Any], regions: dict[s
     cats = apply_options(f"{where}: [categories]", CATEGORIES, merged["categories"], problems, ctx)
     for value, colour in cats.get("colours", {}).items():
         ctx.check(f"{where}: [categories.colours] '{value}'", colour, problems)
-    icons = {k: apply_options(f"{where}: [icons.{k}]", ICON, v, problems, ctx)
-             for k, v in merged["icons"].items()}
-    keywords = {k: apply_options(f"{where}: [keywords.{k}]", KEYWORD, v, problems, ctx)
-                for k, v in merged["keywords"].items()}
+    icons = {
+        k: apply_options(f"{where}: [icons.{k}]", ICON, v, problems, ctx) for k, v in merged["icons"].items()
+    }
+    keywords = {
+        k: apply_options(f"{where}: [keywords.{k}]", KEYWORD, v, problems, ctx)
+        for k, v in merged["keywords"].items()
+    }
     for word, kw in keywords.items():
         if kw["icon"] and kw["icon"] not in icons:
-            problems.append(f"{where}: [keywords.{word}] icon '{kw['icon']}' is not declared "
-                            f"(icons: {', '.join(icons) or 'none'})")
+            problems.append(
+                f"{where}: [keywords.{word}] icon '{kw['icon']}' is not declared "
+                f"(icons: {', '.join(icons) or 'none'})"
+            )
     stamp = apply_options(f"{where}: [stamp]", STAMP, merged["stamp"], problems, ctx)
     prov = apply_options(f"{where}: [provisional]", PROVISIONAL, merged["provisional"], problems, ctx)
     back = apply_options(f"{where}: [back]", BACK, merged["back"], problems, ctx)
@@ -290,22 +304,41 @@ def _finish(name: str, files: list[str], merged: dict[str, Any], regions: dict[s
     for reg in regions.values():
         kind = reg.opts.get("kind")
         if kind not in KINDS:
-            problems.append(f"{reg.origin}: region '{reg.name}': kind {kind!r} is not allowed "
-                            f"(allowed: {', '.join(KINDS)})")
+            problems.append(
+                f"{reg.origin}: region '{reg.name}': kind {kind!r} is not allowed "
+                f"(allowed: {', '.join(KINDS)})"
+            )
             continue
-        opts = apply_options(f"{reg.origin}: region '{reg.name}' (kind {kind})", region_options(kind),
-                      reg.opts, problems, ctx, inherit=card)
+        opts = apply_options(
+            f"{reg.origin}: region '{reg.name}' (kind {kind})",
+            region_options(kind),
+            reg.opts,
+            problems,
+            ctx,
+            inherit=card,
+        )
         if not opts.get("enabled", True):
             continue
         if kind == "icons" and opts.get("default") and opts["default"] not in icons:
-            problems.append(f"{reg.origin}: region '{reg.name}': default icon '{opts['default']}' "
-                            f"is not declared (icons: {', '.join(icons) or 'none'})")
+            problems.append(
+                f"{reg.origin}: region '{reg.name}': default icon '{opts['default']}' "
+                f"is not declared (icons: {', '.join(icons) or 'none'})"
+            )
         out.append(Region(reg.name, kind, opts, reg.origin))
     out.sort(key=lambda r: r.opts["layer"])  # stable: file order within a layer
-    return Layout(name=name, files=files, card=card, palette=palette, categories=cats,
-                  icons=icons, keywords=keywords, stamp=stamp, provisional=prov, back=back,
-                  regions=out)
-
+    return Layout(
+        name=name,
+        files=files,
+        card=card,
+        palette=palette,
+        categories=cats,
+        icons=icons,
+        keywords=keywords,
+        stamp=stamp,
+        provisional=prov,
+        back=back,
+        regions=out,
+    )
 
 
 def check_fields(layout: Layout, field_names: list[str], type_slug: str) -> None:
@@ -325,12 +358,15 @@ def check_fields(layout: Layout, field_names: list[str], type_slug: str) -> None
                 except Exception:  # syntax errors were reported when loading
                     continue
                 for name in sorted(used - allowed):
-                    problems.append(f"{reg.origin}: region '{reg.name}' option '{key}' reads "
-                                    f"field '{name}', which card type '{type_slug}' does not have "
-                                    f"(fields: {', '.join(field_names) or 'none'})")
+                    problems.append(
+                        f"{reg.origin}: region '{reg.name}' option '{key}' reads "
+                        f"field '{name}', which card type '{type_slug}' does not have "
+                        f"(fields: {', '.join(field_names) or 'none'})"
+                    )
     if problems:
-        raise LayoutError(f"layout '{layout.name}' does not fit card type '{type_slug}':\n  - "
-                          + "\n  - ".join(problems))
+        raise LayoutError(
+            f"layout '{layout.name}' does not fit card type '{type_slug}':\n  - " + "\n  - ".join(problems)
+        )
 
 
 def check_geometry(layout: Layout, width: float, height: float, type_slug: str) -> None:
@@ -345,35 +381,48 @@ def check_geometry(layout: Layout, width: float, height: float, type_slug: str) 
         o = reg.opts
         x, y, w, h = (units.eval_length(o[k], width, height) for k in ("x", "y", "w", "h"))
         if w <= 0 or h <= 0:
-            problems.append(f"{reg.origin}: region '{reg.name}' has no area on a {width:g}×{height:g} mm "
-                            f"card (w = {w:g}, h = {h:g} mm)")
+            problems.append(
+                f"{reg.origin}: region '{reg.name}' has no area on a {width:g}×{height:g} mm "
+                f"card (w = {w:g}, h = {h:g} mm)"
+            )
             continue
         eps = 0.01
         if x < -eps or y < -eps or x + w > width + eps or y + h > height + eps:
-            problems.append(f"{reg.origin}: region '{reg.name}' ({x:g}, {y:g}, {w:g}×{h:g} mm) leaves "
-                            f"the {width:g}×{height:g} mm card")
+            problems.append(
+                f"{reg.origin}: region '{reg.name}' ({x:g}, {y:g}, {w:g}×{h:g} mm) leaves "
+                f"the {width:g}×{height:g} mm card"
+            )
         if reg.kind in ("text", "rows", "icon", "icons") and not o["outside_safe"]:
             pad = o.get("padding", 0.0)
-            over = max(safe - (x + pad), safe - (y + pad), (x + w - pad) - (width - safe),
-                       (y + h - pad) - (height - safe))
+            over = max(
+                safe - (x + pad),
+                safe - (y + pad),
+                (x + w - pad) - (width - safe),
+                (y + h - pad) - (height - safe),
+            )
             if over > eps:
-                problems.append(f"{reg.origin}: region '{reg.name}' reaches {over:.2f} mm into the "
-                                f"{safe:g} mm safe margin (move it in, add padding, or set "
-                                f"outside_safe = true)")
+                problems.append(
+                    f"{reg.origin}: region '{reg.name}' reaches {over:.2f} mm into the "
+                    f"{safe:g} mm safe margin (move it in, add padding, or set "
+                    f"outside_safe = true)"
+                )
             elif stamp["enabled"]:
-                into = (y + h - pad) - band_top if stamp["position"] == "bottom" \
-                    else band_top - (y + pad)
+                into = (y + h - pad) - band_top if stamp["position"] == "bottom" else band_top - (y + pad)
                 if into > eps:
-                    problems.append(f"{reg.origin}: region '{reg.name}' covers the stamp line by "
-                                    f"{into:.2f} mm (keep text {band:.1f} mm clear of the "
-                                    f"{stamp['position']} of the safe area)")
+                    problems.append(
+                        f"{reg.origin}: region '{reg.name}' covers the stamp line by "
+                        f"{into:.2f} mm (keep text {band:.1f} mm clear of the "
+                        f"{stamp['position']} of the safe area)"
+                    )
     if problems:
-        raise LayoutError(f"layout '{layout.name}' on card type '{type_slug}':\n  - "
-                          + "\n  - ".join(problems))
+        raise LayoutError(
+            f"layout '{layout.name}' on card type '{type_slug}':\n  - " + "\n  - ".join(problems)
+        )
 
 
-def load_game_layouts(templates: Path | Sequence[Path] | TemplateRoots | None, game: str,
-                      types: list[Any]) -> tuple[dict[str, Layout], list[str]]:
+def load_game_layouts(
+    templates: Path | Sequence[Path] | TemplateRoots | None, game: str, types: list[Any]
+) -> tuple[dict[str, Layout], list[str]]:
     """Layouts for every card type of `game` (generic where no file), plus warnings.
 
     Each file is looked up along the template folders: the project's own
@@ -391,14 +440,16 @@ def load_game_layouts(templates: Path | Sequence[Path] | TemplateRoots | None, g
             extended.update(Path(f).stem for f in lay.files[1:])
         else:
             lay = generic_layout()
-            warnings.append(f"card type '{t.slug}' has no layout ({_label(path, roots)}); "
-                            "using the generic one")
+            warnings.append(
+                f"card type '{t.slug}' has no layout ({_label(path, roots)}); using the generic one"
+            )
         check_fields(lay, [f.name for f in t.fields], t.slug)
         check_geometry(lay, t.width_mm, t.height_mm, t.slug)
         layouts[t.slug] = lay
     for p in roots.files(game, "*.toml"):
         if p.stem not in slugs and p.stem not in extended and not p.stem.startswith("_"):
-            warnings.append(f"{_label(p, roots)} matches no card type of '{game}' "
-                            f"(types: {', '.join(slugs)}) and no layout extends it")
+            warnings.append(
+                f"{_label(p, roots)} matches no card type of '{game}' "
+                f"(types: {', '.join(slugs)}) and no layout extends it"
+            )
     return layouts, warnings
-

@@ -37,18 +37,31 @@ class ColourCheck:
         if not isinstance(value, str):
             problems.append(f"{where}: colour must be a string, got {value!r}")
             return
-        if value == "" or "{{" in value or units.is_hex_colour(value) \
-                or value in ("category", "category2") or value in self.palette:
+        if (
+            value == ""
+            or "{{" in value
+            or units.is_hex_colour(value)
+            or value in ("category", "category2")
+            or value in self.palette
+        ):
             if "{{" in value:
                 _check_template(where, value, problems)
             return
         names = ", ".join(sorted(self.palette)) or "none"
-        problems.append(f"{where}: '{value}' is not a colour (allowed: #rgb, #rrggbb, category, "
-                        f"category2, a {{{{ template }}}}, or a palette name: {names})")
+        problems.append(
+            f"{where}: '{value}' is not a colour (allowed: #rgb, #rrggbb, category, "
+            f"category2, a {{{{ template }}}}, or a palette name: {names})"
+        )
 
 
-def apply_options(where: str, opts: list[Opt], values: dict[str, Any], problems: list[str],
-           colours: ColourCheck, inherit: dict[str, Any] | None = None) -> dict[str, Any]:
+def apply_options(
+    where: str,
+    opts: list[Opt],
+    values: dict[str, Any],
+    problems: list[str],
+    colours: ColourCheck,
+    inherit: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Check `values` against `opts` and return every option with its value or default."""
     table = {o.name: o for o in opts}
     for key in values:
@@ -62,8 +75,9 @@ def apply_options(where: str, opts: list[Opt], values: dict[str, Any], problems:
             problems.append(f"{where}: option '{o.name}' is required ({o.doc})")
             out[o.name] = o.default
         elif isinstance(o.default, Inherit):
-            out[o.name] = (inherit or {}).get(o.default.key,
-                                              next(c.default for c in CARD if c.name == o.default.key))
+            out[o.name] = (inherit or {}).get(
+                o.default.key, next(c.default for c in CARD if c.name == o.default.key)
+            )
         else:
             out[o.name] = copy.deepcopy(o.default)
     return out
@@ -128,6 +142,7 @@ def jinja_env():
     global _ENV
     if _ENV is None:
         from pnpforge.render.templating import sandboxed_environment
+
         _ENV = sandboxed_environment()  # the same rules the faces render with
     return _ENV
 
@@ -142,6 +157,7 @@ def _template_error(text: str) -> str:
     """The syntax error of a template, or "" (parsed once: base layouts are checked once
     per card type that extends them, and field_names_used reads the same tree)."""
     from jinja2 import TemplateSyntaxError
+
     try:
         _parse_template(text)
     except TemplateSyntaxError as e:
@@ -164,6 +180,7 @@ def _check_expr(where: str, text: str, problems: list[str]) -> None:
 @lru_cache(maxsize=2048)
 def _expr_error(text: str) -> str:
     from jinja2 import TemplateSyntaxError
+
     try:
         jinja_env().compile_expression(text)
     except TemplateSyntaxError as e:
@@ -179,21 +196,28 @@ def field_names_used(source: str, expression: bool = False) -> set[str]:
 @lru_cache(maxsize=2048)
 def _field_names_used(source: str, expression: bool) -> frozenset[str]:
     from jinja2 import nodes
+
     tree = _parse_template("{{ " + source + " }}" if expression else source)
     used: set[str] = set()
 
     def is_fields(node: nodes.Node) -> bool:
         if isinstance(node, nodes.Name) and node.name == "f":
             return True
-        return (isinstance(node, nodes.Getattr) and node.attr == "fields"
-                and isinstance(node.node, nodes.Name) and node.node.name == "card")
+        return (
+            isinstance(node, nodes.Getattr)
+            and node.attr == "fields"
+            and isinstance(node.node, nodes.Name)
+            and node.node.name == "card"
+        )
 
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         if isinstance(node, nodes.Getattr) and is_fields(node.node):
             used.add(node.attr)
-        elif isinstance(node, nodes.Getitem) and is_fields(node.node) \
-                and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+        elif (
+            isinstance(node, nodes.Getitem)
+            and is_fields(node.node)
+            and isinstance(node.arg, nodes.Const)
+            and isinstance(node.arg.value, str)
+        ):
             used.add(node.arg.value)
     return frozenset(used)
-
-

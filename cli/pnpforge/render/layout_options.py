@@ -30,17 +30,15 @@ class Opt:
     """One layout option: its kind of value, default and meaning."""
 
     name: str
-    kind: str        # text|template|expr|colour|number|mm|pt|length|bool|int|choice
+    kind: str  # text|template|expr|colour|number|mm|pt|length|bool|int|choice
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
     required: bool = False
 
 
-SHAPES = ("rect", "rounded", "circle", "ellipse", "diamond", "pentagon", "inv-pentagon",
-          "hexagon", "banner")
-ICON_SHAPES = ("rounded", "rect", "circle", "diamond", "pentagon", "inv-pentagon", "hexagon",
-               "none")
+SHAPES = ("rect", "rounded", "circle", "ellipse", "diamond", "pentagon", "inv-pentagon", "hexagon", "banner")
+ICON_SHAPES = ("rounded", "rect", "circle", "diamond", "pentagon", "inv-pentagon", "hexagon", "none")
 KINDS = ("text", "image", "shape", "icon", "icons", "rows")
 FONTS = ("regular", "bold")
 ALIGN = ("left", "center", "right")
@@ -56,8 +54,13 @@ CARD = [
     _O("safe_margin", "mm", 3.0, "Distance inside the trim that text must keep (the safe area)."),
 ]
 CATEGORIES = [
-    _O("field", "text", "", "Card field whose value picks a colour (e.g. `category`); "
-       "a value of several keys (`稅罰`) or a list gives `category` and `category2`."),
+    _O(
+        "field",
+        "text",
+        "",
+        "Card field whose value picks a colour (e.g. `category`); "
+        "a value of several keys (`稅罰`) or a list gives `category` and `category2`.",
+    ),
     _O("default", "colour", "#666666", "Colour when the card's value has no entry in `colours`."),
     _O("colours", "map", {}, "Table: field value -> colour."),
 ]
@@ -77,8 +80,12 @@ KEYWORD = [
 ]
 STAMP = [
     _O("enabled", "bool", True, "Print the stamp."),
-    _O("text", "template", "{{ game.title }} v{{ game.version }} · {{ date }} · {{ card.id }}",
-       "What the stamp says."),
+    _O(
+        "text",
+        "template",
+        "{{ game.title }} v{{ game.version }} · {{ date }} · {{ card.id }}",
+        "What the stamp says.",
+    ),
     _O("size", "pt", 4.5, "Stamp text size."),
     _O("min_size", "pt", 3.5, "Smallest stamp size before it overflows."),
     _O("colour", "colour", "#8a8a8a", "Stamp colour."),
@@ -86,26 +93,50 @@ STAMP = [
     _O("align", "choice", "center", "Stamp alignment.", ALIGN),
 ]
 PROVISIONAL = [
-    _O("badge", "template", "auto", "Badge on a card with any provisional value "
-       "(`auto`: 暫 / 暂 for Chinese games, P otherwise; empty: no badge)."),
+    _O(
+        "badge",
+        "template",
+        "auto",
+        "Badge on a card with any provisional value "
+        "(`auto`: 暫 / 暂 for Chinese games, P otherwise; empty: no badge).",
+    ),
     _O("badge_size", "mm", 3.2, "Badge diameter."),
     _O("badge_fill", "colour", "#b03a2e", "Badge colour."),
     _O("badge_text_colour", "colour", "#ffffff", "Badge text colour."),
-    _O("position", "choice", "bottom-right", "Corner of the safe area for the badge.",
-       ("bottom-right", "bottom-left", "top-right", "top-left")),
+    _O(
+        "position",
+        "choice",
+        "bottom-right",
+        "Corner of the safe area for the badge.",
+        ("bottom-right", "bottom-left", "top-right", "top-left"),
+    ),
     _O("mark", "text", "†", "Sign after each provisional value (cards that are only partly provisional)."),
     _O("mark_colour", "colour", "#b03a2e", "Colour of the sign."),
-    _O("legend", "template", "auto", "Added to the stamp when a sign is shown "
-       "(`auto`: `† 暫定值` / `† 暂定值` / `† provisional`; empty: none)."),
+    _O(
+        "legend",
+        "template",
+        "auto",
+        "Added to the stamp when a sign is shown "
+        "(`auto`: `† 暫定值` / `† 暂定值` / `† provisional`; empty: none).",
+    ),
 ]
 BACK = [
     _O("colour", "colour", "", "Back colour (empty: the card type's back.colour, else #34495e)."),
     _O("title", "template", "{{ back.title or game.title }}", "Big centred title."),
     _O("subtitle", "template", "{{ back.subtitle or type.name }}", "Line under the title."),
-    _O("footer", "template", "{{ game.title if game.title not in (back.title or '') else '' }}",
-       "Small line near the bottom edge."),
-    _O("pattern", "choice", "lattice", "Background pattern (all are mirror-symmetric, "
-       "so a duplex back lines up either way).", ("lattice", "dots", "rings", "stripes", "none")),
+    _O(
+        "footer",
+        "template",
+        "{{ game.title if game.title not in (back.title or '') else '' }}",
+        "Small line near the bottom edge.",
+    ),
+    _O(
+        "pattern",
+        "choice",
+        "lattice",
+        "Background pattern (all are mirror-symmetric, so a duplex back lines up either way).",
+        ("lattice", "dots", "rings", "stripes", "none"),
+    ),
     _O("pattern_colour", "colour", "", "Pattern colour (empty: a tint of the back colour)."),
     _O("frame", "bool", True, "Draw an inner frame."),
     _O("frame_inset", "mm", 3.5, "Frame distance from the trim."),
@@ -117,19 +148,34 @@ BACK = [
     _O("footer_size", "pt", 6.0, "Size of the footer line (shrinks to fit)."),
 ]
 REGION_COMMON = [
-    _O("name", "text", "", "Region name, unique in the layout; a layout that extends another "
-       "changes a region by naming it again.", required=True),
+    _O(
+        "name",
+        "text",
+        "",
+        "Region name, unique in the layout; a layout that extends another "
+        "changes a region by naming it again.",
+        required=True,
+    ),
     _O("kind", "choice", "", "What the region draws.", KINDS, required=True),
-    _O("x", "length", 0.0,
-       "Left edge, mm from the trim's left (number or expression of W and H, e.g. `W - 12`)."),
+    _O(
+        "x",
+        "length",
+        0.0,
+        "Left edge, mm from the trim's left (number or expression of W and H, e.g. `W - 12`).",
+    ),
     _O("y", "length", 0.0, "Top edge, mm from the trim's top."),
     _O("w", "length", "W", "Width in mm."),
     _O("h", "length", 10.0, "Height in mm."),
     _O("when", "expr", "", "Draw only when this Jinja2 expression is true (empty: always)."),
     _O("layer", "int", 0, "Drawing order: lower layers first; equal layers keep file order."),
     _O("enabled", "bool", True, "false removes an inherited region."),
-    _O("rotate", "choice", "0", "Turn the region's content about its centre (degrees).",
-       ("0", "90", "180", "270")),
+    _O(
+        "rotate",
+        "choice",
+        "0",
+        "Turn the region's content about its centre (degrees).",
+        ("0", "90", "180", "270"),
+    ),
     _O("fill", "colour", "", "Background colour of the region's shape (empty: none)."),
     _O("stroke", "colour", "", "Outline colour of the region's shape (empty: none)."),
     _O("stroke_width", "mm", 0.3, "Outline width."),
@@ -148,8 +194,13 @@ REGION_TEXT = [
     _O("valign", "choice", "top", "Vertical alignment.", VALIGN),
     _O("leading", "number", Inherit("leading"), "Line height as a multiple of the size."),
     _O("padding", "mm", 0.0, "Space between the region's edge and its text."),
-    _O("fit", "choice", "shrink", "`shrink`: reduce the size until the text fits; "
-       "`fixed`: keep `size` and report an overflow.", ("shrink", "fixed")),
+    _O(
+        "fit",
+        "choice",
+        "shrink",
+        "`shrink`: reduce the size until the text fits; `fixed`: keep `size` and report an overflow.",
+        ("shrink", "fixed"),
+    ),
     _O("keywords", "bool", True, "Apply the layout's [keywords] styles."),
 ]
 REGION_ROWS = [
@@ -166,41 +217,84 @@ REGION_ROWS = [
     _O("keywords", "bool", True, "Apply the layout's [keywords] styles to values."),
 ]
 REGION_IMAGE = [
-    _O("source", "template", "{{ card.art or '' }}", "Image path (relative to the database's "
-       "folder); empty: the card has no art."),
-    _O("fit", "choice", "cover", "`cover` fills the region (cropping); `contain` shows the whole image.",
-       ("cover", "contain")),
+    _O(
+        "source",
+        "template",
+        "{{ card.art or '' }}",
+        "Image path (relative to the database's folder); empty: the card has no art.",
+    ),
+    _O(
+        "fit",
+        "choice",
+        "cover",
+        "`cover` fills the region (cropping); `contain` shows the whole image.",
+        ("cover", "contain"),
+    ),
     _O("dpi", "int", 300, "Resolution the image is resampled to."),
     _O("empty", "choice", "pattern", "What a card without art shows.", ("pattern", "none")),
-    _O("empty_colour", "colour", "#d9d4cc",
-       "Colour of the empty pattern and of the missing-art placeholder."),
+    _O(
+        "empty_colour", "colour", "#d9d4cc", "Colour of the empty pattern and of the missing-art placeholder."
+    ),
 ]
 REGION_ICON = [
-    _O("icon", "template", "", "Name of an [icons] entry to draw, filling the region's height.",
-       required=True),
+    _O(
+        "icon",
+        "template",
+        "",
+        "Name of an [icons] entry to draw, filling the region's height.",
+        required=True,
+    ),
     _O("align", "choice", "center", "Horizontal alignment in the region.", ALIGN),
 ]
 REGION_ICONS = [
-    _O("items", "expr", "", "Expression giving a list of icon names, drawn in a row or column.",
-       required=True),
-    _O("direction", "choice", "row", "Lay the icons out left-to-right or top-to-bottom.",
-       ("row", "column")),
+    _O(
+        "items",
+        "expr",
+        "",
+        "Expression giving a list of icon names, drawn in a row or column.",
+        required=True,
+    ),
+    _O("direction", "choice", "row", "Lay the icons out left-to-right or top-to-bottom.", ("row", "column")),
     _O("gap", "mm", 1.0, "Space between icons."),
     _O("align", "choice", "center", "Alignment of the group in the region.", ALIGN),
-    _O("default", "text", "", "Icon whose look draws items that are not declared icons, "
-       "with the item as its text (empty: such an item is an error)."),
+    _O(
+        "default",
+        "text",
+        "",
+        "Icon whose look draws items that are not declared icons, "
+        "with the item as its text (empty: such an item is an error).",
+    ),
 ]
 REGION_SHAPE: list[Opt] = []
 
 SECTIONS: dict[str, list[Opt]] = {
-    "card": CARD, "categories": CATEGORIES, "icons.NAME": ICON, "keywords.WORD": KEYWORD,
-    "stamp": STAMP, "provisional": PROVISIONAL, "back": BACK,
-    "regions": REGION_COMMON, "regions.text": REGION_TEXT, "regions.rows": REGION_ROWS,
-    "regions.image": REGION_IMAGE, "regions.shape": REGION_SHAPE, "regions.icon": REGION_ICON,
+    "card": CARD,
+    "categories": CATEGORIES,
+    "icons.NAME": ICON,
+    "keywords.WORD": KEYWORD,
+    "stamp": STAMP,
+    "provisional": PROVISIONAL,
+    "back": BACK,
+    "regions": REGION_COMMON,
+    "regions.text": REGION_TEXT,
+    "regions.rows": REGION_ROWS,
+    "regions.image": REGION_IMAGE,
+    "regions.shape": REGION_SHAPE,
+    "regions.icon": REGION_ICON,
     "regions.icons": REGION_ICONS,
 }
-TOP_LEVEL = ("extends", "card", "palette", "categories", "icons", "keywords", "stamp",
-             "provisional", "back", "regions")
+TOP_LEVEL = (
+    "extends",
+    "card",
+    "palette",
+    "categories",
+    "icons",
+    "keywords",
+    "stamp",
+    "provisional",
+    "back",
+    "regions",
+)
 PLAIN_TABLES = ("card", "categories", "stamp", "provisional", "back")
 MAP_TABLES = ("palette", "icons", "keywords")
 
@@ -215,7 +309,7 @@ def region_option(kind: str, name: str) -> Opt | None:
     return next((o for o in region_options(kind) if o.name == name), None)
 
 
-GENERIC_TOML = '''
+GENERIC_TOML = """
 # Built-in fallback for a card type without a layout: name, every field, text.
 [card]
 background = "#fdfcf9"
@@ -287,8 +381,7 @@ w = "W - 7"
 h = "(H - 23) / 2 - 1"
 text = "{{ card.text }}{% if card.flavor %}\\n\\n{{ card.flavor }}{% endif %}"
 size = 6.5
-'''
-
+"""
 
 
 # ---- documentation ---------------------------------------------------------------------
@@ -302,12 +395,12 @@ SECTION_TITLES = {
     "provisional": "Provisional marks",
     "back": "Card backs",
     "regions": "Every region",
-    "regions.text": "Text regions (kind = \"text\")",
-    "regions.rows": "Label/value rows (kind = \"rows\")",
-    "regions.image": "Art (kind = \"image\")",
-    "regions.shape": "Shapes (kind = \"shape\")",
-    "regions.icon": "One icon (kind = \"icon\")",
-    "regions.icons": "A row or column of icons (kind = \"icons\")",
+    "regions.text": 'Text regions (kind = "text")',
+    "regions.rows": 'Label/value rows (kind = "rows")',
+    "regions.image": 'Art (kind = "image")',
+    "regions.shape": 'Shapes (kind = "shape")',
+    "regions.icon": 'One icon (kind = "icon")',
+    "regions.icons": 'A row or column of icons (kind = "icons")',
 }
 
 
@@ -327,8 +420,9 @@ def format_default(opt: Opt) -> str:
     return str(d)
 
 
-def options_markdown(sections: dict[str, list[Opt]] | None = None,
-                     titles: dict[str, str] | None = None) -> str:
+def options_markdown(
+    sections: dict[str, list[Opt]] | None = None, titles: dict[str, str] | None = None
+) -> str:
     """The option tables of templates/README.md, generated from an option table
     (the card layouts' by default; player-aid styles pass theirs)."""
     sections = SECTIONS if sections is None else sections
@@ -349,4 +443,3 @@ def options_markdown(sections: dict[str, list[Opt]] | None = None,
             out.append(f"| `{o.name}` | {default} | {allowed} | {doc}{req} |")
         out.append("")
     return "\n".join(out)
-

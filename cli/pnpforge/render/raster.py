@@ -7,16 +7,14 @@ Form XObject, and placed on one page per resolution it is wanted at (the card
 image, the TTS sheet), with a thin bleed around it.  The bleed is a whole
 number of pixels at that page's resolution, so cropping it off lands exactly on
 the trim and the card's edge has no white seam.  PNGs are written by
-`write_png` (unfiltered, fast zlib), the largest cost of an image otherwise.
+`write_png` (unfiltered, fast zlib, render.raster_png), the largest cost of an
+image otherwise.  Proof sheets are render.raster_proof.
 """
 
 from __future__ import annotations
 
-import functools
 import math
-import struct
 import tempfile
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,15 +23,13 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined
 from pnpforge.render import pdf, sheet
+from pnpforge.render.raster_png import write_png
 from pnpforge.render.sheet import MM_TO_PT
 
-BLEED_PX = 2                 # drawn around each card page, cropped off after rendering
+BLEED_PX = 2  # drawn around each card page, cropped off after rendering
 TTS_MAX_COLS, TTS_MAX_ROWS = 10, 7
 TTS_MAX_PX = 4096
-TTS_DPI = 200                # enough for a table view; 10×7 poker sheets end up ~165 dpi
-PROOF_DPI = 100
-PROOF_COLS, PROOF_ROWS = 10, 10
-PROOF_GAP_MM, PROOF_LABEL_MM, PROOF_MARGIN_MM, PROOF_TITLE_MM = 4.0, 5.0, 6.0, 9.0
+TTS_DPI = 200  # enough for a table view; 10×7 poker sheets end up ~165 dpi
 
 
 @dataclass
@@ -43,11 +39,14 @@ class RasterResult:
     directory: str
     files: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    decks: list[dict] = field(default_factory=list)     # tts: one entry per sheet
+    decks: list[dict] = field(default_factory=list)  # tts: one entry per sheet
 
     def to_dict(self) -> dict:
-        d: dict[str, Any] = {"directory": self.directory, "files": list(self.files),
-                             "warnings": list(self.warnings)}
+        d: dict[str, Any] = {
+            "directory": self.directory,
+            "files": list(self.files),
+            "warnings": list(self.warnings),
+        }
         if self.decks:
             d["decks"] = list(self.decks)
         return d
@@ -57,78 +56,17 @@ class RasterResult:
 class Item:
     """One thing to rasterise: a card's face, or a card type's back."""
 
-    kind: str           # 'face' | 'back'
-    obj: Any            # Card for a face, type slug for a back
+    kind: str  # 'face' | 'back'
+    obj: Any  # Card for a face, type slug for a back
     w_mm: float
     h_mm: float
 
 
-# ---- PNG output ----------------------------------------------------------------------------
-
-PNG_LEVEL = 3                # zlib level: measured on the shipped kit, see write_png
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_PNG_STRIP_BYTES = 8 << 20   # pixels compressed at a time: memory stays small for 4096-px sheets
-
-
-def write_png(path: Path, img: Any, dpi: int | None = None) -> None:
-    """Write an RGB image (PIL, or the Pixels of a rendered page) as an 8-bit truecolour PNG.
-
-    Rows are unfiltered and deflated at PNG_LEVEL.  Why not Pillow's encoder: it
-    picks a filter for every row by trying four of them, which on these images
-    costs more than the compression itself, and on flat-colour card art the
-    unfiltered rows compress better anyway.  Measured on the shipped kit (436
-    card images, 45 TTS sheets): Pillow's default 8.1 s and 35.8 MB for the
-    images, this 2.7 s and 32.9 MB; sheets 3.3 s/10.5 MB against 1.1 s/11.2 MB.
-    Lossless, and the same pixels always give the same bytes.  `dpi` is written
-    as a pHYs chunk the way Pillow writes it.
-    """
-    if isinstance(img, Pixels):
-        (w, h), rows = img.size, img.rows()
-    else:
-        if img.mode != "RGB":
-            img = img.convert("RGB")
-        (w, h), rows = img.size, _pil_rows(img)
-    per_strip = max(1, _PNG_STRIP_BYTES // (3 * w))
-    z = zlib.compressobj(PNG_LEVEL)
-    from pnpforge.outfile import atomic_open
-    with atomic_open(path) as fh:  # a killed run leaves no half-written PNG
-        fh.write(_PNG_SIGNATURE)
-        _png_chunk(fh, b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-        if dpi:
-            ppm = int(dpi / 0.0254 + 0.5)
-            _png_chunk(fh, b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
-        strip: list[Any] = []
-        for n, row in enumerate(rows, start=1):
-            strip += (b"\0", row)                      # filter type 0 (None), then the row
-            if n % per_strip == 0 or n == h:
-                if packed := z.compress(b"".join(strip)):
-                    _png_chunk(fh, b"IDAT", packed)
-                strip = []
-        _png_chunk(fh, b"IDAT", z.flush())
-        _png_chunk(fh, b"IEND", b"")
-
-
-def _pil_rows(img: Any) -> Iterator[memoryview]:
-    """The RGB bytes of each row of a PIL image, a band of rows at a time."""
-    w, h = img.size
-    stride = 3 * w
-    band = max(1, _PNG_STRIP_BYTES // stride)
-    for y in range(0, h, band):
-        part = img if band >= h else img.crop((0, y, w, min(h, y + band)))
-        data = memoryview(part.tobytes())
-        for i in range(0, len(data), stride):
-            yield data[i:i + stride]
-
-
-def _png_chunk(fh: Any, kind: bytes, data: bytes) -> None:
-    fh.write(struct.pack(">I", len(data)) + kind + data
-             + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
-
-
 # ---- the shared machinery -----------------------------------------------------------
 
+
 @dataclass
-class _Context:
+class RasterContext:
     game: Any
     types: dict
     cards: list
@@ -137,8 +75,9 @@ class _Context:
     date: str
 
 
-def _context(db: Any, game: str, card_type: str | None,
-             renderer_factory: pdf.RendererFactory | None) -> _Context:
+def card_context(
+    db: Any, game: str, card_type: str | None, renderer_factory: pdf.RendererFactory | None
+) -> RasterContext:
     from pnpforge.render.fonts import ensure_fonts
     from pnpforge.store import repo
 
@@ -148,19 +87,21 @@ def _context(db: Any, game: str, card_type: str | None,
     if not cards:
         raise PnpError(f"game '{game}' has no cards" + (f" of type '{card_type}'" if card_type else ""))
     from pnpforge.query.select import stamp_date
+
     date = stamp_date(db, game)[:10]
     renderer = (renderer_factory or pdf.default_renderer)(db, game, date=date)
-    return _Context(g, types, cards, renderer, ensure_fonts(g.language), date)
+    return RasterContext(g, types, cards, renderer, ensure_fonts(g.language), date)
 
 
 def _out_dir(output: str | None, game: str, sub: str) -> Path:
     from pnpforge.outfile import ensure_folder
+
     d = Path(output) if output else Path("output") / game / sub
     ensure_folder(d)
     return d
 
 
-Sink = Callable[["Pixels"], None]    # receives one rendered item, cropped to its trim
+Sink = Callable[["Pixels"], None]  # receives one rendered item, cropped to its trim
 
 
 @dataclass(frozen=True)
@@ -209,7 +150,7 @@ def write_drawings_pdf(path: Path, drawings: list[Drawing], ctx: Any) -> list[Ra
                 ctx.renderer.draw_face(c, it.obj, 0.0, 0.0, b)
             else:
                 ctx.renderer.draw_back(c, it.obj, 0.0, 0.0, b)
-            c.endForm(compression=0)       # a temporary file: don't spend time packing it
+            c.endForm(compression=0)  # a temporary file: don't spend time packing it
             for r in d.rasters:
                 pb = BLEED_PX / r.px_per_mm * MM_TO_PT
                 c.setPageSize((w + 2 * pb, h + 2 * pb))
@@ -233,8 +174,9 @@ class Pixels:
     def __init__(self, bitmap: Any, size: tuple[int, int]) -> None:
         w, h = size
         if bitmap.mode != "RGB" or bitmap.width < w + BLEED_PX or bitmap.height < h + BLEED_PX:
-            raise ValueError(f"{bitmap.mode} bitmap {bitmap.width}×{bitmap.height} "
-                             f"cannot hold an RGB {w}×{h} trim")
+            raise ValueError(
+                f"{bitmap.mode} bitmap {bitmap.width}×{bitmap.height} cannot hold an RGB {w}×{h} trim"
+            )
         self._bitmap = bitmap
         self._view = memoryview(bitmap.buffer).cast("B")
         self._stride = bitmap.stride
@@ -246,13 +188,13 @@ class Pixels:
         w, h = self.size
         for y in range(h):
             at = self._start + y * self._stride
-            yield self._view[at:at + 3 * w]
+            yield self._view[at : at + 3 * w]
 
     def image(self) -> Any:
         """A PIL RGB copy of the trim."""
         from PIL import Image
-        return Image.frombytes("RGB", self.size, self._view[self._start:], "raw", "RGB",
-                               self._stride)
+
+        return Image.frombytes("RGB", self.size, self._view[self._start :], "raw", "RGB", self._stride)
 
 
 def rasterise(pdf_path: Path, pages: list[Raster]) -> Iterator[Pixels]:
@@ -265,8 +207,11 @@ def rasterise(pdf_path: Path, pages: list[Raster]) -> Iterator[Pixels]:
         for i, r in enumerate(pages):
             page = doc[i]
             try:
-                bitmap = page.render(scale=r.px_per_mm * 25.4 / 72.0, rev_byteorder=True,
-                                     force_bitmap_format=pdfium_c.FPDFBitmap_BGR)
+                bitmap = page.render(
+                    scale=r.px_per_mm * 25.4 / 72.0,
+                    rev_byteorder=True,
+                    force_bitmap_format=pdfium_c.FPDFBitmap_BGR,
+                )
             finally:
                 page.close()
             yield Pixels(bitmap, r.size)
@@ -286,12 +231,12 @@ def render_drawings(drawings: list[Drawing], ctx: Any) -> None:
             r.sink(px)
 
 
-def _face(card: Any, ctx: _Context) -> Item:
+def _face(card: Any, ctx: RasterContext) -> Item:
     t = ctx.types[card.type]
     return Item("face", card, t.width_mm, t.height_mm)
 
 
-def _back(slug: str, ctx: _Context) -> Item:
+def _back(slug: str, ctx: RasterContext) -> Item:
     t = ctx.types[slug]
     return Item("back", slug, t.width_mm, t.height_mm)
 
@@ -302,19 +247,21 @@ def _drawing(drawings: dict[tuple[str, str], Drawing], item: Item) -> Drawing:
     return drawings.setdefault(key, Drawing(item))
 
 
-def _type_order(ctx: _Context) -> list[str]:
+def _type_order(ctx: RasterContext) -> list[str]:
     return list(dict.fromkeys(c.type for c in ctx.cards))
 
 
 # ---- pnp images ----------------------------------------------------------------------------
+
 
 def _check_dpi(dpi: int) -> None:
     if not (isinstance(dpi, int) and 30 <= dpi <= 1200):
         raise PnpError(f"--dpi must be a whole number from 30 to 1200 (got {dpi})")
 
 
-def _plan_images(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: Path,
-                 dpi: int) -> RasterResult:
+def _plan_images(
+    ctx: RasterContext, drawings: dict[tuple[str, str], Drawing], out: Path, dpi: int
+) -> RasterResult:
     """`<id>.png` per card face and `back-<type>.png` per card type, at the card's size."""
     result = RasterResult(str(out))
     ppm = dpi / 25.4
@@ -322,17 +269,23 @@ def _plan_images(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: P
     for it in items:
         path = confined(out, f"{it.obj.id}.png" if it.kind == "face" else f"back-{it.obj}.png")
         _drawing(drawings, it).rasters.append(
-            Raster(ppm, _size_px(it.w_mm, it.h_mm, ppm),
-                   _png_sink(path, dpi)))
+            Raster(ppm, _size_px(it.w_mm, it.h_mm, ppm), _png_sink(path, dpi))
+        )
         result.files.append(str(path))
     return result
 
 
-def images(db: Any, game: str, dpi: int = 300, card_type: str | None = None,
-           output: str | None = None, renderer_factory: pdf.RendererFactory | None = None) -> RasterResult:
+def images(
+    db: Any,
+    game: str,
+    dpi: int = 300,
+    card_type: str | None = None,
+    output: str | None = None,
+    renderer_factory: pdf.RendererFactory | None = None,
+) -> RasterResult:
     """`<id>.png` per card face and `back-<type>.png` per card type, at the card's size."""
     _check_dpi(dpi)
-    ctx = _context(db, game, card_type, renderer_factory)
+    ctx = card_context(db, game, card_type, renderer_factory)
     out = _out_dir(output, game, "images")
     drawings: dict[tuple[str, str], Drawing] = {}
     result = _plan_images(ctx, drawings, out, dpi)
@@ -342,6 +295,7 @@ def images(db: Any, game: str, dpi: int = 300, card_type: str | None = None,
 
 
 # ---- pnp tts --------------------------------------------------------------------------------
+
 
 def tts_grid(n: int) -> tuple[int, int]:
     """Columns and rows of a TTS sheet holding n (≤ 70) cards."""
@@ -363,9 +317,9 @@ class _TtsDeck:
     """
 
     out: Path
-    cards: list                         # deck order, copies included
+    cards: list  # deck order, copies included
     card_px: tuple[int, int]
-    sheets: list[dict]                  # the README / manifest entry of each sheet
+    sheets: list[dict]  # the README / manifest entry of each sheet
     faces: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -390,8 +344,9 @@ class _TtsDeck:
         self.faces.clear()
 
 
-def _plan_tts(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: Path,
-              dpi: int) -> RasterResult:
+def _plan_tts(
+    ctx: RasterContext, drawings: dict[tuple[str, str], Drawing], out: Path, dpi: int
+) -> RasterResult:
     """Per card type: deck sheets of ≤ 10×7 cards (copies included) and a back image."""
     result = RasterResult(str(out))
     per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS
@@ -410,19 +365,25 @@ def _plan_tts(ctx: _Context, drawings: dict[tuple[str, str], Drawing], out: Path
         tts_deck = _TtsDeck(out, deck, (cw, ch), [])
         for n, batch in enumerate(sheet.chunks(deck, per_sheet), start=1):
             cols, rows = tts_grid(len(batch))
-            entry = {"file": f"{game}-{slug}-{n}.png", "back": back_name, "type": slug,
-                     "width": cols, "height": rows, "number": len(batch), "card_px": [cw, ch],
-                     "sideways": t.width_mm > t.height_mm}
+            entry = {
+                "file": f"{game}-{slug}-{n}.png",
+                "back": back_name,
+                "type": slug,
+                "width": cols,
+                "height": rows,
+                "number": len(batch),
+                "card_px": [cw, ch],
+                "sideways": t.width_mm > t.height_mm,
+            }
             tts_deck.sheets.append(entry)
             result.decks.append(entry)
             result.files.append(str(out / entry["file"]))
         for card in {c.id: c for c in deck}.values():
             _drawing(drawings, _face(card, ctx)).rasters.append(
-                Raster(ppm, (cw, ch), _deck_sink(tts_deck, card.id)))
-        _drawing(drawings, _back(slug, ctx)).rasters.append(
-            Raster(ppm, (cw, ch), _png_sink(out / back_name)))
+                Raster(ppm, (cw, ch), _deck_sink(tts_deck, card.id))
+            )
+        _drawing(drawings, _back(slug, ctx)).rasters.append(Raster(ppm, (cw, ch), _png_sink(out / back_name)))
     return result
-
 
 
 def _png_sink(path: Path, dpi: int | None = None) -> Sink:
@@ -434,17 +395,24 @@ def _deck_sink(deck: Any, card_id: str) -> Sink:
     """A sink handing a card's pixels to its TTS deck, which keeps them for its sheets."""
     return lambda px: deck.add(card_id, px.image())
 
-def _finish_tts(ctx: _Context, result: RasterResult) -> None:
+
+def _finish_tts(ctx: RasterContext, result: RasterResult) -> None:
     readme = Path(result.directory) / "README.txt"
     readme.write_text(tts_readme(ctx.game, result.decks), encoding="utf-8")
     result.files.append(str(readme))
     result.warnings = list(ctx.renderer.warnings())
 
 
-def tts(db: Any, game: str, output: str | None = None, card_type: str | None = None,
-        renderer_factory: pdf.RendererFactory | None = None, dpi: int = TTS_DPI) -> RasterResult:
+def tts(
+    db: Any,
+    game: str,
+    output: str | None = None,
+    card_type: str | None = None,
+    renderer_factory: pdf.RendererFactory | None = None,
+    dpi: int = TTS_DPI,
+) -> RasterResult:
     """Per card type: deck sheets of ≤ 10×7 cards (copies included), a back image, README.txt."""
-    ctx = _context(db, game, card_type, renderer_factory)
+    ctx = card_context(db, game, card_type, renderer_factory)
     out = _out_dir(output, game, "tts")
     drawings: dict[tuple[str, str], Drawing] = {}
     result = _plan_tts(ctx, drawings, out, dpi)
@@ -453,21 +421,29 @@ def tts(db: Any, game: str, output: str | None = None, card_type: str | None = N
     return result
 
 
-def _by_type(drawings: dict[tuple[str, str], Drawing], ctx: _Context) -> list[Drawing]:
+def _by_type(drawings: dict[tuple[str, str], Drawing], ctx: RasterContext) -> list[Drawing]:
     """Drawings grouped by card type (faces, then the back), so each type's TTS sheets are
     written, and its faces freed, before the next type is rasterised."""
     rank = {s: i for i, s in enumerate(_type_order(ctx))}
 
     def key(d: Drawing) -> int:
         return rank[d.item.obj.type if d.item.kind == "face" else d.item.obj]
-    return sorted(drawings.values(), key=key)         # stable: deck order within a type
+
+    return sorted(drawings.values(), key=key)  # stable: deck order within a type
 
 
 # ---- images and TTS together (pnp build) ---------------------------------------------------
 
-def images_and_tts(db: Any, game: str, images_output: str, tts_output: str, dpi: int = 300,
-                   renderer_factory: pdf.RendererFactory | None = None,
-                   tts_dpi: int = TTS_DPI) -> tuple[RasterResult, RasterResult]:
+
+def images_and_tts(
+    db: Any,
+    game: str,
+    images_output: str,
+    tts_output: str,
+    dpi: int = 300,
+    renderer_factory: pdf.RendererFactory | None = None,
+    tts_dpi: int = TTS_DPI,
+) -> tuple[RasterResult, RasterResult]:
     """What `images` and `tts` write, with every face and back drawn once for both.
 
     The card images and the TTS sheets are different resolutions of one drawing
@@ -475,7 +451,7 @@ def images_and_tts(db: Any, game: str, images_output: str, tts_output: str, dpi:
     and the drawing — most of the cost after PNG encoding — is not done twice.
     """
     _check_dpi(dpi)
-    ctx = _context(db, game, None, renderer_factory)
+    ctx = card_context(db, game, None, renderer_factory)
     drawings: dict[tuple[str, str], Drawing] = {}
     img_result = _plan_images(ctx, drawings, _out_dir(images_output, game, "images"), dpi)
     tts_result = _plan_tts(ctx, drawings, _out_dir(tts_output, game, "tts"), tts_dpi)
@@ -502,110 +478,8 @@ def tts_readme(game: Any, decks: list[dict]) -> str:
         f"{'sheet':<40} {'back':<36} width height number sideways",
     ]
     for d in decks:
-        lines.append(f"{d['file']:<40} {d['back']:<36} {d['width']:>5} {d['height']:>6} "
-                     f"{d['number']:>6} {'yes' if d['sideways'] else 'no'}")
+        lines.append(
+            f"{d['file']:<40} {d['back']:<36} {d['width']:>5} {d['height']:>6} "
+            f"{d['number']:>6} {'yes' if d['sideways'] else 'no'}"
+        )
     return "\n".join(lines) + "\n"
-
-
-# ---- pnp proof -------------------------------------------------------------------------------
-
-def proof(db: Any, game: str, output: str | None = None, card_type: str | None = None,
-          renderer_factory: pdf.RendererFactory | None = None, dpi: int = PROOF_DPI) -> RasterResult:
-    """Contact sheet(s) of every card face (one each), labelled id ×copies, as PNG."""
-    ctx = _context(db, game, card_type, renderer_factory)
-    out = Path(output) if output else Path("output") / game
-    out.mkdir(parents=True, exist_ok=True)
-    result = RasterResult(str(out))
-    per_page = PROOF_COLS * PROOF_ROWS
-    pages = list(sheet.chunks(ctx.cards, per_page))
-    suffix = (f"-{card_type}" if card_type else "")
-    for n, batch in enumerate(pages, start=1):
-        name = f"{game}{suffix}-proof.png" if len(pages) == 1 else f"{game}{suffix}-proof-{n}.png"
-        with tempfile.TemporaryDirectory(prefix="pnp-proof-") as tmp:
-            path = Path(tmp) / "proof.pdf"
-            _write_proof_pdf(path, batch, ctx, f"{n}/{len(pages)}")
-            img = _rasterise_page(path, dpi)
-        write_png(out / name, img, dpi)
-        result.files.append(str(out / name))
-    result.warnings = list(ctx.renderer.warnings())
-    return result
-
-
-def proof_layout(sizes: list[tuple[float, float]]) -> tuple[float, float, list[tuple[float, float]]]:
-    """Page size and each card's bottom-left corner (mm, PDF origin) on a contact sheet.
-
-    Cards flow left to right at real size; a row ends when the next card would pass
-    PROOF_COLS widths of the widest card, or where the card size changes (so each
-    size keeps to its own rows and a small card never sits in a tall card's row).
-    Each row is as tall as its tallest card plus the label under it.
-    """
-    m, title_h, gap = PROOF_MARGIN_MM, PROOF_TITLE_MM, PROOF_GAP_MM
-    row_w = PROOF_COLS * (max(w for w, _ in sizes) + gap) - gap
-    rows: list[list[int]] = []
-    x = 0.0
-    for i, (w, h) in enumerate(sizes):
-        if not rows or x + w > row_w + 1e-9 or sizes[rows[-1][-1]] != (w, h):
-            rows.append([])
-            x = 0.0
-        rows[-1].append(i)
-        x += w + gap
-    depth: list[tuple[float, float]] = [(0.0, 0.0)] * len(sizes)   # (x, page top -> card bottom)
-    top = m + title_h
-    for row in rows:
-        x = m
-        for i in row:
-            w, h = sizes[i]
-            depth[i] = (x, top + h)
-            x += w + gap
-        top += max(sizes[i][1] for i in row) + PROOF_LABEL_MM + gap
-    page_w, page_h = 2 * m + row_w, top - gap + m
-    return page_w, page_h, [(x, page_h - d) for x, d in depth]
-
-
-def _write_proof_pdf(path: Path, cards: list, ctx: _Context, page_label: str) -> None:
-    from reportlab.lib.colors import Color
-
-    sizes = [(ctx.types[c.type].width_mm, ctx.types[c.type].height_mm) for c in cards]
-    page_w, page_h, corners = proof_layout(sizes)
-    m, mm = PROOF_MARGIN_MM, MM_TO_PT
-    grey = Color(0.6, 0.6, 0.6)
-    with pdf.atomic_output(path) as fh:
-        c = pdf.open_canvas(path, ctx.fonts.regular, f"{ctx.game.title} proof", ctx.date)
-        c.setPageSize((page_w * mm, page_h * mm))
-        c.setFillColorRGB(1, 1, 1)
-        c.rect(0, 0, page_w * mm, page_h * mm, stroke=0, fill=1)
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont(ctx.fonts.bold, 14)
-        copies = sum(x.copies for x in cards)
-        c.drawString(m * mm, (page_h - m - 6) * mm,
-                     f"{ctx.game.title} / {ctx.game.title_en} v{ctx.game.version} · {ctx.date} · "
-                     f"proof {page_label} · {len(cards)} cards, {copies} copies")
-        for i, (card, (w, h), (x, y)) in enumerate(zip(cards, sizes, corners, strict=False)):
-            ctx.renderer.check(card)
-            trim = sheet.Rect(x, y, w, h)
-            slot = sheet.Slot(i, trim, trim, sheet.translate(x, y))
-            pdf.place(c, slot, functools.partial(ctx.renderer.draw_face, c, card, 0.0, 0.0, 0.0))
-            c.setStrokeColor(grey)
-            c.setLineWidth(0.5)
-            c.rect(x * mm, y * mm, w * mm, h * mm, stroke=1, fill=0)
-            c.setFillColorRGB(0, 0, 0)
-            label = f"{card.id} ×{card.copies}" + (" (provisional)" if card.is_provisional else "")
-            text, size = pdf.fit_font(label, ctx.fonts.regular, 9.0, (w + PROOF_GAP_MM / 2) * mm)
-            c.setFont(ctx.fonts.regular, size)
-            c.drawCentredString((x + w / 2) * mm, (y - 3.8) * mm, text)
-        c.showPage()
-        c.save_to(fh)
-
-
-def _rasterise_page(path: Path, dpi: int) -> Any:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(str(path))
-    try:
-        page = doc[0]
-        try:
-            return page.render(scale=dpi / 72.0).to_pil().convert("RGB")
-        finally:
-            page.close()
-    finally:
-        doc.close()

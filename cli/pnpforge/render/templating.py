@@ -14,9 +14,13 @@ from pathlib import Path
 from typing import Any
 
 
-def sandboxed_environment(*, finalize: Callable[[Any], str] | None = None,
-                          folders: Sequence[Path] | None = None,
-                          strict: bool = False, keep_trailing_newline: bool = False) -> Any:
+def sandboxed_environment(
+    *,
+    finalize: Callable[[Any], str] | None = None,
+    folders: Sequence[Path] | None = None,
+    strict: bool = False,
+    keep_trailing_newline: bool = False,
+) -> Any:
     """A new sandboxed environment.
 
     `folders` loads templates by name from those folders, first match wins (the
@@ -27,9 +31,13 @@ def sandboxed_environment(*, finalize: Callable[[Any], str] | None = None,
     from jinja2 import FileSystemLoader, StrictUndefined, Undefined
     from jinja2.sandbox import SandboxedEnvironment
 
-    options: dict[str, Any] = {"autoescape": False, "trim_blocks": True, "lstrip_blocks": True,
-                               "keep_trailing_newline": keep_trailing_newline,
-                               "undefined": StrictUndefined if strict else Undefined}
+    options: dict[str, Any] = {
+        "autoescape": False,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "keep_trailing_newline": keep_trailing_newline,
+        "undefined": StrictUndefined if strict else Undefined,
+    }
     if finalize is not None:
         options["finalize"] = finalize
     if folders is not None:

@@ -72,7 +72,10 @@ class StateBase(EventLog):
 
     def _first(self, pile: str, card_id: str, exclude: tuple[str, ...] = ()) -> CardInstance:
         """The lowest copy of card_id in a pile (which copy moves never changes the game)."""
-        candidates = [c for c in self.cards(pile) if c.card == card_id and str(c) not in exclude]
+        if not exclude and self.piles.is_counted(pile):
+            candidates = list(self.piles.copies(pile, card_id))
+        else:
+            candidates = [c for c in self.cards(pile) if c.card == card_id and str(c) not in exclude]
         if not candidates:
             raise RuleViolation(f"no {card_id} in {pile}")
         return min(candidates, key=lambda c: c.copy)

@@ -8,7 +8,9 @@ which made reading cost more than playing.  `TablePiles` adds, on top of the kit
 * `views`: each pile's live list by name, for readers that never change it;
 * `counts(name)`: copies of each card id in a counted pile (the decks a chance step draws
   from), kept up to date on every move instead of recounted at every draw;
-* `ids(name)`: the card ids of a pile as a tuple, rebuilt only after the pile changed.
+* `copies(name, card_id)`: the copies of a card in a counted pile, found without a scan;
+* `ids(name)`: the card ids of a pile as a tuple, rebuilt only after the pile changed;
+* `touched()`: the piles changed since it was last asked.
 """
 
 from __future__ import annotations
@@ -26,16 +28,25 @@ class TablePiles(Zones):
         super().__init__(names)
         self.views: dict[str, Sequence[CardInstance]] = {name: self._get(name) for name in self.names()}
         self._counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
+        self._copies: dict[str, dict[str, list[CardInstance]]] = {name: {} for name in self._counts}
         self._ids: dict[str, tuple[str, ...]] = {}
         self.changes = 0  # how many moves so far: readers cache what they derive from the piles
+        self._touched: set[str] = set()
 
     def add_pile(self, name: str) -> None:
         super().add_pile(name)
         self.views[name] = self._get(name)
 
+    def is_counted(self, name: str) -> bool:
+        return name in self._counts
+
     def counts(self, name: str) -> Counter[str]:
         """Copies of each card id in a counted pile (ids with no copy left are absent); read only."""
         return self._counts[name]
+
+    def copies(self, name: str, card_id: str) -> Sequence[CardInstance]:
+        """The copies of `card_id` in a counted pile, without scanning the pile; read only."""
+        return self._copies[name].get(card_id, ())
 
     def ids(self, name: str) -> tuple[str, ...]:
         """The card ids of a pile, bottom first."""
@@ -44,21 +55,32 @@ class TablePiles(Zones):
             cached = self._ids[name] = tuple(card.card for card in self.views[name])
         return cached
 
+    def touched(self) -> set[str]:
+        """The piles changed since the last call (so a per-step check can look at those alone)."""
+        touched, self._touched = self._touched, set()
+        return touched
+
     def _left(self, name: str, card: CardInstance) -> None:
         self.changes += 1
+        self._touched.add(name)
         self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
             counts[card.card] -= 1
             if not counts[card.card]:
                 del counts[card.card]
+            self._copies[name][card.card].remove(card)
 
     def _arrived(self, name: str, cards: Iterable[CardInstance]) -> None:
         self.changes += 1
+        self._touched.add(name)
         self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
-            counts.update(card.card for card in cards)
+            copies = self._copies[name]
+            for card in cards:
+                counts[card.card] += 1
+                copies.setdefault(card.card, []).append(card)
 
     def deal(self, cards: Iterable[CardInstance], pile: str) -> None:
         cards = list(cards)
@@ -98,4 +120,5 @@ class TablePiles(Zones):
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         super().shuffle_order(name, order)
         self.changes += 1
+        self._touched.add(name)
         self._ids.pop(name, None)

@@ -277,14 +277,13 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         for pile, count in self.ledger.items():
             if count != len(views[pile]):
                 raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
-        action_ids = self.rules.action_ids
         for seat, hand_pile in enumerate(self.names.hands):
-            hand = views[hand_pile]
-            if len(hand) > HAND_LIMIT:
-                self._check_hand_limit(seat, len(hand))
-            for card in hand:
-                if card.card in action_ids:
-                    raise RuleViolation(f"seat {seat} holds an action card in hand")
+            if len(views[hand_pile]) > HAND_LIMIT:
+                self._check_hand_limit(seat, len(views[hand_pile]))
+        action_ids = self.rules.action_ids
+        for pile in self.piles.touched():  # a card reaches a hand only by a move, so look at those
+            if pile.startswith("hand:") and not action_ids.isdisjoint(self.piles.ids(pile)):
+                raise RuleViolation(f"{pile} holds an action card")
         for spot in self.names.spots:
             if len(views[spot]) > SPOT_CAP:
                 raise RuleViolation(f"{spot} has more than {SPOT_CAP} money cards")

@@ -221,6 +221,15 @@ class Deduction:
             p_up = up / total if total else 0.5
         return 3.0 * (abs(lean) - (p_up * abs(lean + 1) + (1 - p_up) * abs(lean - 1)))
 
+    def prior_gain(self, card: str) -> float:
+        """Bits a hint with `card` would tell about a suspect not yet drawn (no hints beside it)."""
+        candidates = self.candidates(public=False, covered=False)
+        total = sum(w for _, _, w in candidates)
+        relset = self.relates[card]
+        up = sum(w for ident, _, w in candidates if ident in relset)
+        p = up / total if total else 0.0
+        return 0.0 if p in (0.0, 1.0) else -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
     def usefulness(self, card: str) -> float:
         targets = [t for t in range(self.obs.players) if self.obs.occupied[t]]
         return max((self.info_gain(card, t) for t in targets), default=0.0)
@@ -254,6 +263,8 @@ class Deduction:
         if kind == "discard":
             return -self.usefulness(obs.hand[action[1]].card) if obs.hand is not None else 0.0
         if kind == "reward":
+            if self.rules.mission.has("pooled_final") and not obs.final_phase:
+                return 1.0 + self.prior_gain(action[1])  # pooled for the last, still unknown suspect
             return 1.0 + self.usefulness(action[1])
         if kind == "reward_blind":
             return 0.8

@@ -1,0 +1,228 @@
+"""What a built kit is, and how it is put in place: options, files, the manifest, the swap.
+
+A game's kit is staged in a temporary folder next to output/GAME; `finish`
+writes its manifest (every file with size, pages, cards and sha256, the
+database hash, no timestamps and no absolute paths, so the same database gives
+the same manifest) and swaps it in with renames, so a failed build leaves the
+previous kit untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from pnpforge.render.sheet import SheetOptions
+
+KIT_FORMAT = "pnpforge-kit/1"
+Facts = dict[str, dict[str, Any]]  # kit path -> what the manifest says of it
+
+
+@dataclass(frozen=True)
+class BuildOptions(SheetOptions):
+    """How the kit is printed (the sheet options) plus image resolution and player count."""
+
+    dpi: int = 300
+    players: int | None = None
+
+    def print_options(self, output: Path) -> Any:
+        from pnpforge.render import PrintOptions
+
+        sheet = {f.name: getattr(self, f.name) for f in fields(SheetOptions)}
+        return PrintOptions(**sheet, output=str(output)).validate()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["offset"] = {"x": self.offset[0], "y": self.offset[1]}
+        return d
+
+
+@dataclass
+class KitFile:
+    """One file of a kit as the manifest lists it."""
+
+    path: str  # relative to output/GAME, '/' separators
+    kind: str
+    bytes: int
+    sha256: str
+    pages: int | None = None
+    cards: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"path": self.path, "kind": self.kind, "bytes": self.bytes}
+        if self.pages is not None:
+            d["pages"] = self.pages
+        if self.cards is not None:
+            d["cards"] = self.cards
+        d["sha256"] = self.sha256
+        return d
+
+
+@dataclass
+class GameKit:
+    """What one game's build produced."""
+
+    game: str
+    directory: str
+    files: list[KitFile] = field(default_factory=list)
+    db_hash: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def bytes(self) -> int:
+        return sum(f.bytes for f in self.files)
+
+    @property
+    def pages(self) -> int:
+        return sum(f.pages or 0 for f in self.files)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "directory": self.directory,
+            "files": len(self.files),
+            "bytes": self.bytes,
+            "pages": self.pages,
+            "database_sha256": self.db_hash,
+            "warnings": list(self.warnings),
+        }
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def manifest(
+    game: Any,
+    db_hash: str,
+    dump_lines: int,
+    work: Path,
+    facts: dict[str, dict[str, Any]],
+    opts: BuildOptions,
+    date: str,
+    warnings: list[str],
+) -> tuple[dict[str, Any], list[KitFile]]:
+    """The manifest of a staged kit: every file under `work`, sorted by path."""
+    from pnpforge import __version__
+
+    files: list[KitFile] = []
+    for p in sorted(q for q in work.rglob("*") if q.is_file()):
+        rel = p.relative_to(work).as_posix()
+        if rel == "manifest.json":
+            continue
+        f = facts.get(rel, {})
+        files.append(
+            KitFile(
+                rel, f.get("kind", "other"), p.stat().st_size, file_sha256(p), f.get("pages"), f.get("cards")
+            )
+        )
+    doc = {
+        "format": KIT_FORMAT,
+        "game": game.slug,
+        "title": game.title,
+        "title_en": game.title_en,
+        "version": game.version,
+        "date": date,
+        "pnpforge": __version__,
+        "database": {
+            "sha256": db_hash,
+            "dump_lines": dump_lines,
+            "what": "sha256 of this game's `pnp db dump` lines",
+        },
+        "options": opts.to_dict(),
+        "totals": {
+            "files": len(files),
+            "bytes": sum(f.bytes for f in files),
+            "pages": sum(f.pages or 0 for f in files),
+        },
+        "files": [f.to_dict() for f in files],
+        "warnings": warnings,
+    }
+    return doc, files
+
+
+def stage_dir(root: Path, game: str) -> Path:
+    from pnpforge.outfile import ensure_folder, remove_stale_staging
+
+    ensure_folder(root)
+    remove_stale_staging(root, f".{game}.building-")
+    return Path(tempfile.mkdtemp(prefix=f".{game}.building-{os.getpid()}-", dir=root))
+
+
+def finish(
+    db_path: str | os.PathLike,
+    game: str,
+    work: Path,
+    final: Path,
+    opts: BuildOptions,
+    facts: Facts,
+    warnings: list[str],
+) -> GameKit:
+    """Write the manifest of a fully staged kit and swap it into place."""
+    from pnpforge.docs import context
+    from pnpforge.store import repo
+    from pnpforge.store.db import open_db
+
+    db = open_db(db_path, readonly=True)
+    g = repo.get_game(db, game)
+    lines = context.dump_lines(db, game)
+    db_hash = context.content_hash(db, game)
+    date = context.stamp_date(db, game)[:10]
+    warnings = list(dict.fromkeys(warnings))
+    doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings)
+    (work / "manifest.json").write_text(
+        json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
+    files.append(
+        KitFile(
+            "manifest.json",
+            "manifest",
+            (work / "manifest.json").stat().st_size,
+            file_sha256(work / "manifest.json"),
+        )
+    )
+    _normal_permissions(work)
+    _swap(work, final)
+    return GameKit(game, str(final), files, db_hash, warnings)
+
+
+def _normal_permissions(folder: Path) -> None:
+    """Temporary files and folders are private (0600/0700); a kit is for sharing: umask rules."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(folder, 0o777 & ~mask)
+    for p in folder.rglob("*"):
+        os.chmod(p, (0o777 if p.is_dir() else 0o666) & ~mask)
+
+
+def _swap(work: Path, final: Path) -> None:
+    """Put the new kit in place: old -> aside, new -> final, then delete the old one.
+
+    If the second rename fails the old kit is moved back, so `final` is never lost.
+    """
+    old: Path | None = None
+    if final.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+        os.rmdir(old)
+        os.replace(final, old)
+    try:
+        os.replace(work, final)
+    except BaseException:
+        if old is not None:
+            os.replace(old, final)
+        raise
+    if old is not None:
+        if old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            old.unlink(missing_ok=True)

@@ -1,0 +1,106 @@
+"""Drawing in CMYK: a reportlab canvas that turns every RGB colour and image into CMYK.
+
+The card faces are drawn in RGB (`setFillColorRGB`, RGB art).  A press shop
+wants DeviceCMYK only, with total ink limited (DriveThruCards: 240 %).  This
+canvas intercepts the colour and image calls, so the very same drawing comes
+out in CMYK: grey component replacement (black ink carries the darkness, so at
+least one of C, M, Y is zero), then C, M and Y are reduced together when the
+total would pass the limit.  Without a press profile this is a device-naive
+conversion: colours are close, not colour-managed (pnp preflight says which
+colours move most).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.colors import toColor
+from reportlab.pdfgen.canvas import Canvas
+
+Cmyk = tuple[float, float, float, float]
+
+
+def rgb_to_cmyk(r: float, g: float, b: float, max_ink: float = 240.0) -> Cmyk:
+    """RGB in 0..1 to CMYK in 0..1 with full grey replacement and total ink ≤ max_ink %."""
+    k = 1.0 - max(r, g, b)
+    if k >= 1.0 - 1e-9:
+        return 0.0, 0.0, 0.0, 1.0
+    c, m, y = ((1.0 - v - k) / (1.0 - k) for v in (r, g, b))
+    limit = max_ink / 100.0
+    cmy = c + m + y
+    if max_ink and cmy + k > limit and cmy > 0:
+        factor = max(0.0, limit - k) / cmy
+        c, m, y = c * factor, m * factor, y * factor
+    return round(c, 4), round(m, 4), round(y, 4), round(k, 4)
+
+
+def total_ink(cmyk: Cmyk) -> float:
+    """Total area coverage in percent."""
+    return 100.0 * sum(cmyk)
+
+
+def image_to_cmyk(image: Any, max_ink: float = 240.0) -> Any:
+    """A PIL image as a PIL CMYK image by the same rules as rgb_to_cmyk, pixel by pixel.
+
+    Each distinct colour is converted once (card art is mostly flat colour); the
+    bytes are floored so rounding never lifts the total past the limit.
+    """
+    from PIL import Image
+
+    rgb = image.convert("RGB")
+    data = rgb.tobytes()
+    out = bytearray(len(data) // 3 * 4)
+    done: dict[bytes, bytes] = {}
+    for i in range(0, len(data), 3):
+        key = data[i:i + 3]
+        ink = done.get(key)
+        if ink is None:
+            cmyk = rgb_to_cmyk(key[0] / 255, key[1] / 255, key[2] / 255, max_ink)
+            ink = done[key] = bytes(int(v * 255) for v in cmyk)
+        j = i // 3 * 4
+        out[j:j + 4] = ink
+    return Image.frombytes("CMYK", rgb.size, bytes(out))
+
+
+class CmykCanvas(Canvas):
+    """A Canvas whose RGB colours and images are written as DeviceCMYK, ink-limited."""
+
+    max_ink: float = 240.0
+
+    def setFillColorRGB(self, r: float, g: float, b: float, alpha: float | None = None) -> None:  # noqa: N802
+        self.setFillColorCMYK(*rgb_to_cmyk(r, g, b, self.max_ink))
+
+    def setStrokeColorRGB(self, r: float, g: float, b: float, alpha: float | None = None) -> None:  # noqa: N802
+        self.setStrokeColorCMYK(*rgb_to_cmyk(r, g, b, self.max_ink))
+
+    def setFillColor(self, aColor: Any, alpha: float | None = None) -> None:  # noqa: N802, N803
+        super().setFillColor(_as_cmyk(aColor, self.max_ink))
+
+    def setStrokeColor(self, aColor: Any, alpha: float | None = None) -> None:  # noqa: N802, N803
+        super().setStrokeColor(_as_cmyk(aColor, self.max_ink))
+
+    def drawImage(self, image: Any, x: float, y: float, width: float | None = None,  # noqa: N802
+                  height: float | None = None, mask: Any = None, **kw: Any) -> Any:
+        pil = getattr(image, "_image", None)
+        if pil is None:
+            from PIL import Image
+            pil = Image.open(image)
+        return super().drawImage(_reader(image_to_cmyk(pil, self.max_ink)), x, y, width, height,
+                                 None, **kw)
+
+
+def _as_cmyk(colour: Any, max_ink: float) -> Any:
+    """A reportlab CMYKColor for any colour reportlab accepts (CMYK passes through)."""
+    from reportlab.lib.colors import CMYKColor
+
+    if isinstance(colour, CMYKColor):
+        return colour
+    if isinstance(colour, (tuple, list)) and len(colour) == 4:
+        return CMYKColor(*colour)
+    col = toColor(colour)
+    return CMYKColor(*rgb_to_cmyk(col.red, col.green, col.blue, max_ink))
+
+
+def _reader(image: Any) -> Any:
+    from reportlab.lib.utils import ImageReader
+    return ImageReader(image)
