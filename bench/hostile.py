@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "cli")]
 
-from hostile_cases import all_cases  # type: ignore[import-not-found]  # noqa: E402
-from hostile_run import make_template, run_case  # type: ignore[import-not-found]  # noqa: E402
+from hostile_cases import all_cases  # noqa: E402
+from hostile_run import make_template, run_case  # noqa: E402
 
 
 def main() -> None:

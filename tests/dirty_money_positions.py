@@ -30,7 +30,7 @@ def start(rules: Any, players: int, villains: tuple[str, ...] | None = None) -> 
     s = rules.new_initial_state(players, random.Random(0))
     while s.phase() != "turn" or s.current_player() == CHANCE:
         f = s.stack[-1]
-        s.apply(villains[f.seat] if f.kind == "deal_villain" and villains else s.legal_actions()[0])
+        s.apply(("draw", villains[f.seat]) if f.kind == "deal_villain" and villains else s.legal_actions()[0])
     return s
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from hostile_cases import BUNDLE_MUTATIONS, CSV_BYTES, CSV_FILES, Case, json_text  # type: ignore[import-not-found]
+from hostile_cases import BUNDLE_MUTATIONS, CSV_BYTES, CSV_FILES, Case, json_text
 from pnpforge.app import app
 
 FIXTURE = Path(__file__).parent / "fixtures" / "mini.json"

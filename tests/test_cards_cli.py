@@ -180,3 +180,41 @@ def test_write_through_a_read_only_connection_is_a_message(mini_db):
     with pytest.raises(PnpError, match="read-only; nothing was changed"):
         edit.set_card(db, "mini", "H-01", {"power": "9"})
     assert repo.get_card(open_db(mini_db), "mini", "H-01").fields["power"] == 8
+
+
+def test_search_may_start_with_a_negation(run, mini_db):
+    for args in (("mini", "-traits:大戶"), ("-traits:大戶",), ("mini", "-traits:大戶", "type:hero")):
+        r = run("--db", mini_db, "cards", "search", *args, "--json")
+        assert r.exit_code == 0, r.stderr
+        assert "H-01" not in {c["id"] for c in json.loads(r.stdout)}
+        assert "H-02" in {c["id"] for c in json.loads(r.stdout)}
+
+
+def test_correction_keeps_provenance_and_is_recorded(run, mini_db):
+    r = run("--db", mini_db, "cards", "set", "mini", "H-01", "power=9", "--correction", "OCR read 8 for 9")
+    assert r.exit_code == 0, r.stderr
+    db = open_db(mini_db, readonly=True)
+    card = repo.get_card(db, "mini", "H-01")
+    assert card.fields["power"] == 9 and "power" not in card.provisional_fields
+    last = db.conn.execute("SELECT correction FROM history WHERE card = 'H-01' ORDER BY seq DESC").fetchone()
+    assert last[0] == "OCR read 8 for 9"
+    run("--db", mini_db, "cards", "set", "mini", "H-01", "power=10")
+    assert "power" in repo.get_card(open_db(mini_db, readonly=True), "mini", "H-01").provisional_fields
+
+
+def test_reads_never_change_the_database_file(run, mini_db, tmp_path):
+    before = mini_db.read_bytes()
+    for args in (
+        ("games",),
+        ("cards", "list", "mini"),
+        ("cards", "show", "mini", "H-01"),
+        ("validate",),
+        ("cards", "search", "火"),
+        ("cards", "history", "mini"),
+        ("export", "mini"),
+        ("db", "dump"),
+        ("import", "mini", tmp_path / "x.csv", "--dry-run"),
+    ):
+        (tmp_path / "x.csv").write_text("id,copies\nH-01,3\n", encoding="utf-8")
+        assert run("--db", mini_db, *args).exit_code == 0, args
+    assert mini_db.read_bytes() == before

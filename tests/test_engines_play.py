@@ -19,7 +19,7 @@ import pytest
 from pnpforge.rules.engine import CHANCE, RuleViolation, State
 from pnpforge.rules.games import engine_slugs, load_rules
 from pnpforge.rules.kit import check_observation
-from pnpforge.rules.runner import check_event, check_legal, check_zones, legacy_hooks, play_game
+from pnpforge.rules.runner import check_event, check_legal, check_zones, play_game
 from pnpforge.store.db import open_db
 
 SHIPPED_DB = Path(__file__).resolve().parent.parent / "cards.db"
@@ -37,13 +37,10 @@ class StateChecker:
         self.cards = {c.card for c in self.deck}
         self.events_seen = 0
         self.states = 0
-        self.legacy: bool | None = None
         self.illegal_tried = 0
 
     def __call__(self, state: State) -> None:
         self.states += 1
-        if self.legacy is None:
-            self.legacy = legacy_hooks(self.rules, state).legacy  # COMPATIBILITY: drop with legacy_hooks
         check_zones(state, self.deck)
         if not state.is_terminal():
             legal = state.legal_actions()
@@ -53,9 +50,8 @@ class StateChecker:
                 raise RuleViolation(f"current_player() returned {player}")
             if player != CHANCE and self.illegal_tried < 1:
                 self._refuses_illegal(state, legal)
-        if not self.legacy:
-            for seat in range(self.players):
-                check_observation(state.observation(seat), seat)
+        for seat in range(self.players):
+            check_observation(state.observation(seat), seat)
         for event in state.events[self.events_seen :]:
             check_event(event, self.players, self.cards)
         self.events_seen = len(state.events)

@@ -22,6 +22,7 @@ from pnpforge.errors import PnpError
 from pnpforge.query import search
 from pnpforge.store.db import open_db
 from pnpforge.store.dump import dump
+from pnpforge.validate import ERROR, validate_game
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 LONG = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
@@ -122,11 +123,15 @@ def _snapshot(path: Path) -> list[str]:
 
 
 def _refused_leaves_db_alone(path: Path, action) -> None:
+    """A refusal changes nothing; an accepted write leaves every card valid."""
     before = _snapshot(path)
     try:
         action()
     except PnpError:
         assert _snapshot(path) == before
+        return
+    problems = validate_game(open_db(path, readonly=True), "mini")
+    assert [str(p) for p in problems if p.severity == ERROR and p.scope == "card"] == []
 
 
 def _csv_text(rows: list[dict[str, str]]) -> str:

@@ -10,8 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from hostile_cases import all_cases  # type: ignore[import-not-found]  # noqa: E402
-from hostile_run import make_template, run_case  # type: ignore[import-not-found]  # noqa: E402
+from hostile_cases import all_cases  # noqa: E402
+from hostile_run import make_template, run_case  # noqa: E402
 
 CASES = all_cases()
 

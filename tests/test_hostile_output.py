@@ -72,3 +72,24 @@ def test_art_pixel_limit():
     with pytest.raises(PnpError, match="megapixels"):
         check_pixels(Path("bomb.png"), 12_500, 12_500)
     assert 12_500 * 12_500 > MAX_ART_PIXELS
+
+
+def test_a_full_disk_is_one_line_naming_the_file_and_leaves_nothing(tmp_path):
+    import errno
+
+    target = tmp_path / "kit.pdf"
+    target.write_text("old kit")
+    with pytest.raises(PnpError, match=r"cannot write .*kit.pdf: No space left on device"):
+        with atomic_open(target) as handle:
+            handle.write(b"partial")
+            raise OSError(errno.ENOSPC, "No space left on device")
+    assert target.read_text() == "old kit"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit.pdf"]
+
+
+def test_cli_output_errors_are_one_line(run, mini_db, tmp_path):
+    (tmp_path / "file.txt").write_text("x")
+    for target in (tmp_path / "file.txt" / "x.csv", Path("/proc/x.csv"), tmp_path):
+        r = run("--db", mini_db, "export", "mini", "-o", target)
+        assert r.exit_code == 2 and r.stderr.startswith("Error: ") and len(r.stderr.splitlines()) == 1
+        assert str(target) in r.stderr or str(target.parent) in r.stderr

@@ -19,6 +19,7 @@ from pnpforge.render import (
     raster,
     raster_png,
     raster_proof,
+    raster_tts,
     tts,
 )
 from pnpforge.render.sheet import Rect
@@ -160,16 +161,20 @@ def test_tts_sheets_grids_and_readme(tmp_path):
 
 
 def test_tts_resolution_limits():
-    assert raster.tts_grid(70) == (10, 7) and raster.tts_grid(23) == (10, 3) and raster.tts_grid(4) == (4, 1)
-    ppm = raster.tts_px_per_mm(63, 88, 10, 7)
+    assert (
+        raster_tts.tts_grid(70) == (10, 7)
+        and raster_tts.tts_grid(23) == (10, 3)
+        and raster_tts.tts_grid(4) == (4, 1)
+    )
+    ppm = raster_tts.tts_px_per_mm(63, 88, 10, 7)
     assert 10 * 63 * ppm <= 4096 + 1e-6 and 7 * 88 * ppm <= 4096 + 1e-6
-    assert raster.tts_px_per_mm(63, 88, 2, 1) == pytest.approx(raster.TTS_DPI / 25.4)
+    assert raster_tts.tts_px_per_mm(63, 88, 2, 1) == pytest.approx(raster_tts.TTS_DPI / 25.4)
 
 
 def test_images_and_tts_together_match_each_alone(tmp_path):
     """The build's one-drawing path writes what `pnp images` and `pnp tts` write."""
     db = _db(tmp_path, BIG_DECK)
-    both_img, both_tts = raster.images_and_tts(
+    both_img, both_tts = raster_tts.images_and_tts(
         db,
         "deck",
         str(tmp_path / "both" / "img"),

@@ -115,3 +115,22 @@ def test_nothing_to_reprint_and_unknown_tag_are_one_line_errors(shipped_db: Path
     assert res.exit_code != 0 and "no release 'v7'" in res.stderr and "Traceback" not in res.output
     with pytest.raises(PnpError, match="nothing to reprint"):
         reprint_query(open_db(shipped_db, readonly=True), "enforcer", "edition", "type:obligor")
+
+
+def test_rules_summary_ends_with_a_changelog_once_something_changed(
+    shipped_db: Path, run, tmp_path: Path
+) -> None:
+    from pnpforge.design.changelog import changelog_markdown
+
+    db = open_db(shipped_db)
+    assert changelog_markdown(db, "enforcer") == ""  # fresh from the rulebook: no page
+    set_card(db, "enforcer", "OB-02", {"difficulty": "6"})
+    releases.create_release(db, "enforcer", "v0.2", "harder OB-02")
+    set_card(db, "enforcer", "OB-03", {"score": "4"})
+    out = tmp_path / "rules.md"
+    assert run("--db", shipped_db, "rules", "enforcer", "--format", "md", "-o", out).exit_code == 0
+    text = out.read_text(encoding="utf-8")
+    log = text[text.index("## 更新紀錄 · Changelog") :]
+    assert log.index("未發布 (since v0.2)") < log.index("v0.2 · ")  # newest first
+    assert "OB-03 投機中小企業: score: 5 → 4" in log and "OB-02 小氣大地主: difficulty: 5 → 6" in log
+    assert "— harder OB-02" in log

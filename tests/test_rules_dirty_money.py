@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from dirty_money_positions import (  # type: ignore[import-not-found]
+from dirty_money_positions import (  # type: ignore[import-not-found, unused-ignore]
     SLUG,
     fill,
     finish_turn,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dirty_money_positions import (  # type: ignore[import-not-found]
+from dirty_money_positions import (  # type: ignore[import-not-found, unused-ignore]
     ensure_in,
     fill,
     finish_turn,
@@ -164,8 +164,8 @@ def test_art_gallery_draws_a_card_per_art_bought(db):
     s.apply(("pick", "EU-ART-1"))
     s.apply(("pay", "EUR-3", 0))
     s.apply(("settle",))
-    assert s.current_player() == CHANCE and "ACT-BRB" in s.legal_actions()
-    s.apply("ACT-BRB")  # an action card is resolved at once
+    assert s.current_player() == CHANCE and ("draw", "ACT-BRB") in s.legal_actions()
+    s.apply(("draw", "ACT-BRB"))  # an action card is resolved at once
     assert "ACT-BRB" in ids(s, "discard") and ids(s, f"hand:{p}") == ["JPY-1"]
 
 
@@ -184,11 +184,11 @@ def test_inspection_two_player_draws_two_from_the_opponent(db):
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-INS-LR"))
     assert s.current_player() == CHANCE
-    assert s.legal_actions() == ["EUR-1", "EUR-5D", "JPY-2"]
-    s.apply("EUR-5D")  # dirty: taken, opponent blacklisted
+    assert s.legal_actions() == [("draw", "EUR-1"), ("draw", "EUR-5D"), ("draw", "JPY-2")]
+    s.apply(("draw", "EUR-5D"))  # dirty: taken, opponent blacklisted
     assert ids(s, f"hand:{p}") == ["EUR-5D"] and len(s.cards(f"blacklist:{o}")) == 1
-    assert s.legal_actions() == ["EUR-1", "JPY-2"]
-    s.apply("EUR-1")  # clean: handed back
+    assert s.legal_actions() == [("draw", "EUR-1"), ("draw", "JPY-2")]
+    s.apply(("draw", "EUR-1"))  # clean: handed back
     assert s.current_player() != CHANCE  # two cards in all
     assert ids(s, f"hand:{o}") == ["EUR-1", "JPY-2"]
     assert len(s.cards("under:EU-LAW-1#0")) == 1  # law firm: a discard per inspection
@@ -205,7 +205,7 @@ def test_inspection_with_three_players_takes_one_from_each_neighbour(db):
     s.apply(("resolve", "ACT-INS-LR"))
     pools = []
     while s.current_player() == CHANCE:
-        pools.append(tuple(s.legal_actions()))
+        pools.append(tuple(card_id for _draw, card_id in s.legal_actions()))
         s.apply(s.legal_actions()[0])
     assert sorted(pools) == [("EUR-1", "EUR-2"), ("JPY-1", "JPY-2")]
 
@@ -223,7 +223,7 @@ def test_inspect_any_player_chooses_the_target(db):
     s.apply(("target", target))
     draws = 0
     while s.current_player() == CHANCE:
-        s.apply("EUR-5D" if "EUR-5D" in s.legal_actions() else s.legal_actions()[0])
+        s.apply(("draw", "EUR-5D") if ("draw", "EUR-5D") in s.legal_actions() else s.legal_actions()[0])
         draws += 1
     assert draws == 2
 

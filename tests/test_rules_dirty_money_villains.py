@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dirty_money_positions import (  # type: ignore[import-not-found]
+from dirty_money_positions import (  # type: ignore[import-not-found, unused-ignore]
     ensure_in,
     fill,
     finish_turn,
@@ -42,10 +42,10 @@ def test_launderer_draws_past_action_cards_and_discards_one(db):
     assert s.legal_actions() == [("launder",), ("skip",)]
     s.apply(("launder",))
     ensure_in(s, "money_deck", "ACT-TRD")
-    s.apply("ACT-TRD")  # an action card: discarded, draw again
+    s.apply(("draw", "ACT-TRD"))  # an action card: discarded, draw again
     assert s.current_player() == CHANCE and "ACT-TRD" in ids(s, "discard")
     ensure_in(s, "money_deck", "EUR-3")
-    s.apply("EUR-3")
+    s.apply(("draw", "EUR-3"))
     assert ids(s, f"hand:{p}") == sorted(hand + ["EUR-3"])
     assert s.legal_actions() == [("launder_discard", c) for c in sorted(set(hand + ["EUR-3"]))]
     s.apply(("launder_discard", "EUR-3"))  # may drop the card just drawn

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from hostile_run import _raw_break  # type: ignore[import-not-found]  # noqa: E402
+from hostile_run import _raw_break  # noqa: E402
 from pnpforge.errors import PnpError  # noqa: E402
 from pnpforge.store import repo  # noqa: E402
 from pnpforge.store.db import open_db  # noqa: E402

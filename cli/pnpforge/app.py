@@ -11,6 +11,7 @@ import typer
 from pnpforge import __version__
 from pnpforge.commands import _common, cards, check, data, db, docs, new, release, watch
 from pnpforge.commands import print as print_cmd
+from pnpforge.commands import shop as shop_cmd
 
 app = typer.Typer(
     name="pnp",
@@ -53,6 +54,7 @@ docs.register(app)
 release.register(app)
 new.register(app)
 watch.register(app)
+shop_cmd.register(app)
 
 
 def main() -> None:

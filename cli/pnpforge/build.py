@@ -98,9 +98,9 @@ def _raster(
     db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """A PNG per card face and back, and the Tabletop Simulator sheets, backs and README."""
-    from pnpforge.render import raster
+    from pnpforge.render import raster_tts
 
-    images, tts = raster.images_and_tts(db, game, str(work / "images"), str(work / "tts"), dpi=opts.dpi)
+    images, tts = raster_tts.images_and_tts(db, game, str(work / "images"), str(work / "tts"), dpi=opts.dpi)
     for f in images.files:
         name = Path(f).name
         facts[_rel(f, work)] = (
@@ -115,6 +115,8 @@ def _raster(
             facts[_rel(f, work)] = {"kind": "tts-sheet", "cards": decks[name]["number"]}
         elif name.endswith(".png"):
             facts[_rel(f, work)] = {"kind": "tts-back"}
+        elif name.endswith(".json"):
+            facts[_rel(f, work)] = {"kind": "tts-saved-object"}
         else:
             facts[_rel(f, work)] = {"kind": "tts-readme"}
     warnings += tts.warnings

@@ -44,8 +44,10 @@ def handled() -> Iterator[None]:
     except PnpError as exc:
         _fail(str(exc), exc.exit_code)
     except sqlite3.DatabaseError as exc:
-        from pnpforge.store.db import describe_error, resolve_path
+        from pnpforge.store.db import describe_error, is_situation, resolve_path
 
+        if not is_situation(exc):
+            raise  # a mistake in pnpforge's own SQL: keep the traceback
         _fail(describe_error(resolve_path(_state["db"]), exc), 2)
     except OSError as exc:
         _fail(os_error_message(exc), 2)

@@ -23,11 +23,15 @@ def _lines(diff: Diff) -> list[str]:
     out = [f"- \\+ {c['id']} {c.get('name', '')}" for c in diff.added]
     out += [f"- − {c['id']} {c.get('name', '')}" for c in diff.removed]
     for ch in diff.changed:
-        what = "; ".join(f"{k.removeprefix('fields.')}: {format_value(a)} → {format_value(b)}"
-                         for k, (a, b) in ch.changes.items() if k != "provisional_fields")
+        what = "; ".join(
+            f"{k.removeprefix('fields.')}: {format_value(a)} → {format_value(b)}"
+            for k, (a, b) in ch.changes.items()
+            if k != "provisional_fields"
+        )
         out.append(f"- ~ {ch.id} {ch.name}" + (f": {what}" if what else ""))
     if len(out) > MAX_LINES:
-        out = out[:MAX_LINES] + [f"- … {len(out) - MAX_LINES} more (pnp diff {diff.game} {diff.old} {diff.new})"]
+        more = f"- … {len(out) - MAX_LINES} more (pnp diff {diff.game} {diff.old} {diff.new})"
+        out = out[:MAX_LINES] + [more]
     return out
 
 
@@ -48,7 +52,8 @@ def changelog_markdown(db: sqlite_utils.Database, game: str) -> str:
         sections.append((f"{UNRELEASED.get(language, 'Unreleased')} (since {known[-1].tag})", pending))
     if not sections:
         return ""
-    parts = [f"\n## {TITLES.get(language, 'Changelog')} · Changelog\n"]
+    title = f"{TITLES[language]} · Changelog" if language in TITLES else "Changelog"
+    parts = [f"\n## {title}\n"]
     for head, diff in reversed(sections):
         parts.append(f"### {head}\n")
         parts.append("\n".join(_lines(diff)) or "- —")

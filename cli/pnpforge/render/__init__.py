@@ -47,9 +47,9 @@ def images(db: Any, game: str, dpi: int = 300, card_type: str | None = None,
 def tts(db: Any, game: str, output: str | None = None, card_type: str | None = None,
         renderer_factory: Any = None) -> "RasterResult":
     """Tabletop Simulator deck sheets (≤ 10×7 cards, ≤ 4096 px), backs and an import note."""
-    from pnpforge.render import raster
-    return raster.tts(db, game, output=output, card_type=card_type,
-                      renderer_factory=renderer_factory)
+    from pnpforge.render import raster_tts
+    return raster_tts.tts(db, game, output=output, card_type=card_type,
+                          renderer_factory=renderer_factory)
 
 
 def proof(db: Any, game: str, output: str | None = None, card_type: str | None = None,

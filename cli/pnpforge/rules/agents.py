@@ -21,6 +21,7 @@ ValueFn = Callable[[Any, Any], float]
 
 class Agent(Protocol):
     name: str
+    observes: bool  # False: choose() ignores the observation, so the runner need not build it
 
     def choose(self, obs: Any, legal: Sequence[Any]) -> Any: ...
 
@@ -29,6 +30,7 @@ class RandomAgent:
     """Uniformly random legal play: explores corners of the rules greedy play never reaches."""
 
     name = "random"
+    observes = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -45,6 +47,7 @@ class GreedyAgent:
     """
 
     name = "greedy"
+    observes = True
 
     def __init__(self, rng: random.Random, value: ValueFn) -> None:
         self.rng = rng

@@ -23,7 +23,7 @@ Rules engines never import rendering.
 from __future__ import annotations
 
 import random
-from abc import ABC, ABCMeta, abstractmethod
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,21 +64,7 @@ class Observation:
     seat: int
 
 
-class _StateMeta(ABCMeta):
-    """LEGACY (delete with `runner.legacy_hooks` once every engine implements `observation`).
-
-    Engines still on the old interface define `hidden_view` instead of
-    `observation`; they stay instantiable until they are converted.
-    """
-
-    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kw: Any) -> Any:
-        cls = super().__new__(mcls, name, bases, namespace, **kw)
-        if "hidden_view" in namespace and "observation" in cls.__abstractmethods__:
-            cls.__abstractmethods__ = frozenset(cls.__abstractmethods__ - {"observation"})
-        return cls
-
-
-class State(EventLog, ABC, metaclass=_StateMeta):
+class State(EventLog, ABC):
     """One position of a game; mutable, advanced with apply()."""
 
     @abstractmethod

@@ -3,8 +3,10 @@
 A game is a pure function of (database, options, players, seed, agents), so a
 failure is reproduced by its seed alone, and results do not depend on how
 many worker processes played them.  The runner hands each agent only its
-seat's observation; it checks legality, sortedness, conservation, observation
-purity, the event log and, at the end, the score against the scoring rules.
+seat's observation.  At every step it checks legality, sortedness, the event
+log and the engine's own invariants; card conservation and observation purity
+at steps 1, 2, 4, 8… and at the end; at the end, the score against the
+scoring rules.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpforge.rules.agents import ValueFn, make_agent
-from pnpforge.rules.engine import CHANCE, TERMINAL, GameRules, RuleViolation, State
+from pnpforge.rules.agents import Agent, make_agent
+from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, GameRules, RuleViolation, State
 from pnpforge.rules.kit.events import Event
 from pnpforge.rules.kit.purity import check_observation
 from pnpforge.rules.kit.zones import conservation_error
@@ -44,46 +46,6 @@ class GameResult:
     event_counts: Counter[str] = field(default_factory=Counter)  # event kind -> how many
     log: list[str] = field(default_factory=list)
 
-    @property
-    def played(self) -> Counter[str]:
-        """Old name of `used` (play counts per card)."""
-        return self.used
-
-
-@dataclass
-class Hooks:
-    """How the runner talks to an engine: observation, greedy value, and whether events exist."""
-
-    observe: Callable[[int], Any]
-    value: ValueFn
-    legacy: bool = False
-    legacy_used: Callable[[], list[str]] | None = None
-
-
-def legacy_hooks(rules: GameRules, state: State) -> Hooks:
-    """COMPATIBILITY (delete once every engine implements `observation()` and records events).
-
-    Engines on the old interface expose `hidden_view(seat)` whose result carries
-    `greedy_value(action)`, and `cards_played()` instead of "used" events.
-    """
-    if (
-        "observation" not in type(state).__abstractmethods__
-        and hasattr(state, "hidden_view")
-        and getattr(type(state), "observation", None) is State.observation
-    ):
-
-        def value(view: Any, action: Any) -> float:
-            hook = getattr(view, "greedy_value", None)
-            return float(hook(action)) if hook is not None else 0.0
-
-        return Hooks(
-            observe=state.hidden_view,
-            value=value,
-            legacy=True,
-            legacy_used=getattr(state, "cards_played", None),
-        )
-    return Hooks(observe=state.observation, value=rules.greedy_value)
-
 
 def check_zones(state: State, deck: Counter) -> None:
     """Every physical card is in exactly one zone, and they total the database's deck."""
@@ -96,7 +58,7 @@ def check_legal(legal: list[Any]) -> None:
     """A non-terminal state offers at least one action, in sorted order."""
     if not legal:
         raise RuleViolation("non-terminal state with no legal action")
-    if any(legal[i] > legal[i + 1] for i in range(len(legal) - 1)):
+    if len(legal) > 1 and legal != sorted(legal):  # sorting a sorted list is one pass, in C
         raise RuleViolation("legal_actions() is not sorted")
 
 
@@ -157,9 +119,9 @@ def play_game(
     card_ids = {c.card for c in deck}
     try:
         state = rules.new_initial_state(players, rng)
-        hooks = legacy_hooks(rules, state)
-        seats = [make_agent(a, seed, i, hooks.value) for i, a in enumerate(agents)]
-        _run(state, rules, hooks, seats, result, rng, deck, card_ids, verbose, checker)
+        seats = [make_agent(a, seed, i, rules.greedy_value) for i, a in enumerate(agents)]
+        steps = _run(state, rules.info.max_steps, seats, result, rng, deck, card_ids, verbose, checker)
+        _finish(state, result, deck, steps, verbose)
     except Exception as exc:  # noqa: BLE001 - any engine error is a reported failure
         result.failure = f"{type(exc).__name__}: {exc}"
         if verbose:
@@ -167,20 +129,31 @@ def play_game(
     return result
 
 
+def _sampled(step: int) -> bool:
+    """Steps 0, 1, 2, 4, 8…: where the whole-state checks (conservation, observation purity) run.
+
+    Every step is checked cheaply (legality, sortedness, events, the engine's invariants); the
+    checks that walk every card or every observed value run at doubling intervals and at the end,
+    so a game of n steps pays for about log2(n) of them and a broken engine still fails within
+    twice the steps it took to break.
+    """
+    return step & (step - 1) == 0
+
+
 def _run(
     state: State,
-    rules: GameRules,
-    hooks: Hooks,
-    seats: list[Any],
+    cap: int,
+    seats: list[Agent],
     result: GameResult,
     rng: random.Random,
-    deck: Counter,
+    deck: Counter[CardInstance],
     card_ids: set[str],
     verbose: bool,
     checker: Callable[[State], None] | None,
-) -> None:
-    players, cap, step = result.players, rules.info.max_steps, 0
-    seen_events = _new_events(state, result, players, card_ids, verbose, 0, "setup")
+) -> int:
+    """Play to the end, checking every step; returns the number of steps."""
+    players, step = result.players, 0
+    seen = _new_events(state, result, card_ids, verbose, 0, "setup")
     while not state.is_terminal():
         if step >= cap:
             raise RuleViolation(f"step cap {cap} reached without the game ending")
@@ -192,29 +165,39 @@ def _run(
         else:
             if not 0 <= player < players:
                 raise RuleViolation(f"current_player() returned {player}")
-            obs = hooks.observe(player)
-            if not hooks.legacy and step & (step - 1) == 0:
-                check_observation(obs, player)
-            action = seats[player].choose(obs, legal)
+            action = _decide(state, seats[player], player, legal, _sampled(step))
         if verbose:
             who = "chance" if player == CHANCE else f"seat {player} ({result.agents[player]})"
             result.log.append(f"{step:4d} {who}: {state.action_text(action)}")
         state.apply(action)
         step += 1
-        seen_events = _new_events(state, result, players, card_ids, verbose, seen_events, "")
+        if len(state.events) > seen:
+            seen = _new_events(state, result, card_ids, verbose, seen, "")
         state.check_invariants()
         if checker:
             checker(state)
-        if step & (step - 1) == 0:
+        if _sampled(step):
             check_zones(state, deck)
-    _finish(state, hooks, result, deck, step, verbose)
+    return step
+
+
+def _decide(state: State, agent: Agent, seat: int, legal: list[Any], sampled: bool) -> Any:
+    """The agent's choice from the seat's observation, built only when the agent reads it (the
+    random agent does not) or when this step's purity check needs it."""
+    if not (agent.observes or sampled):
+        return agent.choose(None, legal)
+    obs = state.observation(seat)
+    if sampled:
+        check_observation(obs, seat)
+    return agent.choose(obs, legal)
 
 
 def _new_events(
-    state: State, result: GameResult, players: int, card_ids: set[str], verbose: bool, seen: int, label: str
+    state: State, result: GameResult, card_ids: set[str], verbose: bool, seen: int, label: str
 ) -> int:
     """Check the events recorded since `seen` and log them under --verbose; returns the new count."""
     events = state.events
+    players = result.players
     for event in events[seen:]:
         check_event(event, players, card_ids)
         if verbose:
@@ -222,7 +205,7 @@ def _new_events(
     return len(events)
 
 
-def _finish(state: State, hooks: Hooks, result: GameResult, deck: Counter, step: int, verbose: bool) -> None:
+def _finish(state: State, result: GameResult, deck: Counter[CardInstance], step: int, verbose: bool) -> None:
     if state.current_player() != TERMINAL:
         raise RuleViolation("terminal state whose current_player() is not TERMINAL")
     check_zones(state, deck)
@@ -235,7 +218,5 @@ def _finish(state: State, hooks: Hooks, result: GameResult, deck: Counter, step:
     result.steps = step
     result.completed = True
     _collect(result, state.events)
-    if hooks.legacy and hooks.legacy_used is not None and not result.used:
-        result.used.update(hooks.legacy_used())
     if verbose:
         result.log.append(f"end: {result.end_reason}; scores {result.returns}, winners {result.winners}")

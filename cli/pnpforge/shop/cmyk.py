@@ -12,6 +12,7 @@ colours move most).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from reportlab.lib.colors import toColor
@@ -31,7 +32,11 @@ def rgb_to_cmyk(r: float, g: float, b: float, max_ink: float = 240.0) -> Cmyk:
     if max_ink and cmy + k > limit and cmy > 0:
         factor = max(0.0, limit - k) / cmy
         c, m, y = c * factor, m * factor, y * factor
-    return round(c, 4), round(m, 4), round(y, 4), round(k, 4)
+
+    def down(v: float) -> float:  # floor, so rounding never lifts the total past the limit
+        return math.floor(max(0.0, v) * 10000 + 1e-9) / 10000
+
+    return down(c), down(m), down(y), down(k)
 
 
 def total_ink(cmyk: Cmyk) -> float:
@@ -52,13 +57,13 @@ def image_to_cmyk(image: Any, max_ink: float = 240.0) -> Any:
     out = bytearray(len(data) // 3 * 4)
     done: dict[bytes, bytes] = {}
     for i in range(0, len(data), 3):
-        key = data[i:i + 3]
+        key = data[i : i + 3]
         ink = done.get(key)
         if ink is None:
             cmyk = rgb_to_cmyk(key[0] / 255, key[1] / 255, key[2] / 255, max_ink)
             ink = done[key] = bytes(int(v * 255) for v in cmyk)
         j = i // 3 * 4
-        out[j:j + 4] = ink
+        out[j : j + 4] = ink
     return Image.frombytes("CMYK", rgb.size, bytes(out))
 
 
@@ -79,14 +84,22 @@ class CmykCanvas(Canvas):
     def setStrokeColor(self, aColor: Any, alpha: float | None = None) -> None:  # noqa: N802, N803
         super().setStrokeColor(_as_cmyk(aColor, self.max_ink))
 
-    def drawImage(self, image: Any, x: float, y: float, width: float | None = None,  # noqa: N802
-                  height: float | None = None, mask: Any = None, **kw: Any) -> Any:
+    def drawImage(
+        self,
+        image: Any,
+        x: float,
+        y: float,
+        width: float | None = None,  # noqa: N802
+        height: float | None = None,
+        mask: Any = None,
+        **kw: Any,
+    ) -> Any:
         pil = getattr(image, "_image", None)
         if pil is None:
             from PIL import Image
+
             pil = Image.open(image)
-        return super().drawImage(_reader(image_to_cmyk(pil, self.max_ink)), x, y, width, height,
-                                 None, **kw)
+        return super().drawImage(_reader(image_to_cmyk(pil, self.max_ink)), x, y, width, height, None, **kw)
 
 
 def _as_cmyk(colour: Any, max_ink: float) -> Any:
@@ -103,4 +116,5 @@ def _as_cmyk(colour: Any, max_ink: float) -> Any:
 
 def _reader(image: Any) -> Any:
     from reportlab.lib.utils import ImageReader
+
     return ImageReader(image)

@@ -20,7 +20,7 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined, ensure_folder, write_text
 from pnpforge.shop.fit import Fit, fit_types
-from pnpforge.shop.profiles import INCH, Profile, get_profile
+from pnpforge.shop.profiles import Profile, get_profile
 
 
 @dataclass
@@ -35,8 +35,14 @@ class ShopResult:
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"profile": self.profile, "directory": self.directory, "fits": self.fits,
-                "entries": self.entries, "files": self.files, "warnings": self.warnings}
+        return {
+            "profile": self.profile,
+            "directory": self.directory,
+            "fits": self.fits,
+            "entries": self.entries,
+            "files": self.files,
+            "warnings": self.warnings,
+        }
 
 
 @dataclass
@@ -53,8 +59,9 @@ class ShopContext:
     date: str
 
 
-def shop_context(db: Any, game: str, profile: Profile, card_type: str | None = None,
-                 renderer_factory: Any = None) -> ShopContext:
+def shop_context(
+    db: Any, game: str, profile: Profile, card_type: str | None = None, renderer_factory: Any = None
+) -> ShopContext:
     """Select the cards, fit every type to a product (refusing types without one)."""
     from pnpforge.query.select import stamp_date
     from pnpforge.render import pdf
@@ -77,8 +84,14 @@ def default_dir(output: str | None, game: str, profile: str) -> Path:
     return ensure_folder(Path(output) if output else Path("output") / game / "shop" / profile)
 
 
-def shop(db: Any, game: str, profile_slug: str, output: str | None = None,
-         card_type: str | None = None, renderer_factory: Any = None) -> ShopResult:
+def shop(
+    db: Any,
+    game: str,
+    profile_slug: str,
+    output: str | None = None,
+    card_type: str | None = None,
+    renderer_factory: Any = None,
+) -> ShopResult:
     """Write the shop files of a game; PnpError for a type no product fits."""
     profile = get_profile(profile_slug)
     ctx = shop_context(db, game, profile, card_type, renderer_factory)
@@ -89,11 +102,13 @@ def shop(db: Any, game: str, profile_slug: str, output: str | None = None,
         if not f.product.checked:
             result.warnings.append(
                 f"{profile.name} {f.product.label()}: size from the shop's product list, "
-                "not confirmed by a source quoted here; check it on the shop's site before ordering")
+                "not confirmed by a source quoted here; check it on the shop's site before ordering"
+            )
     if profile.output == "png":
         _write_pngs(ctx, out, result)
     else:
         from pnpforge.shop.pdfx import write_deck_pdfs
+
         write_deck_pdfs(ctx, out, result)
     manifest = out / "manifest.json"
     write_text(manifest, json.dumps(_manifest(ctx, result), ensure_ascii=False, indent=2) + "\n")
@@ -104,12 +119,20 @@ def shop(db: Any, game: str, profile_slug: str, output: str | None = None,
 
 def _manifest(ctx: ShopContext, result: ShopResult) -> dict:
     p = ctx.profile
-    return {"game": ctx.game.slug, "profile": p.slug, "shop": p.name, "dpi": p.dpi,
-            "colour": p.colour, "sources": list(p.sources), "fits": result.fits,
-            "files": result.entries}
+    return {
+        "game": ctx.game.slug,
+        "profile": p.slug,
+        "shop": p.name,
+        "dpi": p.dpi,
+        "colour": p.colour,
+        "sources": list(p.sources),
+        "fits": result.fits,
+        "files": result.entries,
+    }
 
 
 # ---- PNG shops ----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PngJob:
@@ -138,17 +161,35 @@ def _plan_pngs(ctx: ShopContext, out: Path, result: ShopResult) -> list[PngJob]:
         fit = ctx.fits[card.type]
         name = f"{n:03d}-{card.id}-x{card.copies}.png"
         jobs.append(PngJob(confined(out, name), fit, fit.product.pixels(dpi), card=card))
-        result.entries.append({"file": name, "side": "face", "card": card.id, "name": card.name,
-                               "type": card.type, "copies": card.copies,
-                               "back": f"back-{card.type}.png", "product": fit.product.name,
-                               "fit": fit.mode})
+        result.entries.append(
+            {
+                "file": name,
+                "side": "face",
+                "card": card.id,
+                "name": card.name,
+                "type": card.type,
+                "copies": card.copies,
+                "back": f"back-{card.type}.png",
+                "product": fit.product.name,
+                "fit": fit.mode,
+            }
+        )
     for slug in dict.fromkeys(c.type for c in ctx.cards):
         fit = ctx.fits[slug]
         name = f"back-{slug}.png"
         copies = sum(c.copies for c in ctx.cards if c.type == slug)
         jobs.append(PngJob(confined(out, name), fit, fit.product.pixels(dpi), back_of=slug))
-        result.entries.append({"file": name, "side": "back", "card": None, "type": slug,
-                               "copies": copies, "product": fit.product.name, "fit": fit.mode})
+        result.entries.append(
+            {
+                "file": name,
+                "side": "back",
+                "card": None,
+                "type": slug,
+                "copies": copies,
+                "product": fit.product.name,
+                "fit": fit.mode,
+            }
+        )
     return jobs
 
 
@@ -185,7 +226,7 @@ def _rasterise(pdf_path: Path, jobs: list[PngJob], dpi: int) -> None:
                 image = page.render(scale=dpi / 72.0).to_pil().convert("RGB")
             finally:
                 page.close()
-            if image.size != job.px:           # a rounding pixel at most: cut or pad to size
+            if image.size != job.px:  # a rounding pixel at most: cut or pad to size
                 image = _exact(image, job.px)
             write_png(job.path, image, dpi)
     finally:
@@ -198,8 +239,3 @@ def _exact(image: Any, px: tuple[int, int]) -> Any:
     canvas = Image.new("RGB", px, image.getpixel((0, 0)))
     canvas.paste(image.crop((0, 0, min(px[0], image.width), min(px[1], image.height))), (0, 0))
     return canvas
-
-
-def product_pixels_mm(px: int, dpi: int) -> float:
-    """Pixels at dpi, in millimetres."""
-    return px / dpi * INCH

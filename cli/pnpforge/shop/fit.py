@@ -36,8 +36,8 @@ class Fit:
     card_w_mm: float
     card_h_mm: float
     product: Product
-    mode: str                       # 'exact' | 'bleed extended' | 'scaled'
-    scale: float                    # 1.0 unless mode is 'scaled'
+    mode: str  # 'exact' | 'bleed extended' | 'scaled'
+    scale: float  # 1.0 unless mode is 'scaled'
 
     def describe(self) -> str:
         """One line for the output and the manifest: what was done to fit the card."""
@@ -46,16 +46,24 @@ class Fit:
         if self.mode == "exact":
             return f"{size} printed as {p.label()} at its own size"
         if self.mode == "bleed extended":
-            return (f"{size} printed as {p.label()} at its own size, bleed extended to the "
-                    f"product's edge (cut {abs(p.trim_w_mm - self.card_w_mm) / 2:.2f} / "
-                    f"{abs(p.trim_h_mm - self.card_h_mm) / 2:.2f} mm outside the card's trim)")
+            return (
+                f"{size} printed as {p.label()} at its own size, bleed extended to the "
+                f"product's edge (cut {abs(p.trim_w_mm - self.card_w_mm) / 2:.2f} / "
+                f"{abs(p.trim_h_mm - self.card_h_mm) / 2:.2f} mm outside the card's trim)"
+            )
         return f"{size} scaled ×{self.scale:.4f} to cover {p.label()}"
 
     def to_dict(self) -> dict:
-        return {"type": self.type_slug, "product": self.product.name, "mode": self.mode,
-                "scale": round(self.scale, 5), "card_mm": [self.card_w_mm, self.card_h_mm],
-                "trim_mm": [round(self.product.trim_w_mm, 3), round(self.product.trim_h_mm, 3)],
-                "checked": self.product.checked, "note": self.describe()}
+        return {
+            "type": self.type_slug,
+            "product": self.product.name,
+            "mode": self.mode,
+            "scale": round(self.scale, 5),
+            "card_mm": [self.card_w_mm, self.card_h_mm],
+            "trim_mm": [round(self.product.trim_w_mm, 3), round(self.product.trim_h_mm, 3)],
+            "checked": self.product.checked,
+            "note": self.describe(),
+        }
 
 
 def _candidate(slug: str, w: float, h: float, p: Product) -> Fit | None:
@@ -79,14 +87,15 @@ def fit_type(profile: Profile, slug: str, w_mm: float, h_mm: float) -> Fit | Non
     found = [f for p in profile.products if (f := _candidate(slug, w_mm, h_mm, p)) is not None]
     if not found:
         return None
-    return min(found, key=lambda f: (_RANK[f.mode], abs(f.product.trim_w_mm - w_mm)
-                                     + abs(f.product.trim_h_mm - h_mm)))
+    return min(
+        found,
+        key=lambda f: (_RANK[f.mode], abs(f.product.trim_w_mm - w_mm) + abs(f.product.trim_h_mm - h_mm)),
+    )
 
 
 def no_product_message(profile: Profile, slug: str, w_mm: float, h_mm: float) -> str:
     products = ", ".join(p.label() for p in profile.products)
-    return (f"card type '{slug}' ({w_mm:g}×{h_mm:g} mm) has no {profile.name} product "
-            f"(products: {products})")
+    return f"card type '{slug}' ({w_mm:g}×{h_mm:g} mm) has no {profile.name} product (products: {products})"
 
 
 def fit_types(profile: Profile, sizes: dict[str, tuple[float, float]]) -> dict[str, Fit]:
@@ -100,6 +109,5 @@ def fit_types(profile: Profile, sizes: dict[str, tuple[float, float]]) -> dict[s
         else:
             fits[slug] = f
     if missing:
-        raise PnpError("; ".join(missing) + " — print those types elsewhere or leave them out "
-                       "with --type")
+        raise PnpError("; ".join(missing) + " — print those types elsewhere or leave them out with --type")
     return fits

@@ -38,10 +38,18 @@ def write_deck_pdfs(ctx: Any, out: Path, result: Any) -> None:
         _write_deck(ctx, slug, deck, path)
         fit = ctx.fits[slug]
         result.files.append(str(path))
-        result.entries.append({"file": name, "type": slug, "product": fit.product.name,
-                               "fit": fit.mode, "pages": 2 * len(deck), "cards": len(deck),
-                               "order": "back, face",
-                               "page_cards": [c.id for c in deck]})
+        result.entries.append(
+            {
+                "file": name,
+                "type": slug,
+                "product": fit.product.name,
+                "fit": fit.mode,
+                "pages": 2 * len(deck),
+                "cards": len(deck),
+                "order": "back, face",
+                "page_cards": [c.id for c in deck],
+            }
+        )
 
 
 def _write_deck(ctx: Any, slug: str, deck: list, path: Path) -> None:
@@ -53,8 +61,7 @@ def _write_deck(ctx: Any, slug: str, deck: list, path: Path) -> None:
     page = (p.full_w_mm * MM, p.full_h_mm * MM)
     where = placement(fit, *page)
     with atomic_open(path) as fh:
-        c = CmykCanvas(fh, pagesize=page, invariant=1, pageCompression=1,
-                       initialFontName=ctx.fonts.regular)
+        c = CmykCanvas(fh, pagesize=page, invariant=1, pageCompression=1, initialFontName=ctx.fonts.regular)
         c.max_ink = ctx.profile.max_ink
         _pdfx_document(c, f"{ctx.game.title} — {ctx.types[slug].name_en or slug}", ctx.date)
         checked: set[str] = set()
@@ -64,8 +71,7 @@ def _write_deck(ctx: Any, slug: str, deck: list, path: Path) -> None:
                 checked.add(card.id)
             for face in (False, True):
                 _boxes(c, p, page)
-                draw_side(c, ctx.renderer, fit, where, card if face else None,
-                          None if face else slug)
+                draw_side(c, ctx.renderer, fit, where, card if face else None, None if face else slug)
                 c.showPage()
         c.save()
 
@@ -91,17 +97,20 @@ def _pdfx_document(c: Any, title: str, date: str) -> None:
 
     def format_with_pdfx(self: Any, document: Any) -> bytes:
         text = base_format(document)
-        extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) "
-                 f"/GTS_PDFXConformance ({PDFX_CONFORMANCE}) >>").encode()
-        return text[: text.rindex(b">>")] + extra + text[text.rindex(b">>") + 2:]
+        extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE}) >>").encode()
+        return text[: text.rindex(b">>")] + extra + text[text.rindex(b">>") + 2 :]
 
     info.format = types.MethodType(format_with_pdfx, info)
     info.trapped = "False"
-    intent = PDFDictionary({
-        "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
-        "OutputConditionIdentifier": PDFString(OUTPUT_CONDITION),
-        "RegistryName": PDFString("http://www.color.org"),
-        "Info": PDFString(OUTPUT_CONDITION_INFO)})
+    intent = PDFDictionary(
+        {
+            "Type": PDFName("OutputIntent"),
+            "S": PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": PDFString(OUTPUT_CONDITION),
+            "RegistryName": PDFString("http://www.color.org"),
+            "Info": PDFString(OUTPUT_CONDITION_INFO),
+        }
+    )
     catalog = c._doc.Catalog
     catalog.OutputIntents = PDFArray([intent])
     catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]

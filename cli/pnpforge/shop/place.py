@@ -14,7 +14,7 @@ from typing import Any
 from pnpforge.render.units import MM
 from pnpforge.shop.fit import Fit
 
-BLEED_SPARE_PT = 0.5      # drawn past the page edge, so no anti-aliased seam shows
+BLEED_SPARE_PT = 0.5  # drawn past the page edge, so no anti-aliased seam shows
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,9 @@ def placement(fit: Fit, page_w_pt: float, page_h_pt: float) -> Placement:
     return Placement(x, y, s, bleed)
 
 
-def draw_side(canvas: Any, renderer: Any, fit: Fit, where: Placement, card: Any | None,
-              back_of: str | None) -> None:
+def draw_side(
+    canvas: Any, renderer: Any, fit: Fit, where: Placement, card: Any | None, back_of: str | None
+) -> None:
     """Draw a card's face (card given) or a type's back (back_of given) at `where`."""
     canvas.saveState()
     canvas.translate(where.x, where.y)

@@ -22,8 +22,8 @@ class Product:
     name: str
     trim_w_mm: float
     trim_h_mm: float
-    bleed_mm: float                 # left and right (and top and bottom unless bleed_y_mm)
-    safe_mm: float                  # inside the trim
+    bleed_mm: float  # left and right (and top and bottom unless bleed_y_mm)
+    safe_mm: float  # inside the trim
     checked: bool = True
     note: str = ""
     bleed_y_mm: float | None = None  # top and bottom, when the shop's file differs by axis
@@ -54,10 +54,10 @@ class Profile:
 
     slug: str
     name: str
-    output: str                     # 'png': one image per face and back; 'pdf': one PDF per deck
+    output: str  # 'png': one image per face and back; 'pdf': one PDF per deck
     dpi: int
-    colour: str                     # 'rgb' | 'cmyk'
-    max_ink: float                  # total area coverage limit in percent (CMYK shops)
+    colour: str  # 'rgb' | 'cmyk'
+    max_ink: float  # total area coverage limit in percent (CMYK shops)
     products: tuple[Product, ...]
     sources: tuple[str, ...]
 
@@ -65,23 +65,36 @@ class Profile:
         for p in self.products:
             if p.name == name:
                 return p
-        raise PnpError(f"profile '{self.slug}' has no product '{name}' "
-                       f"(products: {', '.join(p.name for p in self.products)})")
+        raise PnpError(
+            f"profile '{self.slug}' has no product '{name}' "
+            f"(products: {', '.join(p.name for p in self.products)})"
+        )
 
 
 def _in(v: float) -> float:
     return v * INCH
 
 
-MPC_BLEED = 36 / 300 * INCH         # 36 px at 300 dpi: 822 - 750 = 72 px over both sides
-TGC_BLEED = _in(0.125)              # 825 - 750 = 75 px at 300 dpi
+MPC_BLEED = 36 / 300 * INCH  # 36 px at 300 dpi: 822 - 750 = 72 px over both sides
+TGC_BLEED = _in(0.125)  # 825 - 750 = 75 px at 300 dpi
 DTC_BLEED = _in(0.125)
 
 MPC = Profile(
-    slug="mpc", name="MakePlayingCards", output="png", dpi=300, colour="rgb", max_ink=0.0,
+    slug="mpc",
+    name="MakePlayingCards",
+    output="png",
+    dpi=300,
+    colour="rgb",
+    max_ink=0.0,
     products=(
-        Product("poker", _in(2.5), _in(3.5), MPC_BLEED, _in(0.125),
-                note="822 × 1122 px at 300 dpi (trim 750 × 1050, 36 px bleed a side)"),
+        Product(
+            "poker",
+            _in(2.5),
+            _in(3.5),
+            MPC_BLEED,
+            _in(0.125),
+            note="822 × 1122 px at 300 dpi (trim 750 × 1050, 36 px bleed a side)",
+        ),
         Product("bridge", _in(2.25), _in(3.5), MPC_BLEED, _in(0.125), checked=False),
         Product("mini", _in(1.75), _in(2.5), MPC_BLEED, _in(0.125), checked=False),
         Product("mini-european", 44.0, 68.0, MPC_BLEED, 3.0, checked=False),
@@ -89,42 +102,82 @@ MPC = Profile(
         Product("square-2.75", _in(2.75), _in(2.75), MPC_BLEED, _in(0.125), checked=False),
         Product("tarot", _in(2.75), _in(4.75), MPC_BLEED, _in(0.125), checked=False),
     ),
-    sources=("MakePlayingCards upload guide: poker cards 822 × 1122 px at 300 dpi including bleed; "
-             "other products from MakePlayingCards' card-size list (not re-checked)",),
+    sources=(
+        "MakePlayingCards upload guide: poker cards 822 × 1122 px at 300 dpi including bleed; "
+        "other products from MakePlayingCards' card-size list (not re-checked)",
+    ),
 )
 
 TGC = Profile(
-    slug="tgc", name="The Game Crafter", output="png", dpi=300, colour="rgb", max_ink=0.0,
+    slug="tgc",
+    name="The Game Crafter",
+    output="png",
+    dpi=300,
+    colour="rgb",
+    max_ink=0.0,
     products=(
-        Product("poker", _in(2.5), _in(3.5), TGC_BLEED, TGC_BLEED,
-                note="825 × 1125 px, RGB PNG; safe zone 75 px from the file edge"),
-        Product("euro-poker", 63.0, 88.0, (_in(2.75) - 63.0) / 2, _in(0.125),
-                bleed_y_mm=(_in(3.75) - 88.0) / 2,
-                note="file 825 × 1125 px like poker; trim 63 × 88 mm"),
+        Product(
+            "poker",
+            _in(2.5),
+            _in(3.5),
+            TGC_BLEED,
+            TGC_BLEED,
+            note="825 × 1125 px, RGB PNG; safe zone 75 px from the file edge",
+        ),
+        Product(
+            "euro-poker",
+            63.0,
+            88.0,
+            (_in(2.75) - 63.0) / 2,
+            _in(0.125),
+            bleed_y_mm=(_in(3.75) - 88.0) / 2,
+            note="file 825 × 1125 px like poker; trim 63 × 88 mm",
+        ),
         Product("mini", _in(1.75), _in(2.5), TGC_BLEED, TGC_BLEED, checked=False),
-        Product("euro-square", _in(2.76), _in(2.76), _in(0.12), _in(0.125),
-                note="file 900 × 900 px; trim 70 × 70 mm"),
+        Product(
+            "euro-square",
+            _in(2.76),
+            _in(2.76),
+            _in(0.12),
+            _in(0.125),
+            note="file 900 × 900 px; trim 70 × 70 mm",
+        ),
         Product("square", _in(3.5), _in(3.5), TGC_BLEED, TGC_BLEED),
         Product("tarot", _in(2.75), _in(4.75), TGC_BLEED, TGC_BLEED, checked=False),
     ),
-    sources=("The Game Crafter poker deck template: 825 × 1125 px, 1/8 in bleed, 75 px safe zone",
-             "The Game Crafter templates as transcribed by the Dextrous/Cardmaker template sets: "
-             "euro-poker 2.48 × 3.46 in, euro-square 2.76 in, square 3.5 in, all 300 dpi"),
+    sources=(
+        "The Game Crafter poker deck template: 825 × 1125 px, 1/8 in bleed, 75 px safe zone",
+        "The Game Crafter templates as transcribed by the Dextrous/Cardmaker template sets: "
+        "euro-poker 2.48 × 3.46 in, euro-square 2.76 in, square 3.5 in, all 300 dpi",
+    ),
 )
 
 DRIVETHRU = Profile(
-    slug="drivethru", name="DriveThruCards", output="pdf", dpi=300, colour="cmyk", max_ink=240.0,
+    slug="drivethru",
+    name="DriveThruCards",
+    output="pdf",
+    dpi=300,
+    colour="cmyk",
+    max_ink=240.0,
     products=(
-        Product("poker", _in(2.5), _in(3.5), DTC_BLEED, _in(0.125),
-                note="page 2.75 × 3.75 in; back then face, card by card; PDF/X-1a:2003"),
+        Product(
+            "poker",
+            _in(2.5),
+            _in(3.5),
+            DTC_BLEED,
+            _in(0.125),
+            note="page 2.75 × 3.75 in; back then face, card by card; PDF/X-1a:2003",
+        ),
         Product("mini", _in(1.75), _in(2.5), DTC_BLEED, _in(0.125), checked=False),
         Product("square", _in(2.5), _in(2.5), DTC_BLEED, _in(0.125), checked=False),
         Product("tarot", _in(2.75), _in(4.75), DTC_BLEED, _in(0.125), checked=False),
     ),
-    sources=("DriveThruCards publisher help, 'Common Card Prep Issues & Solutions' "
-             "(onebookshelfpublisherservice.zendesk.com, article 227867607): 1/8 in bleed, "
-             "poker 2.75 × 3.75 in with bleed, 1/8 in safe zone, PDF/X-1a:2003",
-             "DriveThruCards card set-up guide: total ink at most 240 %, CMYK, back page first"),
+    sources=(
+        "DriveThruCards publisher help, 'Common Card Prep Issues & Solutions' "
+        "(onebookshelfpublisherservice.zendesk.com, article 227867607): 1/8 in bleed, "
+        "poker 2.75 × 3.75 in with bleed, 1/8 in safe zone, PDF/X-1a:2003",
+        "DriveThruCards card set-up guide: total ink at most 240 %, CMYK, back page first",
+    ),
 )
 
 PROFILES: dict[str, Profile] = {p.slug: p for p in (MPC, TGC, DRIVETHRU)}

@@ -52,6 +52,36 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     return conn
 
 
+_SITUATIONS = (
+    "locked",
+    "busy",
+    "malformed",
+    "not a database",
+    "disk is full",
+    "readonly",
+    "read-only",
+    "unable to open",
+    "disk I/O error",
+)
+
+
+def is_situation(exc: sqlite3.Error) -> bool:
+    """True for errors caused by the file or its surroundings (a lock, damage, a full disk), not a bug."""
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    return any(s in str(exc) for s in _SITUATIONS) or code.startswith(
+        (
+            "SQLITE_BUSY",
+            "SQLITE_LOCKED",
+            "SQLITE_CORRUPT",
+            "SQLITE_NOTADB",
+            "SQLITE_FULL",
+            "SQLITE_READONLY",
+            "SQLITE_CANTOPEN",
+            "SQLITE_IOERR",
+        )
+    )
+
+
 def describe_error(path: Path | str, exc: sqlite3.Error) -> str:
     """One line for a SQLite error on `path` that says what happened and what to do."""
     text = str(exc)

@@ -27,15 +27,82 @@ class UnknownEffect(Exception):
         self.effect = effect
 
 
-@dataclass(frozen=True, order=True)
 class CardInstance:
-    """One physical card: the database card id and which copy it is (0-based)."""
+    """One physical card: the database card id and which copy it is (0-based).
 
+    Instances are interned: `CardInstance("X", 0)` is always the same object, so
+    equality is identity (compared in C, not by a Python method), and the hash and
+    the text are computed once.  The runner's conservation check and every pile
+    move hash and compare cards at each step, which made a dataclass's generated
+    methods a large share of a game.  The hash equals `hash((card, copy))`, as a
+    frozen dataclass's was, so sets of cards iterate in the same order as before.
+    """
+
+    __slots__ = ("card", "copy", "_hash", "_text")
     card: str
-    copy: int = 0
+    copy: int
+    _hash: int
+    _text: str
+
+    def __new__(cls, card: str, copy: int = 0) -> CardInstance:
+        key = (card, copy)
+        known = _INTERNED.get(key)
+        if known is not None:
+            return known
+        instance = object.__new__(cls)
+        object.__setattr__(instance, "card", card)
+        object.__setattr__(instance, "copy", copy)
+        object.__setattr__(instance, "_hash", hash(key))
+        object.__setattr__(instance, "_text", f"{card}#{copy}")
+        _INTERNED[key] = instance
+        return instance
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"CardInstance is immutable: cannot assign '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"CardInstance is immutable: cannot delete '{name}'")
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
-        return f"{self.card}#{self.copy}"
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"CardInstance(card={self.card!r}, copy={self.copy!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not CardInstance:
+            return NotImplemented
+        return (self.card, self.copy) < (other.card, other.copy)
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not CardInstance:
+            return NotImplemented
+        return (self.card, self.copy) <= (other.card, other.copy)
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not CardInstance:
+            return NotImplemented
+        return (self.card, self.copy) > (other.card, other.copy)
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not CardInstance:
+            return NotImplemented
+        return (self.card, self.copy) >= (other.card, other.copy)
+
+    def __reduce__(self) -> tuple[type[CardInstance], tuple[str, int]]:
+        return (CardInstance, (self.card, self.copy))  # unpickled through __new__: interned again
+
+    def __copy__(self) -> CardInstance:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardInstance:
+        return self
+
+
+_INTERNED: dict[tuple[str, int], CardInstance] = {}
 
 
 @dataclass

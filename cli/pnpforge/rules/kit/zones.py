@@ -8,7 +8,7 @@ as a conservation failure many steps later.  Index -1 of a pile is its top.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from pnpforge.rules.kit.core import CardInstance, RuleViolation
 
@@ -30,7 +30,10 @@ class Zones:
         try:
             return self._piles[name]
         except KeyError:
-            raise RuleViolation(f"unknown pile '{name}' (piles: {', '.join(self._piles)})") from None
+            raise self._unknown(name) from None
+
+    def _unknown(self, name: str) -> RuleViolation:
+        return RuleViolation(f"unknown pile '{name}' (piles: {', '.join(self._piles)})")
 
     def deal(self, cards: Iterable[CardInstance], pile: str) -> None:
         """Set-up only: place cards from the deck; a card placed twice is refused."""
@@ -47,7 +50,14 @@ class Zones:
         if self._where.get(card) != src:
             actual = self._where.get(card, "no pile")
             raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
-        source.remove(card)
+        # Cards are interned, so the card is this very object: the top and the bottom (a draw,
+        # the first copy found from the bottom) are taken without comparing any other card.
+        if source[-1] is card:
+            source.pop()
+        elif source[0] is card:
+            del source[0]
+        else:
+            source.remove(card)
         if top:
             target.append(card)
         else:
@@ -80,15 +90,29 @@ class Zones:
         pile[:] = [pile[i] for i in order]
 
     def pile(self, name: str) -> Sequence[CardInstance]:
-        """A read-only snapshot of a pile, bottom first."""
+        """A read-only snapshot of a pile, bottom first (safe to hold while cards move)."""
         return tuple(self._get(name))
 
+    def view(self, name: str) -> Sequence[CardInstance]:
+        """The pile itself, bottom first, without a copy: for readers that neither change it nor
+        keep it across a move (legal actions, observations, invariants read piles every step)."""
+        return self._get(name)
+
+    def views(self) -> Mapping[str, Sequence[CardInstance]]:
+        """Every pile by name, uncopied (see `view`): one look-up per pile for a reader of many."""
+        return self._piles
+
     def count(self, name: str) -> int:
-        return len(self._get(name))
+        pile = self._piles.get(name)
+        if pile is None:
+            raise self._unknown(name)
+        return len(pile)
 
     def top(self, name: str) -> CardInstance | None:
         """The top card of a pile, or None when it is empty."""
-        pile = self._get(name)
+        pile = self._piles.get(name)
+        if pile is None:
+            raise self._unknown(name)
         return pile[-1] if pile else None
 
     def where(self, card: CardInstance) -> str:

@@ -137,12 +137,12 @@ class ActionCardSteps(StateBase):
     def _legal_inspect(self, step: Step) -> list[Action]:
         return self._legal_chance(step)
 
-    def _apply_inspect(self, step: Step, action: str | None) -> None:
+    def _apply_inspect(self, step: Step, action: tuple[str, str] | None) -> None:
         if action is None:
             self._pop(step)
             return
-        target = step.data["target"]
-        inst = self._first(f"hand:{target}", action, exclude=tuple(step.data["seen"]))
+        target, card_id = step.data["target"], action[1]
+        inst = self._first(f"hand:{target}", card_id, exclude=tuple(step.data["seen"]))
         step.data["seen"].append(str(inst))
         step.data["left"] -= 1
         if self.rules.money[inst.card].dirty > 0:
@@ -150,11 +150,11 @@ class ActionCardSteps(StateBase):
             self._marker(f"blacklist:{target}")
             self.outcome(
                 target,
-                f"inspected by seat {step.seat}: dirty {self.name(action)} is taken, one blacklist card",
-                action,
+                f"inspected by seat {step.seat}: dirty {self.name(card_id)} is taken, one blacklist card",
+                card_id,
             )
         else:
-            self.outcome(target, f"inspected by seat {step.seat}: {self.name(action)} is clean", action)
+            self.outcome(target, f"inspected by seat {step.seat}: {self.name(card_id)} is clean", card_id)
 
     # ---- the Launderer --------------------------------------------------------------------
 
@@ -194,13 +194,13 @@ class ActionCardSteps(StateBase):
         self._move(self._first(f"hand:{seat}", action[1]), f"hand:{seat}", "discard")
         data["discards"] -= 1
 
-    def _launder_draw(self, step: Step, action: str | None) -> None:
+    def _launder_draw(self, step: Step, action: tuple[str, str] | None) -> None:
         """Draw until a currency card comes (action cards are discarded), then owe a discard."""
         if action is None:
             if not self._currency_left() or not self._reshuffle():
                 step.stage = 2
             return
-        inst = self._first("money_deck", action)
+        inst = self._first("money_deck", action[1])
         if self.rules.money[inst.card].is_action:
             self._move(inst, "money_deck", "discard")  # discard and draw again
             return

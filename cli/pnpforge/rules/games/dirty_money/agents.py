@@ -74,8 +74,6 @@ def _villain_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, effect: s
 def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float:
     """One-step value of an action for the seat to act, from its observation alone."""
     assert isinstance(obs, DirtyMoneyObservation)
-    if isinstance(action, str):
-        return 0.0
     kind = action[0]
     money = rules.money
     if kind == "go":

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 AUTO = -99  # internal actor: the step resolves without a decision
 
-Action = tuple[Any, ...] | str  # a decision is a tuple ("go", location id); a chance outcome a card id
+# Every action is a tuple led by its kind: ("go", location id), ("pay", card id, 1), and at a
+# chance step ("draw", card id); tuples of one engine sort, and their kinds read in logs.
+Action = tuple[Any, ...]
 
 
 @dataclass
@@ -48,6 +50,7 @@ class StateBase(EventLog):
     rules: DirtyMoneyRules
     players: int
     piles: TablePiles
+    pile_views: Mapping[str, Sequence[CardInstance]]  # every pile by name, live (the kit's views())
     ledger: Counter[str]  # markers counted as they are placed (scoring path 1)
     villain_of: list[str | None]
     in_play: list[Location]
@@ -64,7 +67,7 @@ class StateBase(EventLog):
 
     def cards(self, pile: str) -> Sequence[CardInstance]:
         """The cards of a pile, bottom first (the live pile: read it, never change it)."""
-        return self.piles.views[pile]
+        return self.pile_views[pile]
 
     def _move(self, inst: CardInstance, src: str, dst: str) -> None:
         self.piles.move(inst, src, dst)
@@ -186,7 +189,8 @@ class StateBase(EventLog):
         return self.piles.counts("money_deck")
 
     def _legal_chance(self, step: Step) -> list[Action]:
-        return sorted(self._chance_weights(step))
+        """A chance step's outcomes: ("draw", card id), one per card id left to draw."""
+        return [("draw", card_id) for card_id in sorted(self._chance_weights(step))]
 
     def _money_actor(self) -> int:
         """Draws from the money deck are chance; an empty deck first needs a reshuffle."""

@@ -37,10 +37,11 @@ class FlowSteps(StateBase):
     def _legal_deal_villain(self, step: Step) -> list[Action]:
         return self._legal_chance(step)
 
-    def _apply_deal_villain(self, step: Step, action: str) -> None:
-        self._move(self._first("villain_pool", action), "villain_pool", f"villain:{step.seat}")
-        self.villain_of[step.seat] = action
-        self.faction(step.seat, f"{self.name(action)} ({action})")
+    def _apply_deal_villain(self, step: Step, action: tuple[str, str]) -> None:
+        villain = action[1]
+        self._move(self._first("villain_pool", villain), "villain_pool", f"villain:{step.seat}")
+        self.villain_of[step.seat] = villain
+        self.faction(step.seat, f"{self.name(villain)} ({villain})")
         self._pop(step)
 
     def _actor_after_villains(self, step: Step) -> int:
@@ -125,11 +126,11 @@ class FlowSteps(StateBase):
     def _legal_draw_placement(self, step: Step) -> list[Action]:
         return self._legal_chance(step)
 
-    def _apply_draw_placement(self, step: Step, action: str | None) -> None:
+    def _apply_draw_placement(self, step: Step, action: tuple[str, str] | None) -> None:
         self._pop(step)
         if action is not None:
             src = f"pdeck:{step.data['region']}"
-            self._move(self._first(src, action), src, step.data["dest"])
+            self._move(self._first(src, action[1]), src, step.data["dest"])
 
     def _actor_draw_money(self, step: Step) -> int:
         return self._money_actor()
@@ -137,13 +138,13 @@ class FlowSteps(StateBase):
     def _legal_draw_money(self, step: Step) -> list[Action]:
         return self._legal_chance(step)
 
-    def _apply_draw_money(self, step: Step, action: str | None) -> None:
+    def _apply_draw_money(self, step: Step, action: tuple[str, str] | None) -> None:
         if action is None:
             if not self._reshuffle():
                 self._pop(step)  # nothing left to draw anywhere
             return
         self._pop(step)
-        inst = self._first("money_deck", action)
+        inst = self._first("money_deck", action[1])
         mode, seat = step.data["mode"], step.seat
         if mode == "marker":
             self._add_marker(inst, "money_deck", step.data["dest"])

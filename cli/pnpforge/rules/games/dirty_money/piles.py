@@ -1,16 +1,14 @@
-"""The kit's piles with three read helpers that make a step cheap.
+"""The kit's piles with read helpers that make a step cheap.
 
 Legal actions, invariants, chance draws and observations read the hand, deck, spot and
-display piles thousands of times a game; `Zones.pile()` returns a fresh tuple each time,
-which made reading cost more than playing.  `TablePiles` adds, on top of the kit's moves
-(which keep conservation and are the only way cards change place):
+display piles thousands of times a game.  `TablePiles` adds, on top of the kit's moves
+(which keep conservation and are the only way cards change place) and its uncopied
+`views()`:
 
-* `views`: each pile's live list by name, for readers that never change it;
 * `counts(name)`: copies of each card id in a counted pile (the decks a chance step draws
   from), kept up to date on every move instead of recounted at every draw;
 * `copies(name, card_id)`: the copies of a card in a counted pile, found without a scan;
-* `ids(name)`: the card ids of a pile as a tuple, rebuilt only after the pile changed;
-* `touched()`: the piles changed since it was last asked.
+* `ids(name)`: the card ids of a pile as a tuple, rebuilt only after the pile changed.
 """
 
 from __future__ import annotations
@@ -22,20 +20,14 @@ from pnpforge.rules.kit import CardInstance, Zones
 
 
 class TablePiles(Zones):
-    """Zones plus uncopied views, running per-id counts of some piles, and cached id tuples."""
+    """Zones plus running per-id counts and copies of some piles, and cached id tuples."""
 
     def __init__(self, names: Iterable[str], counted: Iterable[str] = ()) -> None:
         super().__init__(names)
-        self.views: dict[str, Sequence[CardInstance]] = {name: self._get(name) for name in self.names()}
         self._counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
         self._copies: dict[str, dict[str, list[CardInstance]]] = {name: {} for name in self._counts}
         self._ids: dict[str, tuple[str, ...]] = {}
         self.changes = 0  # how many moves so far: readers cache what they derive from the piles
-        self._touched: set[str] = set()
-
-    def add_pile(self, name: str) -> None:
-        super().add_pile(name)
-        self.views[name] = self._get(name)
 
     def is_counted(self, name: str) -> bool:
         return name in self._counts
@@ -52,17 +44,11 @@ class TablePiles(Zones):
         """The card ids of a pile, bottom first."""
         cached = self._ids.get(name)
         if cached is None:
-            cached = self._ids[name] = tuple(card.card for card in self.views[name])
+            cached = self._ids[name] = tuple(card.card for card in self.view(name))
         return cached
-
-    def touched(self) -> set[str]:
-        """The piles changed since the last call (so a per-step check can look at those alone)."""
-        touched, self._touched = self._touched, set()
-        return touched
 
     def _left(self, name: str, card: CardInstance) -> None:
         self.changes += 1
-        self._touched.add(name)
         self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
@@ -73,7 +59,6 @@ class TablePiles(Zones):
 
     def _arrived(self, name: str, cards: Iterable[CardInstance]) -> None:
         self.changes += 1
-        self._touched.add(name)
         self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
@@ -95,11 +80,12 @@ class TablePiles(Zones):
         to index 0 keeps the order of the other cards and makes that removal immediate.
         """
         pile = self._get(src)
-        ids = list(map(id, pile))
-        if id(card) in ids:
-            index = ids.index(id(card))
-            if index:
-                pile.insert(0, pile.pop(index))
+        try:
+            index = list(map(id, pile)).index(id(card))
+        except ValueError:
+            index = 0  # not this very object: Zones.move finds an equal card or refuses the move
+        if index:
+            pile.insert(0, pile.pop(index))
         super().move(card, src, dst, top=top)
         self._left(src, card)
         self._arrived(dst, (card,))
@@ -120,5 +106,4 @@ class TablePiles(Zones):
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         super().shuffle_order(name, order)
         self.changes += 1
-        self._touched.add(name)
         self._ids.pop(name, None)

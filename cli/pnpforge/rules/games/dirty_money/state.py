@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
@@ -121,10 +121,13 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         self.version = 0  # bumped by every change, so per-position caches know when to recompute
         self._legal: list[Action] = []
         self._legal_version = -1
+        self._current_actor = AUTO
+        self._actor_version = -1
         self._table: PublicTable | None = None
         self._table_version = -1
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
+        self.pile_views = self.piles.views()
         self.stack = [Step("after_villains")] + [
             Step("deal_villain", seat=q) for q in reversed(range(players))
         ]
@@ -160,7 +163,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     def current_player(self) -> int:
         if self.terminal:
             return TERMINAL
-        return self._actor(self.stack[-1])
+        if self._actor_version != self.version:
+            self._current_actor, self._actor_version = self._actor(self.stack[-1]), self.version
+        return self._current_actor
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -171,8 +176,8 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
             return []
         if self._legal_version != self.version:
             step = self.stack[-1]
-            if self._actor(step) == CHANCE:
-                legal: list[Action] = sorted(self._chance_weights(step))
+            if self.current_player() == CHANCE:
+                legal: list[Action] = self._legal_chance(step)
             else:
                 legal = sorted(self._handlers[step.kind][1](self, step))
             self._legal, self._legal_version = legal, self.version
@@ -181,8 +186,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         weights = self._chance_weights(self.stack[-1])
         total = sum(weights.values())
-        card_ids = cast(list[str], self.legal_actions())  # at a chance step: the card ids, sorted
-        return [(card_id, weights[card_id] / total) for card_id in card_ids]
+        return [(draw, weights[draw[1]] / total) for draw in self.legal_actions()]
 
     def apply(self, action: Any) -> None:
         if self.terminal:
@@ -201,13 +205,17 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     def _advance(self) -> None:
         """Run bookkeeping steps until a decision or a chance draw is due."""
         guard = 0
-        while self.stack and self._actor(self.stack[-1]) == AUTO:
+        while self.stack:
             step = self.stack[-1]
+            actor = self._actor(step)
+            if actor != AUTO:
+                self._current_actor, self._actor_version = actor, self.version
+                return
             self._handlers[step.kind][2](self, step, None)
             guard += 1
             if guard > 10_000:
                 raise RuleViolation(f"automatic steps do not settle (at {step.kind})")
-        if not self.stack and not self.terminal:
+        if not self.terminal:
             raise RuleViolation("no pending step but the game is not over")
 
     def zones(self) -> dict[str, list[CardInstance]]:
@@ -232,7 +240,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     def _public_table(self) -> PublicTable:
         """The face-up part of every observation, rebuilt only after cards have moved."""
         if self._table is None or self._table_version != self.piles.changes:
-            pile, ids, names = self.piles.views.__getitem__, self.piles.ids, self.names
+            pile, ids, names = self.pile_views.__getitem__, self.piles.ids, self.names
             self._table = PublicTable(
                 hand_sizes=tuple(map(len, map(pile, names.hands))),
                 blacklists=tuple(map(len, map(pile, names.blacklists))),
@@ -273,17 +281,18 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
 
     def check_invariants(self) -> None:
         """The rules' own limits, checked after every step (written to cost little: it runs a lot)."""
-        views = self.piles.views
+        views = self.pile_views
         for pile, count in self.ledger.items():
             if count != len(views[pile]):
                 raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
-        for seat, hand_pile in enumerate(self.names.hands):
-            if len(views[hand_pile]) > HAND_LIMIT:
-                self._check_hand_limit(seat, len(views[hand_pile]))
         action_ids = self.rules.action_ids
-        for pile in self.piles.touched():  # a card reaches a hand only by a move, so look at those
-            if pile.startswith("hand:") and not action_ids.isdisjoint(self.piles.ids(pile)):
-                raise RuleViolation(f"{pile} holds an action card")
+        for seat, hand_pile in enumerate(self.names.hands):
+            hand = views[hand_pile]
+            if len(hand) > HAND_LIMIT:
+                self._check_hand_limit(seat, len(hand))
+            for card in hand:
+                if card.card in action_ids:
+                    raise RuleViolation(f"seat {seat} holds an action card in hand")
         for spot in self.names.spots:
             if len(views[spot]) > SPOT_CAP:
                 raise RuleViolation(f"{spot} has more than {SPOT_CAP} money cards")

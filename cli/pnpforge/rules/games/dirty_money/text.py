@@ -41,9 +41,9 @@ def _chance_target(step: Step | None) -> str:
 def describe_action(state: DirtyMoneyState, action: Any) -> str:
     """What a legal action of the current step does, in words."""
     step = state.stack[-1] if state.stack else None
-    if isinstance(action, str):
-        return f"draw {card_name(state, action)} {_chance_target(step)}".rstrip()
     kind = action[0]
+    if kind == "draw":
+        return f"draw {card_name(state, action[1])} {_chance_target(step)}".rstrip()
     if kind == "go":
         return f"go to {card_name(state, action[1])}"
     if kind in CARD_VERBS:

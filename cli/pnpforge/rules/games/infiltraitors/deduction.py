@@ -44,6 +44,8 @@ class CardTables:
             (cid, copies, identity[cid], self.bit[identity[cid]])
             for cid, copies in rules.suspect_pool.items()
         ]
+        self.single_copies = all(copies == 1 for copies in rules.suspect_pool.values())
+        self.single_entries = [(cid, (ident, bit, 1)) for cid, _, ident, bit in self.pool]
         self.relate_bits: dict[str, int] = {
             card_id: sum(self.bit[ident] for ident in rel) for card_id, rel in self.relates.items()
         }
@@ -136,12 +138,16 @@ class Deduction:
             # Each card of the mission's deck has its own (suit, number) (the loader refuses a
             # deck where two share one), so the unseen cards map one to one onto identities.
             seen = self._seen(public)
-            self._candidates[key] = [
-                (ident, bit, copies - seen.get(card_id, 0))
-                for card_id, copies, ident, bit in self.tables.pool
-                if copies > seen.get(card_id, 0)
-            ]
-            return self._candidates[key]
+            if self.tables.single_copies:  # the usual deck: a card seen is a card ruled out
+                found = [entry for card_id, entry in self.tables.single_entries if card_id not in seen]
+            else:
+                found = [
+                    (ident, bit, copies - seen.get(card_id, 0))
+                    for card_id, copies, ident, bit in self.tables.pool
+                    if copies > seen.get(card_id, 0)
+                ]
+            self._candidates[key] = found
+            return found
         bit = self.tables.bit
         self._candidates[key] = [(ident, bit[ident], w) for ident, w in pairs.items()]
         return self._candidates[key]
@@ -199,7 +205,11 @@ class Deduction:
 
     def _info_gain(self, card: str, target: int) -> float:
         known = self.own_identity(target)
-        up, total = self.upright_weight(card, target, public=known is not None)
+        weights, by_suit, by_number, total = self.margins(target, known is not None)
+        suit = self.suit[card]
+        up = by_suit.get(suit, 0)
+        for number in self.numbers[card]:
+            up += by_number.get(number, 0) - weights.get((suit, number), 0)
         if total <= 0:
             return 0.0
         if known is not None:  # we know the answer: the surviving share is what others learn

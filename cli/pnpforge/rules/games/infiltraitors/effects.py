@@ -284,12 +284,13 @@ class Effects(LegalActions, EventLog):
 
     def _check_end(self) -> bool:
         """Both end conditions, checked whenever an action has fully resolved."""
-        if not self.mission.has("solo_final") and self.unsolved() == 0:
+        unsolved = self.unsolved()
+        if not unsolved and not self.mission.has("solo_final"):
             self.finish("win", "all traitors eliminated")
-        elif self.bullets < self.unsolved():
+        elif self.bullets < unsolved:
             self.finish("lose", "fewer bullets than unsolved suspects")
-        elif all(not self.hand_count(s) for s in range(self.players)) and (
-            not self.piles.count(DECK) or self.final_phase
+        elif (self.final_phase or not self.piles.count(DECK)) and not any(
+            self.piles.count(pile) for pile in self.hand_piles
         ):
             self.finish("lose", "headquarters deck and hands exhausted")
         return self.result is not None

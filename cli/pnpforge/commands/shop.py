@@ -1,0 +1,162 @@
+"""`pnp shop`, `pnp preflight`, `pnp cut`, `pnp tts-object`: files for shops, cutters and TTS.
+
+Thin faces over pnpforge.shop, render.preflight, render.cut and render.tts_object;
+reportlab and pypdfium2 load inside the calls, so `pnp --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from pnpforge.commands._common import echo_json, handled, open_db
+from pnpforge.errors import PnpError
+
+PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
+TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
+JSON = typer.Option(False, "--json", help="Print what was written (or found) as JSON.")
+
+
+def _echo_problems(report: Any, errors_only: bool = False) -> None:
+    for p in report.errors if errors_only else report.problems:
+        typer.echo(p.line(), err=p.severity == "error")
+
+
+def _preflight_summary(report: Any) -> str:
+    target = f"for {report.profile}" if report.profile else "for press printing"
+    return (
+        f"Preflight of {report.game} {target}: {report.cards} cards, "
+        f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)"
+    )
+
+
+def shop_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    profile: str = typer.Option(..., "--profile", "-p", help=PROFILE_HELP),
+    type_: str | None = TYPE,
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/shop/PROFILE/)."
+    ),
+    as_json: bool = JSON,
+) -> None:
+    """Files a print-on-demand shop takes: per-card PNGs (mpc, tgc) or a CMYK PDF per deck (drivethru).
+
+    Preflight runs first; any error stops before a file is written.
+    """
+    from pnpforge.render.preflight import preflight
+    from pnpforge.shop.export import shop
+
+    with handled():
+        db = open_db(readonly=True)
+        report = preflight(db, game, profile, type_)
+        if report.errors:
+            _echo_problems(report, errors_only=True)
+            raise PnpError(
+                f"{_preflight_summary(report)}; nothing was written "
+                f"(see pnp preflight {game} --profile {profile})"
+            )
+        result = shop(db, game, profile, output=output, card_type=type_)
+    if as_json:
+        echo_json({**result.to_dict(), "preflight": report.to_dict()})
+        return
+    typer.echo(f"Wrote {len(result.files)} files for {profile} in {result.directory}")
+    for slug, fit in result.fits.items():
+        typer.echo(f"  {slug}: {fit['note']}")
+    typer.echo(f"  {_preflight_summary(report)}")
+    for p in report.warnings:
+        typer.echo(f"Warning: {p.subject}: {p.message}", err=True)
+    for w in result.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def preflight_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    profile: str | None = typer.Option(None, "--profile", "-p", help=PROFILE_HELP),
+    type_: str | None = TYPE,
+    as_json: bool = JSON,
+) -> None:
+    """Check a deck before upload: art resolution and bleed, safe zone, CMYK colours, fonts, sizes.
+
+    Every problem names its card; exit 1 when there is an error.
+    """
+    from pnpforge.render.preflight import preflight
+
+    with handled():
+        report = preflight(open_db(readonly=True), game, profile, type_)
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        _echo_problems(report)
+        typer.echo(_preflight_summary(report))
+    if report.errors:
+        raise typer.Exit(1)
+
+
+def cut_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    machine: str = typer.Option(..., "--machine", "-m", help="silhouette or cricut."),
+    paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
+    type_: str | None = TYPE,
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/cut/MACHINE/)."
+    ),
+    as_json: bool = JSON,
+) -> None:
+    """Print-then-cut: a PDF with the machine's registration marks and a cut file per sheet.
+
+    SVG outlines for both machines, DXF too for Silhouette Studio's basic edition; each outline
+    is a card's trim rectangle with rounded corners. Faces only (no backs).
+    """
+    from pnpforge.render.cut import cut
+
+    with handled():
+        result = cut(open_db(readonly=True), game, machine, paper=paper, output=output, card_type=type_)
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    sheets = max((p["page"] for p in result.placements), default=0)
+    typer.echo(
+        f"Wrote {result.pdf}: {len(result.placements)} cards on {sheets} sheet(s) "
+        f"for {machine}, and {sheets} cut file(s) in {result.directory}"
+    )
+    typer.echo(
+        "  Print at 100 % / actual size, faces only; load the cut file in the machine's "
+        "software with registration marks on."
+    )
+    for w in result.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def tts_object_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    base_url: str | None = typer.Option(
+        None,
+        "--base-url",
+        metavar="URL",
+        help="Where the sheet PNGs are uploaded (default: file:/// paths on this computer).",
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/tts/)."
+    ),
+) -> None:
+    """Tabletop Simulator sheets plus GAME.json, a saved object with every deck (image URLs set)."""
+    from pnpforge.render import tts
+    from pnpforge.render.raster import card_context
+    from pnpforge.render.tts_object import write_saved_object
+
+    with handled():
+        db = open_db(readonly=True)
+        result = tts(db, game, output=output)
+        path = write_saved_object(card_context(db, game, None, None), result, base_url)
+    typer.echo(
+        f"Wrote {path} ({len(result.decks)} sheet(s)); copy it to Tabletop Simulator's "
+        "Saved Objects folder (see README.txt beside it)"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("shop")(shop_cmd)
+    app.command("preflight")(preflight_cmd)
+    app.command("cut")(cut_cmd)
+    app.command("tts-object")(tts_object_cmd)

@@ -1,0 +1,305 @@
+"""`pnp cut`: a print PDF with a cutting machine's registration marks, and its cut files.
+
+Each sheet of the PDF carries the machine's marks (cut_geometry.py) and cards at
+their exact size with a little bleed; each sheet gets a cut file holding one
+rounded outline per card at exactly the trim rectangle the manifest lists — an
+SVG for both machines and, for Silhouette Studio's basic edition (which reads
+DXF but not SVG), a DXF of lines and arcs in millimetres.  Cards print
+single-sided: a cut sheet has no backs.
+
+The corner radius is the card type's `corner_radius_mm` in its back design
+(card_types.back), else 3 mm.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnpforge.errors import PnpError
+from pnpforge.outfile import atomic_open, confined, ensure_folder, write_text
+from pnpforge.render.cut_geometry import (
+    BLEED_MM,
+    DEFAULT_CORNER_MM,
+    Grid,
+    Machine,
+    grid,
+    machine,
+    rounded_outline,
+)
+from pnpforge.render.sheet import MM_TO_PT, Rect
+
+
+@dataclass
+class CutSheet:
+    """One printed sheet: its cards and their trim rectangles (mm, PDF origin)."""
+
+    number: int
+    cards: list[tuple[Any, Rect, bool, float]] = field(default_factory=list)  # card, trim, turned, r
+
+
+@dataclass
+class CutResult:
+    """What `pnp cut` wrote, and the trim rectangles the cut files follow."""
+
+    machine: str
+    directory: str
+    pdf: str = ""
+    files: list[str] = field(default_factory=list)
+    placements: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "machine": self.machine,
+            "directory": self.directory,
+            "pdf": self.pdf,
+            "files": self.files,
+            "placements": self.placements,
+            "warnings": self.warnings,
+        }
+
+
+def corner_radius(ctype: Any) -> float:
+    """The card type's corner radius in mm (its back design may say), else the default."""
+    value = (ctype.back or {}).get("corner_radius_mm", DEFAULT_CORNER_MM)
+    try:
+        radius = float(value)
+    except (TypeError, ValueError):
+        raise PnpError(
+            f"card type '{ctype.slug}': corner_radius_mm must be a number of mm (got {value!r})"
+        ) from None
+    if not 0 <= radius <= min(ctype.width_mm, ctype.height_mm) / 2:
+        raise PnpError(
+            f"card type '{ctype.slug}': corner_radius_mm {radius:g} is outside 0 to half the card's width"
+        )
+    return radius
+
+
+def plan_sheets(m: Machine, cards: list, types: dict) -> list[CutSheet]:
+    """Cards in deck order (copies included) onto sheets; a new sheet when the size changes."""
+    sheets: list[CutSheet] = []
+    grids: dict[tuple[float, float], Grid] = {}
+    size: tuple[float, float] | None = None
+    for card in cards:
+        t = types[card.type]
+        here = (t.width_mm, t.height_mm)
+        if here not in grids:
+            grids[here] = grid(m, *here)
+        g = grids[here]
+        for _ in range(card.copies):
+            if here != size or len(sheets[-1].cards) == g.per_sheet:
+                size = here
+                sheets.append(CutSheet(len(sheets) + 1))
+            slot = g.slots[len(sheets[-1].cards)]
+            sheets[-1].cards.append((card, slot, g.rotated, corner_radius(t)))
+    return sheets
+
+
+def cut(
+    db: Any,
+    game: str,
+    machine_name: str,
+    paper: str = "letter",
+    output: str | None = None,
+    card_type: str | None = None,
+    renderer_factory: Any = None,
+) -> CutResult:
+    """Write the marked print PDF and one cut file per sheet (SVG, and DXF for Silhouette)."""
+    from pnpforge.render.raster import card_context
+
+    m = machine(machine_name, paper)
+    ctx = card_context(db, game, card_type, renderer_factory)
+    out = ensure_folder(Path(output) if output else Path("output") / game / "cut" / machine_name)
+    sheets = plan_sheets(m, [c for c in ctx.cards if c.copies > 0], ctx.types)
+    result = CutResult(machine_name, str(out))
+    pdf_path = confined(out, f"{game}-{machine_name}-{paper}.pdf")
+    _write_pdf(pdf_path, m, sheets, ctx)
+    result.pdf = str(pdf_path)
+    result.files.append(str(pdf_path))
+    for sheet in sheets:
+        stem = f"{game}-{machine_name}-{paper}-{sheet.number:02d}"
+        write_text(confined(out, stem + ".svg"), svg(m, sheet))
+        result.files.append(str(out / (stem + ".svg")))
+        if machine_name == "silhouette":
+            write_text(confined(out, stem + ".dxf"), dxf(sheet))
+            result.files.append(str(out / (stem + ".dxf")))
+        for card, r, turned, _ in sheet.cards:
+            result.placements.append(
+                {
+                    "id": card.id,
+                    "type": card.type,
+                    "page": sheet.number,
+                    "side": "face",
+                    **r.to_dict(),
+                    "rotation": 90 if turned else 0,
+                }
+            )
+    manifest = confined(out, "manifest.json")
+    write_text(manifest, json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    result.files.append(str(manifest))
+    result.warnings = list(ctx.renderer.warnings())
+    return result
+
+
+# ---- the print PDF -------------------------------------------------------------------------------
+
+
+def _write_pdf(path: Path, m: Machine, sheets: list[CutSheet], ctx: Any) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+
+    k = MM_TO_PT
+    with atomic_open(path) as fh:
+        c = Canvas(
+            fh,
+            pagesize=(m.page[0] * k, m.page[1] * k),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=ctx.fonts.regular,
+        )
+        c.setTitle(f"{ctx.game.title} — {m.name} print and cut")
+        c.setAuthor("pnpforge")
+        checked: set[str] = set()
+        for sheet in sheets:
+            for card, r, turned, _ in sheet.cards:
+                if card.id not in checked:
+                    ctx.renderer.check(card)
+                    checked.add(card.id)
+                _draw_card(c, ctx.renderer, card, r, turned)
+            c.setFillColorRGB(0, 0, 0)
+            for mark in m.marks:
+                c.rect(mark.x * k, mark.y * k, mark.w * k, mark.h * k, stroke=0, fill=1)
+            c.showPage()
+        c.save()
+
+
+def _draw_card(c: Any, renderer: Any, card: Any, r: Rect, turned: bool) -> None:
+    """The face in its slot, clipped to the trim plus BLEED_MM, turned 90° when the grid is."""
+    k, b = MM_TO_PT, BLEED_MM * MM_TO_PT
+    c.saveState()
+    path = c.beginPath()
+    path.rect(r.x * k - b, r.y * k - b, r.w * k + 2 * b, r.h * k + 2 * b)
+    c.clipPath(path, stroke=0, fill=0)
+    if turned:  # the card's bottom-left goes to the slot's bottom-right
+        c.translate(r.x1 * k, r.y * k)
+        c.rotate(90)
+    else:
+        c.translate(r.x * k, r.y * k)
+    renderer.draw_face(c, card, 0.0, 0.0, b)
+    c.restoreState()
+
+
+# ---- cut files -----------------------------------------------------------------------------------
+
+
+def _svg_path(r: Rect, radius: float, page_h: float) -> str:
+    """The rounded outline as SVG path data (mm, y down)."""
+
+    def pt(x: float, y: float) -> str:
+        return f"{x:.3f},{page_h - y:.3f}"
+
+    parts = rounded_outline(r, radius)
+    first = parts[0][1]
+    d = [f"M{pt(first[0], first[1])}"]
+    for kind, v in parts:
+        if kind == "line":
+            d.append(f"L{pt(v[2], v[3])}")
+        else:
+            cx, cy, rad, _, end = v
+            ex, ey = cx + rad * math.cos(math.radians(end)), cy + rad * math.sin(math.radians(end))
+            d.append(f"A{rad:.3f},{rad:.3f} 0 0 0 {pt(ex, ey)}")  # counter-clockwise in y-up
+    return " ".join(d) + " Z"
+
+
+def svg(m: Machine, sheet: CutSheet) -> str:
+    """One sheet's cut outlines (red hairlines, as cutting software expects) and marks, in mm."""
+    w, h = m.page
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h:g}mm" '
+        f'viewBox="0 0 {w:g} {h:g}">',
+        '<g id="registration" fill="#000000" stroke="none">',
+    ]
+    for r in m.marks:
+        lines.append(f'<rect x="{r.x:.3f}" y="{h - r.y1:.3f}" width="{r.w:.3f}" height="{r.h:.3f}"/>')
+    lines.append("</g>")
+    lines.append('<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">')
+    for card, r, _, radius in sheet.cards:
+        lines.append(f'<path id="{_xml_id(card.id, sheet.number, r)}" d="{_svg_path(r, radius, h)}"/>')
+    lines.append("</g>")
+    lines.append("</svg>")
+    return "\n".join(lines) + "\n"
+
+
+def _xml_id(card_id: str, page: int, r: Rect) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in card_id)
+    return f"card-{safe}-p{page}-{round(r.x)}-{round(r.y)}"
+
+
+def dxf(sheet: CutSheet) -> str:
+    """One sheet's outlines as a DXF R12 file (LINE and ARC entities, millimetres, y up)."""
+    out = [
+        "0",
+        "SECTION",
+        "2",
+        "HEADER",
+        "9",
+        "$ACADVER",
+        "1",
+        "AC1009",
+        "9",
+        "$INSUNITS",
+        "70",
+        "4",
+        "0",
+        "ENDSEC",
+        "0",
+        "SECTION",
+        "2",
+        "ENTITIES",
+    ]
+    for _, r, _, radius in sheet.cards:
+        for kind, v in rounded_outline(r, radius):
+            if kind == "line":
+                out += [
+                    "0",
+                    "LINE",
+                    "8",
+                    "CUT",
+                    "10",
+                    f"{v[0]:.4f}",
+                    "20",
+                    f"{v[1]:.4f}",
+                    "30",
+                    "0",
+                    "11",
+                    f"{v[2]:.4f}",
+                    "21",
+                    f"{v[3]:.4f}",
+                    "31",
+                    "0",
+                ]
+            else:
+                out += [
+                    "0",
+                    "ARC",
+                    "8",
+                    "CUT",
+                    "10",
+                    f"{v[0]:.4f}",
+                    "20",
+                    f"{v[1]:.4f}",
+                    "30",
+                    "0",
+                    "40",
+                    f"{v[2]:.4f}",
+                    "50",
+                    f"{v[3]:.4f}",
+                    "51",
+                    f"{v[4] % 360:.4f}",
+                ]
+    out += ["0", "ENDSEC", "0", "EOF"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,126 @@
+"""`pnp cut`: registration marks, and cut outlines exactly on the manifest's trim rectangles."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from pnpforge.errors import PnpError
+from pnpforge.render.cut import cut
+from pnpforge.render.cut_geometry import CRICUT_AREA_MM, machine
+from pnpforge.render.sheet import PAPERS, Rect
+from pnpforge.store.db import open_db
+
+SVG = "{http://www.w3.org/2000/svg}"
+TOL = 0.1
+
+
+def _svg_outlines(path: Path, page_h: float) -> list[Rect]:
+    """Bounding boxes (mm, PDF origin) of the cut paths of an SVG."""
+    boxes = []
+    for p in ET.parse(path).getroot().iter(SVG + "path"):
+        pts = [(float(x), float(y)) for x, y in re.findall(r"[ML ]\s*(-?[\d.]+),(-?[\d.]+)", p.get("d"))]
+        pts += [(float(x), float(y)) for x, y in re.findall(r"0 0 0 (-?[\d.]+),(-?[\d.]+)", p.get("d"))]
+        xs, ys = [x for x, _ in pts], [page_h - y for _, y in pts]
+        boxes.append(Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+    return boxes
+
+
+def _same(a: Rect, b: dict) -> bool:
+    return all(abs(u - b[k]) <= TOL for u, k in ((a.x, "x"), (a.y, "y"), (a.w, "w"), (a.h, "h")))
+
+
+def _dxf_lines(path: Path) -> list[tuple[float, ...]]:
+    codes = path.read_text().split("\n")
+    pairs = list(zip(codes[0::2], codes[1::2], strict=False))
+    lines, i = [], 0
+    while i < len(pairs):
+        if pairs[i] == ("0", "LINE"):
+            vals = dict(pairs[i + 1 : i + 8])
+            lines.append(tuple(float(vals[k]) for k in ("10", "20", "11", "21")))
+        i += 1
+    return lines
+
+
+@pytest.fixture(scope="module")
+def silhouette(tmp_path_factory):
+    from conftest import SHIPPED_DB
+
+    out = tmp_path_factory.mktemp("sil")
+    db = open_db(SHIPPED_DB, readonly=True)
+    return cut(db, "enforcer", "silhouette", paper="letter", output=str(out), card_type="obligor"), out
+
+
+def test_every_svg_outline_is_a_manifest_trim_rectangle(silhouette):
+    result, out = silhouette
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["placements"] == result.placements and len(result.placements) == 28
+    page_h = PAPERS["letter"][1]
+    for page in sorted({p["page"] for p in result.placements}):
+        rects = [p for p in result.placements if p["page"] == page]
+        outlines = _svg_outlines(out / f"enforcer-silhouette-letter-{page:02d}.svg", page_h)
+        assert len(outlines) == len(rects)
+        for o in outlines:
+            assert sum(_same(o, r) for r in rects) == 1, (page, o)
+
+
+def test_dxf_edges_lie_on_the_trim_rectangles(silhouette):
+    result, out = silhouette
+    rects = [p for p in result.placements if p["page"] == 1]
+    lines = _dxf_lines(out / "enforcer-silhouette-letter-01.dxf")
+    assert len(lines) == 4 * len(rects)
+    for r in rects:
+        x0, y0, x1, y1 = r["x"], r["y"], r["x"] + r["w"], r["y"] + r["h"]
+        on_edge = [
+            ln
+            for ln in lines
+            if (abs(ln[1] - y0) < TOL and abs(ln[3] - y0) < TOL and x0 <= ln[0] <= x1)
+            or (abs(ln[0] - x1) < TOL and abs(ln[2] - x1) < TOL and y0 <= ln[1] <= y1)
+        ]
+        assert len(on_edge) == 2
+
+
+def test_silhouette_marks_sit_at_their_inset_and_print(silhouette):
+    result, out = silhouette
+    m = machine("silhouette", "letter")
+    w, h = m.page
+    assert m.marks[0] == Rect(10, h - 15, 5, 5)  # the square, top-left
+    assert Rect(w - 30, h - 10.5, 20, 0.5) in m.marks  # top-right L
+    assert Rect(10, 10, 0.5, 20) in m.marks  # bottom-left L
+    svg_rects = list(ET.parse(out / "enforcer-silhouette-letter-01.svg").getroot().iter(SVG + "rect"))
+    assert (float(svg_rects[0].get("x")), float(svg_rects[0].get("y"))) == (10.0, 10.0)
+    doc = pdfium.PdfDocument(result.pdf)
+    img = doc[0].render(scale=150 / 72).to_pil().convert("L")
+    k = 150 / 25.4
+    assert img.getpixel((round(12.5 * k), round(12.5 * k))) < 40  # inside the square
+    assert img.getpixel((round((w - 20) * k), round(10.25 * k))) < 80  # on the top-right arm
+    for p in result.placements:  # cards keep clear of the marks
+        card = Rect(p["x"], p["y"], p["w"], p["h"])
+        assert all(not card.expand(1, 1, 1, 1).overlaps(mark) for mark in m.marks)
+
+
+def test_cricut_keeps_cards_in_its_print_area_so_fewer_per_sheet(tmp_path, db):
+    result = cut(db, "enforcer", "cricut", paper="letter", output=str(tmp_path), card_type="obligor")
+    pw, ph = PAPERS["letter"]
+    aw, ah = CRICUT_AREA_MM
+    area = Rect((pw - aw) / 2, (ph - ah) / 2, aw, ah)
+    assert all(area.contains(Rect(p["x"], p["y"], p["w"], p["h"])) for p in result.placements)
+    per_sheet = max(sum(1 for p in result.placements if p["page"] == n) for n in range(1, 30))
+    sil = cut(db, "enforcer", "silhouette", paper="letter", output=str(tmp_path / "s"), card_type="obligor")
+    sil_per_sheet = max(sum(1 for p in sil.placements if p["page"] == n) for n in range(1, 30))
+    assert per_sheet < sil_per_sheet
+    assert not list(tmp_path.glob("*.dxf"))  # DXF is for Silhouette Studio
+
+
+def test_unknown_machine_is_one_clear_line(run):
+    from conftest import SHIPPED_DB
+
+    res = run("--db", SHIPPED_DB, "cut", "enforcer", "--machine", "laser")
+    assert res.exit_code != 0 and "unknown cutting machine 'laser'" in res.stderr
+    with pytest.raises(PnpError, match="unknown paper"):
+        machine("cricut", "a3")

@@ -1,0 +1,88 @@
+"""`pnp preflight`: problems a print shop would reject, each naming its card."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from PIL import Image
+
+from pnpforge.render.preflight import colour_shift, preflight
+from pnpforge.store.db import open_db
+
+
+def _set_art(db_path: Path, game: str, card_id: str, art: str) -> None:
+    con = sqlite3.connect(db_path)
+    con.execute("UPDATE cards SET art = ? WHERE game = ? AND id = ?", (art, game, card_id))
+    con.commit()
+    con.close()
+
+
+def test_tiny_art_is_an_error_naming_the_card(shipped_db, tmp_path, run):
+    Image.new("RGB", (40, 40), (120, 60, 30)).save(tmp_path / "tiny.png")
+    _set_art(shipped_db, "enforcer", "OB-02", "tiny.png")
+    report = preflight(open_db(shipped_db, readonly=True), "enforcer", "mpc", "obligor")
+    errors = [p for p in report.errors if "tiny.png" in p.message]
+    assert len(errors) == 1 and errors[0].subject == "enforcer/OB-02"
+    assert "40×40 px" in errors[0].message and "needs 300 dpi" in errors[0].message
+    res = run("--db", shipped_db, "preflight", "enforcer", "--profile", "mpc", "--type", "obligor")
+    assert res.exit_code == 1 and "enforcer/OB-02" in res.stderr + res.stdout
+    shop = run(
+        "--db",
+        shipped_db,
+        "shop",
+        "enforcer",
+        "--profile",
+        "mpc",
+        "--type",
+        "obligor",
+        "-o",
+        tmp_path / "out",
+    )
+    assert shop.exit_code != 0 and "nothing was written" in shop.stderr
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+def test_sharp_art_passes_and_the_json_counts(shipped_db, tmp_path, run):
+    Image.new("RGB", (1200, 600), (120, 60, 30)).save(tmp_path / "big.png")
+    _set_art(shipped_db, "enforcer", "OB-02", "big.png")
+    res = run("--db", shipped_db, "preflight", "enforcer", "--profile", "mpc", "--type", "obligor", "--json")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert data["errors"] == 0 and data["cards"] == 28
+
+
+def test_art_that_stops_at_the_trim_is_a_warning(mini_db, tmp_path):
+    folder = mini_db.parent / "templates" / "mini"
+    folder.mkdir(parents=True)
+    (folder / "hero.toml").write_text(
+        '[[regions]]\nname = "art"\nkind = "image"\nx = 0\ny = 20\nw = "W"\nh = 20\n', encoding="utf-8"
+    )
+    Image.new("RGB", (900, 300), (10, 10, 10)).save(mini_db.parent / "wide.png")
+    _set_art(mini_db, "mini", "H-01", "wide.png")
+    report = preflight(open_db(mini_db, readonly=True), "mini", None, "hero")
+    edge = [p for p in report.warnings if "stops at the trim" in p.message]
+    assert [p.subject for p in edge] == ["mini/H-01"] and "left, right" in edge[0].message
+
+
+def test_a_size_no_product_fits_is_an_error_naming_the_cards(mini_db):
+    report = preflight(open_db(mini_db, readonly=True), "mini", "tgc")
+    assert any(
+        p.subject.startswith("type spell (S-01)") and "no The Game Crafter product" in p.message
+        for p in report.errors
+    )
+
+
+def test_vivid_rgb_and_heavy_ink_are_flagged_muted_colours_are_not():
+    assert "saturated" in colour_shift((0.0, 0.3, 1.0), 240)
+    assert "saturated" in colour_shift((0.1, 1.0, 0.2), 240)
+    assert colour_shift((0.20, 0.29, 0.37), 240) is None  # slate blue-grey
+    assert colour_shift((1.0, 0.9, 0.0), 240) is None  # process yellow reaches it
+    assert "280 % ink" in colour_shift((0.2, 0.0, 0.0), 240)  # deep maroon: over the limit
+
+
+def test_safe_zone_warning_names_the_type_and_distance(db):
+    report = preflight(db, "enforcer", "tgc", "penalty")
+    lines = [p.line() for p in report.warnings]
+    assert any("type penalty (PEN)" in ln and "3.00 mm" in ln and "3.17 mm" in ln for ln in lines)
