@@ -119,8 +119,13 @@ def test_embedded_outlines_are_real(tmp_path: Path) -> None:
 def test_conversion_progress_is_reported_once_on_stderr(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import logging
+
     from pnpforge.commands import _fontbar
 
+    log = logging.getLogger("pnpforge.fonts")
+    for handler in [h for h in log.handlers if isinstance(h, _fontbar._FontBar)]:
+        log.removeHandler(handler)  # an earlier command in this process already told its user
     _fontbar.install()
     _pdf_with("NotoSansTC", tmp_path, "稅健")
     _pdf_with("NotoSansTC", tmp_path / "again", "罰費")

@@ -86,3 +86,12 @@ def test_safe_zone_warning_names_the_type_and_distance(db):
     report = preflight(db, "enforcer", "tgc", "penalty")
     lines = [p.line() for p in report.warnings]
     assert any("type penalty (PEN)" in ln and "3.00 mm" in ln and "3.17 mm" in ln for ln in lines)
+
+
+def test_colours_written_straight_as_operators_are_still_seen():
+    from pnpforge.render import pdf_ops
+    from pnpforge.render.preflight import _recording_canvas
+
+    canvas = _recording_canvas()
+    pdf_ops.fill_hex(canvas, "#ff0000")  # the fast path card text takes
+    assert (1.0, 0.0, 0.0) in canvas.colours

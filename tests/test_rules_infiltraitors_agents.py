@@ -17,7 +17,7 @@ from pnpforge.rules.kit import check_observation
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import transaction
-from test_rules_infiltraitors_helpers import (  # type: ignore[import-not-found]
+from test_rules_infiltraitors_helpers import (
     ALL_MISSIONS,
     add_hint,
     copy_db,
@@ -206,3 +206,16 @@ def test_many_random_games(rules_for, mission):
     for seed in range(12):
         result = play_game(rules, 2 + seed % 4, seed, ["greedy"] * (2 + seed % 4))
         assert result.completed, result.failure
+
+
+def test_a_game_records_what_happened_in_standard_events(rules_for):
+    rules = rules_for("M03")
+    result = play_game(rules, 3, 5, ["greedy"] * 3, verbose=True)
+    assert result.completed, result.failure
+    counts = result.event_counts
+    assert counts["used"] > 10 and counts["outcome"] > 5 and counts["round"] > 3
+    assert counts["score"] == 3 and counts["end"] == 1
+    assert result.used["M03"] == 1 and all(card[0] in "RKYBGSM" for card in result.used)
+    log = "\n".join(result.log)
+    assert "hint" in log and "shoots seat" in log and "round 1 ends" in log
+    assert ": hit, traitor" in log and "mission M03 " in log

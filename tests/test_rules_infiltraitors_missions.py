@@ -18,7 +18,7 @@ from pnpforge.rules.games.infiltraitors.table import (
     REWARDS,
     SHARED,
 )
-from test_rules_infiltraitors_helpers import (  # type: ignore[import-not-found]
+from test_rules_infiltraitors_helpers import (
     add_hint,
     clear_lineup,
     conserved,

@@ -14,7 +14,7 @@ from pnpforge.rules.kit import DeckError
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import transaction
-from test_rules_infiltraitors_helpers import copy_db  # type: ignore[import-not-found]
+from test_rules_infiltraitors_helpers import copy_db
 
 GAME = "infiltraitors"
 

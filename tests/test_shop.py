@@ -167,3 +167,15 @@ def test_rgb_to_cmyk_limits_total_ink_and_keeps_greys_in_black():
 def test_total_ink_never_passes_the_limit(r, g, b):
     cmyk = rgb_to_cmyk(r, g, b, 240.0)
     assert 100 * sum(cmyk) <= 240.0 + 1e-9 and all(0 <= v <= 1 for v in cmyk)
+
+
+def test_cmyk_canvas_converts_colours_written_straight_as_operators():
+    import io
+
+    from pnpforge.render import pdf_ops
+    from pnpforge.shop.cmyk import CmykCanvas
+
+    canvas = CmykCanvas(io.BytesIO())
+    pdf_ops.fill_hex(canvas, "#ff0000")  # the fast path card text takes
+    ops = " ".join(canvas._code)
+    assert re.search(r"[\d.]+ [\d.]+ [\d.]+ [\d.]+ k$", ops) and " rg" not in ops

@@ -6,7 +6,8 @@ For each game it writes, into output/GAME/:
     GAME-helpers-PAPER.pdf      player-aid cards on the same sheets (docs.helpers)
     GAME-rules-PAPER.pdf        the rulebook summary, and GAME-rules.md (docs.summary)
     images/                     a PNG per card face and back; images/helpers/ the helper cards
-    tts/                        Tabletop Simulator deck sheets, backs and README.txt
+    tts/                        Tabletop Simulator deck sheets, backs, saved object and README.txt
+    shop/PROFILE/, cut/MACHINE/ with --shop, --cut: print-shop files, print-then-cut files
     manifest.json               every file: size, pages, cards, sha256; the database hash
 
 Safety: a game is built in a temporary folder next to output/GAME and swapped in
@@ -50,15 +51,30 @@ def _rel(path: str | Path, root: Path) -> str:
 # part writes its own files into the game's staging folder.  Card images and TTS sheets
 # are one part because they share the drawing of every card.
 PARTS: dict[str, tuple[str, ...]] = {"docs": ("sheets", "helpers", "rules"), "raster": ("images", "tts")}
+# Parts made only when asked (BuildOptions.shop, BuildOptions.cut): pnpforge.shop.kit_parts.
+EXTRA_PARTS: dict[str, tuple[str, ...]] = {"shop": ("shop",), "cut": ("cut",)}
 # Relative cost per distinct card, measured on the shipped games (longest tasks start first).
-_COST = {"raster": 1.0, "docs": 0.45}
+_COST = {"raster": 1.0, "docs": 0.45, "shop": 0.6, "cut": 0.3}
+
+
+def parts_of(opts: BuildOptions) -> dict[str, tuple[str, ...]]:
+    """The parts a build with `opts` makes: always PARTS, then shop and cut files when asked."""
+    return {**PARTS, **{part: s for part, s in EXTRA_PARTS.items() if getattr(opts, part)}}
+
+
+def steps_of(opts: BuildOptions) -> tuple[str, ...]:
+    """Every step a game's build reports with `opts` (STEPS plus the asked extras)."""
+    extra = tuple(s for part, steps in parts_of(opts).items() if part in EXTRA_PARTS for s in steps)
+    return (*STEPS[:-1], *extra, STEPS[-1])
 
 
 def run_part(
     db: Any, game: str, part: str, work: Path, opts: BuildOptions, progress: Progress
 ) -> tuple[Facts, list[str]]:
     """Write one part of a game's kit into `work`; return per-file facts and warnings."""
-    step = {"docs": _docs, "raster": _raster}[part]
+    from pnpforge.shop import kit_parts
+
+    step = {"docs": _docs, "raster": _raster, "shop": kit_parts.shop_part, "cut": kit_parts.cut_part}[part]
     facts: Facts = {}
     warnings: list[str] = []
     step(db, game, work, opts, facts, warnings, progress)
@@ -197,14 +213,14 @@ def _part_worker(
     return run_part(open_db(db_path, readonly=True), game, part, Path(work), opts, report)
 
 
-def _plan_tasks(db_path: str, games: list[str]) -> list[tuple[str, str]]:
+def _plan_tasks(db_path: str, games: list[str], opts: BuildOptions) -> list[tuple[str, str]]:
     """(game, part) pairs, most expensive first, so the last task to start is a short one."""
     from pnpforge.store import repo
     from pnpforge.store.db import open_db
 
     db = open_db(db_path, readonly=True)
     size = {g: max(1, len(repo.list_cards(db, g))) for g in games}
-    tasks = [(g, part) for g in games for part in PARTS]
+    tasks = [(g, part) for g in games for part in parts_of(opts)]
     return sorted(tasks, key=lambda t: -size[t[0]] * _COST[t[1]])
 
 
@@ -218,7 +234,7 @@ class _GameState:
 
     def all_warnings(self) -> list[str]:
         """Warnings in part order, whatever order the parts finished in (a stable manifest)."""
-        return [w for part in PARTS for w in self.warnings.get(part, [])]
+        return [w for part in [*PARTS, *EXTRA_PARTS] for w in self.warnings.get(part, [])]
 
 
 def build(
@@ -246,11 +262,14 @@ def build(
     db = open_db(db_path, readonly=True)
     for g in games:
         repo.get_game(db, g)  # unknown game -> PnpError before any work
+    from pnpforge.shop.kit_parts import check_extras
+
+    check_extras(opts.shop, opts.cut, opts.paper)  # unknown profile or machine -> PnpError, no work
     root = Path(out_root)
-    states = {g: _GameState(stage_dir(root, g), set(PARTS)) for g in games}
+    states = {g: _GameState(stage_dir(root, g), set(parts_of(opts))) for g in games}
     kits: dict[str, GameKit] = {}
     try:
-        tasks = _plan_tasks(db_path, games)
+        tasks = _plan_tasks(db_path, games, opts)
         if jobs <= 1:
             for g, part in tasks:
                 if states[g].error is None:

@@ -30,6 +30,8 @@ class BuildOptions(SheetOptions):
 
     dpi: int = 300
     players: int | None = None
+    shop: str | None = None  # a shop profile (pnpforge.shop): its files go to shop/PROFILE/
+    cut: str | None = None  # a cutting machine (render.cut): its files go to cut/MACHINE/
 
     def print_options(self, output: Path) -> Any:
         from pnpforge.render import PrintOptions
@@ -40,6 +42,9 @@ class BuildOptions(SheetOptions):
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["offset"] = {"x": self.offset[0], "y": self.offset[1]}
+        for extra in ("shop", "cut"):  # absent unless asked, so a plain kit's manifest is unchanged
+            if d[extra] is None:
+                del d[extra]
         return d
 
 

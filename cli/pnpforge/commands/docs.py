@@ -40,6 +40,10 @@ _BUILD_HELP = (
     "backs, helper cards, the rulebook summary (PDF and Markdown), card images, Tabletop "
     "Simulator sheets and manifest.json (every file's size, pages, cards and sha256, plus the "
     "hash of the database content it was built from).\n\n"
+    "--shop P adds the files of print shop P (mpc, tgc, drivethru; see `pnp shop`) in "
+    "shop/P/, after a clean preflight; --cut M adds the print-then-cut PDF and cut files of "
+    "machine M (silhouette, cricut; see `pnp cut`) on --paper in cut/M/; both are listed in "
+    "the manifest.\n\n"
     "Each game is built in a temporary folder and swapped in only when every step succeeded, "
     "so a failed build leaves the previous kit intact."
 )
@@ -152,6 +156,12 @@ def build_cmd(
         min=1,
         help="Print per-player aids for N players (every game built must allow N).",
     ),
+    shop: str | None = typer.Option(
+        None, "--shop", metavar="PROFILE", help="Add print-shop files: mpc, tgc or drivethru."
+    ),
+    cut: str | None = typer.Option(
+        None, "--cut", metavar="MACHINE", help="Add print-then-cut files: silhouette or cricut."
+    ),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Games built at once (0: one per CPU core)."),
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a progress bar on standard error."
@@ -163,6 +173,7 @@ def build_cmd(
 
     from pnpforge import build as kit
     from pnpforge.render import parse_offset
+    from pnpforge.shop.kit_parts import check_extras
     from pnpforge.store import repo
     from pnpforge.store.db import resolve_path
 
@@ -187,10 +198,13 @@ def build_cmd(
             offset=parse_offset(offset),
             dpi=dpi,
             players=players,
+            shop=shop,
+            cut=cut,
         )
         opts.print_options(Path(os.devnull))  # validate the sheet options before any work
+        check_extras(shop, cut, paper)  # and the shop profile and cutting machine
         workers = jobs or min(len(games), os.cpu_count() or 1)
-        total = len(games) * len(kit.STEPS)
+        total = len(games) * len(kit.steps_of(opts))
         with _bar(total, progress and not as_json) as advance:
             kits = kit.build(resolve_path(db_path()), games, output, opts, jobs=workers, progress=advance)
     if as_json:

@@ -6,6 +6,7 @@ reportlab and pypdfium2 load inside the calls, so `pnp --help` stays fast.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -134,24 +135,42 @@ def tts_object_cmd(
         None,
         "--base-url",
         metavar="URL",
-        help="Where the sheet PNGs are uploaded (default: file:/// paths on this computer).",
+        help="Where the sheet PNGs are uploaded (default: file:/// addresses on this computer).",
+    ),
+    source: str | None = typer.Option(
+        None,
+        "--from",
+        metavar="DIR",
+        help="Folder of the TTS sheets and GAME.json (default output/GAME/tts/; made if missing).",
     ),
     output: str | None = typer.Option(
-        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/tts/)."
+        None, "-o", "--output", metavar="FILE", help="Linked saved object (default DIR/linked/GAME.json)."
     ),
 ) -> None:
-    """Tabletop Simulator sheets plus GAME.json, a saved object with every deck (image URLs set)."""
-    from pnpforge.render import tts
-    from pnpforge.render.raster import card_context
-    from pnpforge.render.tts_object import write_saved_object
+    """A Tabletop Simulator saved object with full image addresses, ready for its Saved Objects folder.
+
+    Reads GAME.json that `pnp tts` or `pnp build` wrote (image names relative to it; with no
+    sheets there yet, they are drawn first) and writes a copy whose images point at this
+    computer's files or, with --base-url, at where the PNGs were uploaded.
+    """
+    from pnpforge.render.tts_object import check_base_url, link_saved_object
 
     with handled():
-        db = open_db(readonly=True)
-        result = tts(db, game, output=output)
-        path = write_saved_object(card_context(db, game, None, None), result, base_url)
+        if base_url is not None:
+            check_base_url(base_url)  # before drawing anything
+        folder = Path(source) if source else Path("output") / game / "tts"
+        saved = folder / f"{game}.json"
+        drawn = 0
+        if not saved.exists():
+            from pnpforge.render import tts
+
+            drawn = len(tts(open_db(readonly=True), game, output=str(folder)).decks)
+        target = Path(output) if output else folder / "linked" / f"{game}.json"
+        linked = link_saved_object(saved, target, base_url)
+    made = f"drew {drawn} sheet(s) in {folder}; " if drawn else ""
     typer.echo(
-        f"Wrote {path} ({len(result.decks)} sheet(s)); copy it to Tabletop Simulator's "
-        "Saved Objects folder (see README.txt beside it)"
+        f"Wrote {linked.path} ({made}{len(linked.images)} images at {linked.base_url}); copy it to "
+        "Tabletop Simulator's Saved Objects folder (see README.txt beside the sheets)"
     )
 
 

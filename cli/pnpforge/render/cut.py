@@ -139,10 +139,21 @@ def cut(
                 }
             )
     manifest = confined(out, "manifest.json")
-    write_text(manifest, json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    write_text(manifest, json.dumps(_manifest(result), ensure_ascii=False, indent=2) + "\n")
     result.files.append(str(manifest))
     result.warnings = list(ctx.renderer.warnings())
     return result
+
+
+def _manifest(result: CutResult) -> dict:
+    """The manifest on disk: file names relative to it, so the folder can move (and a kit built
+    anywhere is the same bytes)."""
+    return {
+        **result.to_dict(),
+        "directory": ".",
+        "pdf": Path(result.pdf).name,
+        "files": [Path(f).name for f in result.files],
+    }
 
 
 # ---- the print PDF -------------------------------------------------------------------------------

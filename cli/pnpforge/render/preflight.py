@@ -17,19 +17,17 @@ uses, and every piece of art with the box it fills.  Problems name the card
 
 from __future__ import annotations
 
-import colorsys
 import io
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render.face import FaceRenderer
+from pnpforge.render.preflight_colour import colour_shift, hex_colour
+
+__all__ = ["PreflightReport", "Problem", "colour_shift", "preflight"]
 
 DEFAULT_DPI = 300
-VIVID_SATURATION = 0.8  # HSV saturation and value from which RGB leaves the CMYK gamut
-VIVID_VALUE = 0.8
-YELLOW_HUE_DEG = (40.0, 75.0)  # process yellow reaches these vivid hues
-INK_SHIFT_DELTA_E = 5.0
 
 
 @dataclass(frozen=True)
@@ -163,6 +161,9 @@ def _recording_canvas() -> Any:
 
     c = Recorder(io.BytesIO(), pagesize=(600, 600))
     c.colours, c.fonts = set(), set()
+    # colour-space enforcing (a no-op), so code that writes colour operators itself still calls
+    # setFillColorRGB here and every colour is seen
+    c._enforceColorSpace = lambda colour: colour
     return c
 
 
@@ -334,60 +335,14 @@ def _check_safe(
             )
 
 
-def _lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
-    """sRGB (0..1) to CIE L*a*b* (D65): for colour differences."""
-
-    def lin(v: float) -> float:
-        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (lin(v) for v in rgb)
-    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
-    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
-
-    def f(t: float) -> float:
-        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
-
-    fx, fy, fz = f(x), f(y), f(z)
-    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
-
-
-def _delta_e(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
-    la, lb = _lab(a), _lab(b)
-    return sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5
-
-
-def colour_shift(rgb: tuple[float, float, float], max_ink: float) -> str | None:
-    """Why a colour will print differently in CMYK, or None."""
-    from pnpforge.shop.cmyk import rgb_to_cmyk
-
-    c, m, y, k = rgb_to_cmyk(*rgb, max_ink=max_ink)
-    c0, m0, y0, k0 = rgb_to_cmyk(*rgb, max_ink=0.0)
-    back = tuple((1 - v) * (1 - k) for v in (c, m, y))
-    if 100 * (c0 + m0 + y0 + k0) > max_ink + 0.5:
-        shift = _delta_e(rgb, back)  # type: ignore[arg-type]
-        if shift >= INK_SHIFT_DELTA_E:
-            return (
-                f"needs {100 * (c0 + m0 + y0 + k0):.0f} % ink, limited to {max_ink:.0f} %: "
-                f"it prints lighter (ΔE {shift:.0f})"
-            )
-    hue, sat, val = colorsys.rgb_to_hsv(*rgb)
-    lo, hi = YELLOW_HUE_DEG
-    if sat >= VIVID_SATURATION and val >= VIVID_VALUE and not lo <= hue * 360 <= hi:
-        return "a saturated RGB colour process inks do not reach: it prints duller"
-    return None
-
-
-def _hex(rgb: tuple[float, float, float]) -> str:
-    return "#" + "".join(f"{round(v * 255):02x}" for v in rgb)
-
-
 def _check_colours(seen: _Seen, max_ink: float, report: PreflightReport) -> None:
     for rgb, subjects in sorted(seen.colours.items()):
         why = colour_shift(rgb, max_ink)
         if why:
             names = ", ".join(subjects[:3]) + (f" … {len(subjects)} in all" if len(subjects) > 3 else "")
-            report.problems.append(Problem("warning", names, f"colour {_hex(rgb)} will shift in CMYK: {why}"))
+            report.problems.append(
+                Problem("warning", names, f"colour {hex_colour(rgb)} will shift in CMYK: {why}")
+            )
 
 
 def _check_fonts(seen: _Seen, report: PreflightReport) -> None:

@@ -627,23 +627,24 @@ def _runs(atoms: list[Atom]) -> list[tuple]:
 
 def _draw_line(canvas: Any, line: Line, x: float, baseline: float, s: float, colour: str,
                m: Measure, icon_painter: IconPainter | None, mark_colour: str, rgb) -> None:
+    """Draw one line's runs from `x` (`rgb` is kept for callers; colours go through pdf_ops)."""
+    from pnpforge.render import pdf_ops  # reportlab: drawing only, never at import
+
     pen = x
     for run in line.runs():
         kind = run[0]
         if kind == "text":
             _, text, sp, width = run
-            canvas.setFillColorRGB(*rgb(sp.colour or colour))
-            canvas.setFont(m.bold if sp.bold else m.regular, s)
-            canvas.drawString(pen, baseline, text)
+            pdf_ops.fill_hex(canvas, sp.colour or colour)
+            pdf_ops.draw_string(canvas, m.bold if sp.bold else m.regular, s, pen, baseline, text)
             pen += width * s
             continue
         if kind == "icon" and icon_painter is not None:
             icon_painter(canvas, run[1], pen, baseline, s)
         elif kind == "mark":
             ms = min(s * MARK_SCALE, MARK_MAX)
-            canvas.setFillColorRGB(*rgb(mark_colour))
-            canvas.setFont(m.regular, ms)
-            canvas.drawString(pen, baseline + (ASCENT * s - ASCENT * ms), m.mark)
+            pdf_ops.fill_hex(canvas, mark_colour)
+            pdf_ops.draw_string(canvas, m.regular, ms, pen, baseline + (ASCENT * s - ASCENT * ms), m.mark)
         pen += run[-1] * s
 
 

@@ -2,7 +2,9 @@
 
 An agent receives the seat's observation and the sorted legal actions, never
 the state, so hidden information stays hidden.  The greedy agent asks the
-engine's one hook, `GameRules.greedy_value(obs, action)`.
+engine's one hook, `GameRules.greedy_value(obs, action)`, through
+`GameRules.greedy_values(obs, legal)`, which values every legal action of one
+decision in one call (an engine may override it to share the look-ahead).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pnpforge.errors import PnpError
 AGENTS = ("random", "greedy")
 MODES = AGENTS + ("mixed", "auto")
 
-ValueFn = Callable[[Any, Any], float]
+ValuesFn = Callable[[Any, Sequence[Any]], list[float]]  # (observation, legal actions) -> value of each
 
 
 class Agent(Protocol):
@@ -49,24 +51,24 @@ class GreedyAgent:
     name = "greedy"
     observes = True
 
-    def __init__(self, rng: random.Random, value: ValueFn) -> None:
+    def __init__(self, rng: random.Random, values: ValuesFn) -> None:
         self.rng = rng
-        self.value = value
+        self.values = values
 
     def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
-        scores = [self.value(obs, action) for action in legal]
+        scores = self.values(obs, legal)
         best = max(scores)
         top = [i for i, s in enumerate(scores) if s == best]
         return legal[top[self.rng.randrange(len(top))]]
 
 
-def make_agent(name: str, seed: int, seat: int, value: ValueFn | None = None) -> Agent:
+def make_agent(name: str, seed: int, seat: int, values: ValuesFn | None = None) -> Agent:
     """The agent `name` for `seat` of game `seed`: its randomness depends on both alone."""
     rng = random.Random(f"agent:{seed}:{seat}")
     if name == "random":
         return RandomAgent(rng)
     if name == "greedy":
-        return GreedyAgent(rng, value or (lambda obs, action: 0.0))
+        return GreedyAgent(rng, values or (lambda obs, legal: [0.0] * len(legal)))
     raise PnpError(f"unknown agent '{name}' (allowed: {', '.join(AGENTS)})")
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -148,3 +149,9 @@ class GameRules(ABC):
     def greedy_value(self, obs: Observation, action: Any) -> float:
         """How much the greedy agent likes `action`, judged from the observation alone."""
         return 0.0
+
+    def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
+        """`greedy_value` of every legal action of one decision, in order.  The greedy agent calls
+        this once per decision; an engine overrides it to work out what all the actions share
+        (the hand's look-ahead, the execution under way) once instead of once per action."""
+        return [self.greedy_value(obs, action) for action in legal]

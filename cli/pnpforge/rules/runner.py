@@ -119,7 +119,7 @@ def play_game(
     card_ids = {c.card for c in deck}
     try:
         state = rules.new_initial_state(players, rng)
-        seats = [make_agent(a, seed, i, rules.greedy_value) for i, a in enumerate(agents)]
+        seats = [make_agent(a, seed, i, rules.greedy_values) for i, a in enumerate(agents)]
         steps = _run(state, rules.info.max_steps, seats, result, rng, deck, card_ids, verbose, checker)
         _finish(state, result, deck, steps, verbose)
     except Exception as exc:  # noqa: BLE001 - any engine error is a reported failure

@@ -72,6 +72,12 @@ class CmykCanvas(Canvas):
 
     max_ink: float = 240.0
 
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        # Declared as colour-space enforcing, so code that writes colour operators itself (and
+        # reportlab's text objects) hands every colour to this canvas's conversion instead.
+        self._enforceColorSpace = lambda colour: _as_cmyk(colour, self.max_ink)
+
     def setFillColorRGB(self, r: float, g: float, b: float, alpha: float | None = None) -> None:  # noqa: N802
         self.setFillColorCMYK(*rgb_to_cmyk(r, g, b, self.max_ink))
 

@@ -113,7 +113,7 @@ def shop(
     manifest = out / "manifest.json"
     write_text(manifest, json.dumps(_manifest(ctx, result), ensure_ascii=False, indent=2) + "\n")
     result.files.append(str(manifest))
-    result.warnings.extend(ctx.renderer.warnings())
+    result.warnings = list(dict.fromkeys([*result.warnings, *ctx.renderer.warnings()]))
     return result
 
 

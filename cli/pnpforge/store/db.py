@@ -251,7 +251,7 @@ class transaction:
         self._rollback()
         if isinstance(exc, sqlite3.IntegrityError):
             raise PnpError(f"the database refused the change: {exc}; nothing was changed") from None
-        if isinstance(exc, sqlite3.Error):
+        if isinstance(exc, sqlite3.Error) and is_situation(exc):
             raise PnpError(_write_error(exc)) from None
 
     def _rollback(self) -> None:

@@ -36,11 +36,15 @@ def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
 
 
 def _decode(text: str) -> dict[str, Any]:
+    """A stored snapshot with its keys in sorted order, however it was written (SQL or Python)."""
     try:
         value = json.loads(text)
     except (TypeError, ValueError):
         return {}
-    return value if isinstance(value, dict) else {}
+    if not isinstance(value, dict):
+        return {}
+    sorted_value: dict[str, Any] = json.loads(json.dumps(value, sort_keys=True))
+    return sorted_value
 
 
 def entries(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[EditionEntry]:

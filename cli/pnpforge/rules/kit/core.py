@@ -31,17 +31,16 @@ class CardInstance:
     """One physical card: the database card id and which copy it is (0-based).
 
     Instances are interned: `CardInstance("X", 0)` is always the same object, so
-    equality is identity (compared in C, not by a Python method), and the hash and
-    the text are computed once.  The runner's conservation check and every pile
-    move hash and compare cards at each step, which made a dataclass's generated
-    methods a large share of a game.  The hash equals `hash((card, copy))`, as a
-    frozen dataclass's was, so sets of cards iterate in the same order as before.
+    equality is identity and the hash is the object's own, both computed in C
+    rather than by Python methods (piles, conservation checks and observations
+    hash and compare cards thousands of times a game).  Engines never depend on
+    the iteration order of a set of cards (it varied with the string hash seed
+    before, and varies with addresses now); they sort when order matters.
     """
 
-    __slots__ = ("card", "copy", "_hash", "_text")
+    __slots__ = ("card", "copy", "_text")
     card: str
     copy: int
-    _hash: int
     _text: str
 
     def __new__(cls, card: str, copy: int = 0) -> CardInstance:
@@ -52,7 +51,6 @@ class CardInstance:
         instance = object.__new__(cls)
         object.__setattr__(instance, "card", card)
         object.__setattr__(instance, "copy", copy)
-        object.__setattr__(instance, "_hash", hash(key))
         object.__setattr__(instance, "_text", f"{card}#{copy}")
         _INTERNED[key] = instance
         return instance
@@ -62,9 +60,6 @@ class CardInstance:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"CardInstance is immutable: cannot delete '{name}'")
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __str__(self) -> str:
         return self._text

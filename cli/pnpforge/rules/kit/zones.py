@@ -19,6 +19,13 @@ class Zones:
     def __init__(self, names: Iterable[str]) -> None:
         self._piles: dict[str, list[CardInstance]] = {name: [] for name in names}
         self._where: dict[CardInstance, str] = {}
+        # Derived read-outs of piles (see `ids`), dropped whenever the pile changes.
+        self._ids_of: dict[str, tuple[str, ...]] = {}
+        self._texts_of: dict[str, tuple[str, ...]] = {}
+
+    def _changed(self, name: str) -> None:
+        self._ids_of.pop(name, None)
+        self._texts_of.pop(name, None)
 
     def add_pile(self, name: str) -> None:
         """A new empty pile (e.g. one per seat once the player count is known)."""
@@ -43,6 +50,7 @@ class Zones:
                 raise RuleViolation(f"card {card} dealt twice (already in '{self._where[card]}')")
             self._where[card] = pile
             target.append(card)
+        self._changed(pile)
 
     def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
         """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`."""
@@ -63,6 +71,8 @@ class Zones:
         else:
             target.insert(0, card)
         self._where[card] = dst
+        self._changed(src)
+        self._changed(dst)
 
     def draw(self, src: str, dst: str) -> CardInstance:
         """The top card of `src` moved onto `dst`."""
@@ -72,6 +82,8 @@ class Zones:
         card = source.pop()
         target.append(card)
         self._where[card] = dst
+        self._changed(src)
+        self._changed(dst)
         return card
 
     def move_all(self, src: str, dst: str) -> None:
@@ -81,6 +93,8 @@ class Zones:
             self._where[card] = dst
         target.extend(source)
         source.clear()
+        self._changed(src)
+        self._changed(dst)
 
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         """Reorder a pile by a permutation of its indices (a chance outcome chose it)."""
@@ -88,6 +102,7 @@ class Zones:
         if sorted(order) != list(range(len(pile))):
             raise RuleViolation(f"not a permutation of pile '{name}' ({len(pile)} cards)")
         pile[:] = [pile[i] for i in order]
+        self._changed(name)
 
     def pile(self, name: str) -> Sequence[CardInstance]:
         """A read-only snapshot of a pile, bottom first (safe to hold while cards move)."""
@@ -98,9 +113,24 @@ class Zones:
         keep it across a move (legal actions, observations, invariants read piles every step)."""
         return self._get(name)
 
-    def views(self) -> Mapping[str, Sequence[CardInstance]]:
+    def all_views(self) -> Mapping[str, Sequence[CardInstance]]:
         """Every pile by name, uncopied (see `view`): one look-up per pile for a reader of many."""
         return self._piles
+
+    def ids(self, name: str) -> tuple[str, ...]:
+        """The card ids of a pile, bottom first; built once and reused until the pile changes,
+        so an observation rebuilt at every decision copies only the piles that moved."""
+        ids = self._ids_of.get(name)
+        if ids is None:
+            ids = self._ids_of[name] = tuple([card.card for card in self._get(name)])
+        return ids
+
+    def texts(self, name: str) -> tuple[str, ...]:
+        """The cards of a pile as instance texts ('OB-03#0'), bottom first; cached like `ids`."""
+        texts = self._texts_of.get(name)
+        if texts is None:
+            texts = self._texts_of[name] = tuple([str(card) for card in self._get(name)])
+        return texts
 
     def count(self, name: str) -> int:
         pile = self._piles.get(name)

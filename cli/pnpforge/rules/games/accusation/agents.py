@@ -34,7 +34,6 @@ from pnpforge.rules.games.accusation.actions import (
     REBUILD,
     RITUAL,
 )
-from pnpforge.rules.games.accusation.board import PUBLIC_PILES
 from pnpforge.rules.games.accusation.data import CardDef
 
 if TYPE_CHECKING:
@@ -92,17 +91,15 @@ def observe(state: AccusationState, seat: int) -> AccusationObservation:
         source=int(context.get("source", -1)) if decision and decision.kind == "accuse" else -1,
         hand=tuple(state.pile(seat, "hand")),
         own_under=tuple(state.pile(seat, "under")),
-        public=tuple(
-            tuple((name, tuple(state.pile(other, name))) for name in PUBLIC_PILES) for other in seats
-        ),
+        public=tuple([state.public(other) for other in seats]),
         guilty=frozenset(state.guilty),
         garrisoning=tuple(sorted(state.garrisoning.items())),
         deconstructing=tuple(sorted(state.deconstructing.items())),
-        hand_counts=tuple(state.count(other, "hand") for other in seats),
-        deck_counts=tuple(state.count(other, "deck") for other in seats),
-        under_counts=tuple(state.count(other, "under") for other in seats),
-        stardust=tuple(state.stardust(other) for other in seats),
-        guards=tuple((loc, state.guard(loc)) for other in seats for loc in state.field(other, "location")),
+        hand_counts=tuple([state.count(other, "hand") for other in seats]),
+        deck_counts=tuple([state.count(other, "deck") for other in seats]),
+        under_counts=tuple([state.count(other, "under") for other in seats]),
+        stardust=tuple([state.stardust(other) for other in seats]),
+        guards=state.guards(),
     )
 
 

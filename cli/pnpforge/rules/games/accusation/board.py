@@ -56,6 +56,11 @@ class BoardState(EventLog):
         # Index lists of the piles read since their last change: piles are read far more often
         # than they change, and every change goes through `move`, which drops the two it touched.
         self._index_lists: dict[str, list[int]] = {}
+        # Each field's cards of one type, kept like the index lists until a field changes.
+        self._field_of_kind: dict[tuple[int, str | None], list[int]] = {}
+        # Each seat's public piles as an observation shows them, kept until one of them changes.
+        self._public_of: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
+        self.kind_of = [definition.type for definition in rules.instance_defs]
         self.guilty: set[int] = set()
         self.garrisoning: dict[int, int] = {}  # follower -> location it garrisons
         self.deconstructing: dict[int, int] = {}  # follower -> ritual it deconstructs
@@ -109,8 +114,15 @@ class BoardState(EventLog):
             self._index_lists[name] = cards
         return cards
 
+    def public(self, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations."""
+        shown = self._public_of.get(seat)
+        if shown is None:
+            shown = self._public_of[seat] = tuple([(name, tuple(self.pile(seat, name))) for name in PUBLIC_PILES])
+        return shown
+
     def count(self, seat: int, pile: str) -> int:
-        return self.zones_.count(self.pile_names[seat][pile])
+        return len(self.zones_.view(self.pile_names[seat][pile]))
 
     def location(self, card: int) -> tuple[int, str]:
         """(seat, pile) where the card is now."""
@@ -122,6 +134,11 @@ class BoardState(EventLog):
         self.zones_.move(instance, source, target)
         self._index_lists.pop(source, None)
         self._index_lists.pop(target, None)
+        source_seat, source_pile = self.seat_pile_of[source]
+        if pile == "field" or source_pile == "field":
+            self._field_of_kind.clear()
+        self._public_of.pop(source_seat, None)
+        self._public_of.pop(seat, None)
         if pile != "field":
             self._clear_marks(card)
 
@@ -149,8 +166,16 @@ class BoardState(EventLog):
         self.deconstructing.pop(follower, None)
 
     def field(self, seat: int, kind: str | None = None) -> list[int]:
-        cards = self.pile(seat, "field")
-        return [card for card in cards if kind is None or self.card(card).type == kind]
+        """The cards on `seat`'s field (of one type), bottom first (a shared list: read it only)."""
+        key = (seat, kind)
+        cards = self._field_of_kind.get(key)
+        if cards is None:
+            cards = self.pile(seat, "field")
+            if kind is not None:
+                kind_of = self.kind_of
+                cards = [card for card in cards if kind_of[card] == kind]
+            self._field_of_kind[key] = cards
+        return cards
 
     def innocent_followers(self, seat: int) -> list[int]:
         return [f for f in self.field(seat, "follower") if f not in self.guilty]
@@ -183,6 +208,22 @@ class BoardState(EventLog):
             self.passive(other, "guard_others") for other in self.field(seat, "location") if other != location
         )
         return self.card(location).guard + bonus
+
+    def guards(self) -> tuple[tuple[int, int], ...]:
+        """(location, guard) of every location on every field, seat by seat: what `guard` gives
+        each, with the garrisons and the 'guard_others' passives summed once for all of them."""
+        garrisoned: dict[int, int] = {}
+        for follower, host in self.garrisoning.items():
+            garrisoned[host] = garrisoned.get(host, 0) + self.card(follower).garrison
+        out: list[tuple[int, int]] = []
+        for seat in range(self.players):
+            locations = self.field(seat, "location")
+            others = [self.passive(location, "guard_others") for location in locations]
+            total = sum(others)
+            for location, own in zip(locations, others, strict=True):
+                guard = self.card(location).guard + garrisoned.get(location, 0) + total - own
+                out.append((location, guard))
+        return tuple(out)
 
     def raid_value(self, follower: int) -> int:
         return (self.card(follower).volume or 0) + self.passive(follower, "raid_bonus")

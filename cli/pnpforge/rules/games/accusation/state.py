@@ -126,33 +126,35 @@ class AccusationState(TurnFlow, State):
             pile = self.location(leader)[1]
             if pile not in ("conspiracy", "field", "hand"):
                 raise RuleViolation(f"leader {self.label(leader)} left play to {pile}")
+        kind_of = self.kind_of
         for seat in range(self.players):
             for card in self.pile(seat, "field"):
-                if self.card(card).type == "magic":
+                if kind_of[card] == "magic":
                     raise RuleViolation(f"magic {self.label(card)} on the field")
             for card in self.pile(seat, "score"):
-                if self.card(card).type != "ritual":
+                if kind_of[card] != "ritual":
                     raise RuleViolation(f"{self.label(card)} in the score zone is not a ritual")
 
     def _check_marks(self) -> None:
         """Guilt, garrisons, deconstructions and sacrifices only on cards where the rules allow them."""
+        location, kind_of = self.location, self.kind_of
         for follower in self.guilty:
-            if self.location(follower)[1] != "field" or self.card(follower).type != "follower":
+            if location(follower)[1] != "field" or kind_of[follower] != "follower":
                 raise RuleViolation(f"{self.label(follower)} is guilty but not a follower on the field")
         for marks, kind in ((self.garrisoning, "location"), (self.deconstructing, "ritual")):
             for follower, host in marks.items():
-                seat, pile = self.location(follower)
+                seat, pile = location(follower)
                 if follower in self.guilty or pile != "field":
                     raise RuleViolation(f"{self.label(follower)} attached while guilty or off the field")
-                if self.location(host) != (seat, "field") or self.card(host).type != kind:
+                if location(host) != (seat, "field") or kind_of[host] != kind:
                     raise RuleViolation(
                         f"{self.label(follower)} attached to {self.label(host)}, not a {kind} on its field"
                     )
         for under, ritual in self.sacrificed.items():
-            seat, pile = self.location(under)
-            if pile != "under" or self.location(ritual) != (seat, "field"):
+            seat, pile = location(under)
+            if pile != "under" or location(ritual) != (seat, "field"):
                 raise RuleViolation(f"sacrificed {self.label(under)} is not under a ritual of its seat")
-        if sum(self.count(seat, "under") for seat in range(self.players)) != len(self.sacrificed):
+        if sum([self.count(seat, "under") for seat in range(self.players)]) != len(self.sacrificed):
             raise RuleViolation("a card is under a ritual without being sacrificed to it")
 
     def action_text(self, action: Any) -> str:

@@ -50,7 +50,6 @@ class StateBase(EventLog):
     rules: DirtyMoneyRules
     players: int
     piles: TablePiles
-    pile_views: Mapping[str, Sequence[CardInstance]]  # every pile by name, live (the kit's views())
     ledger: Counter[str]  # markers counted as they are placed (scoring path 1)
     villain_of: list[str | None]
     in_play: list[Location]
@@ -67,7 +66,7 @@ class StateBase(EventLog):
 
     def cards(self, pile: str) -> Sequence[CardInstance]:
         """The cards of a pile, bottom first (the live pile: read it, never change it)."""
-        return self.pile_views[pile]
+        return self.piles.view(pile)
 
     def _move(self, inst: CardInstance, src: str, dst: str) -> None:
         self.piles.move(inst, src, dst)

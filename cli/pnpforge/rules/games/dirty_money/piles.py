@@ -1,14 +1,14 @@
-"""The kit's piles with read helpers that make a step cheap.
+"""The kit's piles with what makes a chance draw cheap in this game.
 
-Legal actions, invariants, chance draws and observations read the hand, deck, spot and
-display piles thousands of times a game.  `TablePiles` adds, on top of the kit's moves
-(which keep conservation and are the only way cards change place) and its uncopied
-`views()`:
+A third of a game's steps draw from the money deck (about a hundred cards): recounting the
+deck for the chance outcomes and scanning it for the drawn card made each draw cost more than
+the rest of the step.  `TablePiles` keeps, on top of the kit's moves (which keep conservation
+and are the only way cards change place):
 
 * `counts(name)`: copies of each card id in a counted pile (the decks a chance step draws
   from), kept up to date on every move instead of recounted at every draw;
 * `copies(name, card_id)`: the copies of a card in a counted pile, found without a scan;
-* `ids(name)`: the card ids of a pile as a tuple, rebuilt only after the pile changed.
+* `changes`: how many moves so far, so a reader can cache what it derives from the piles.
 """
 
 from __future__ import annotations
@@ -20,13 +20,12 @@ from pnpforge.rules.kit import CardInstance, Zones
 
 
 class TablePiles(Zones):
-    """Zones plus running per-id counts and copies of some piles, and cached id tuples."""
+    """Zones plus running per-id counts and copies of some piles, and a move counter."""
 
     def __init__(self, names: Iterable[str], counted: Iterable[str] = ()) -> None:
         super().__init__(names)
         self._counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
         self._copies: dict[str, dict[str, list[CardInstance]]] = {name: {} for name in self._counts}
-        self._ids: dict[str, tuple[str, ...]] = {}
         self.changes = 0  # how many moves so far: readers cache what they derive from the piles
 
     def is_counted(self, name: str) -> bool:
@@ -40,16 +39,8 @@ class TablePiles(Zones):
         """The copies of `card_id` in a counted pile, without scanning the pile; read only."""
         return self._copies[name].get(card_id, ())
 
-    def ids(self, name: str) -> tuple[str, ...]:
-        """The card ids of a pile, bottom first."""
-        cached = self._ids.get(name)
-        if cached is None:
-            cached = self._ids[name] = tuple(card.card for card in self.view(name))
-        return cached
-
     def _left(self, name: str, card: CardInstance) -> None:
         self.changes += 1
-        self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
             counts[card.card] -= 1
@@ -59,7 +50,6 @@ class TablePiles(Zones):
 
     def _arrived(self, name: str, cards: Iterable[CardInstance]) -> None:
         self.changes += 1
-        self._ids.pop(name, None)
         counts = self._counts.get(name)
         if counts is not None:
             copies = self._copies[name]
@@ -73,19 +63,6 @@ class TablePiles(Zones):
         self._arrived(pile, cards)
 
     def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
-        """Zones.move, with the card first brought to the bottom of `src` when it is there.
-
-        `Zones.move` removes by equality, comparing the card with every card before it (a
-        Python-level dataclass comparison each); finding it by identity first and lifting it
-        to index 0 keeps the order of the other cards and makes that removal immediate.
-        """
-        pile = self._get(src)
-        try:
-            index = list(map(id, pile)).index(id(card))
-        except ValueError:
-            index = 0  # not this very object: Zones.move finds an equal card or refuses the move
-        if index:
-            pile.insert(0, pile.pop(index))
         super().move(card, src, dst, top=top)
         self._left(src, card)
         self._arrived(dst, (card,))
@@ -106,4 +83,3 @@ class TablePiles(Zones):
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         super().shuffle_order(name, order)
         self.changes += 1
-        self._ids.pop(name, None)

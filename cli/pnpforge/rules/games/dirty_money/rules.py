@@ -45,7 +45,7 @@ class DirtyMoneyRules(GameRules):
     USED: ClassVar[dict[str, str]] = {
         "placement": "bought into a tableau",
         "currency": "paid toward a placement card",
-        "action": "resolved after being picked up at a location",
+        "action": "resolved by the player who took it (from a location or an art gallery draw)",
         "location": "visited on a turn",
         "villain": "its power used (launder, overpay slot, crypto at its value, set-aside purchase, "
         "any card as $2)",

@@ -122,12 +122,12 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         self._legal: list[Action] = []
         self._legal_version = -1
         self._current_actor = AUTO
+        self._checked_changes = -1
         self._actor_version = -1
         self._table: PublicTable | None = None
         self._table_version = -1
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
-        self.pile_views = self.piles.views()
         self.stack = [Step("after_villains")] + [
             Step("deal_villain", seat=q) for q in reversed(range(players))
         ]
@@ -240,7 +240,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     def _public_table(self) -> PublicTable:
         """The face-up part of every observation, rebuilt only after cards have moved."""
         if self._table is None or self._table_version != self.piles.changes:
-            pile, ids, names = self.pile_views.__getitem__, self.piles.ids, self.names
+            pile, ids, names = self.piles.view, self.piles.ids, self.names
             self._table = PublicTable(
                 hand_sizes=tuple(map(len, map(pile, names.hands))),
                 blacklists=tuple(map(len, map(pile, names.blacklists))),
@@ -280,37 +280,47 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     # ---- invariants -----------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        """The rules' own limits, checked after every step (written to cost little: it runs a lot)."""
-        views = self.pile_views
-        for pile, count in self.ledger.items():
-            if count != len(views[pile]):
-                raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
-        action_ids = self.rules.action_ids
+        """The rules' own limits, checked after every step.
+
+        What depends on the piles alone (markers against the ledger, action cards in hands, spot
+        and display sizes) is checked again only after a step that moved cards: the ledger changes
+        only with a marker's move, and the final scoring check recounts it anyway.
+        """
+        view = self.piles.view
         for seat, hand_pile in enumerate(self.names.hands):
-            hand = views[hand_pile]
-            if len(hand) > HAND_LIMIT:
-                self._check_hand_limit(seat, len(hand))
-            for card in hand:
-                if card.card in action_ids:
-                    raise RuleViolation(f"seat {seat} holds an action card in hand")
-        for spot in self.names.spots:
-            if len(views[spot]) > SPOT_CAP:
-                raise RuleViolation(f"{spot} has more than {SPOT_CAP} money cards")
-        for display in self.names.displays:
-            if len(views[display]) > SELECTION_DISPLAY:
-                raise RuleViolation(f"{display} is too long")
+            if len(view(hand_pile)) > HAND_LIMIT:
+                self._check_hand_limit(seat, len(view(hand_pile)))
+        if self._checked_changes != self.piles.changes:
+            self._check_piles()
+            self._checked_changes = self.piles.changes
         paid = resolving = 0
         for step in self.stack:
             if step.kind == "buy":
                 paid += len(step.data["paid"])
             elif step.kind == "resolve_card":
                 resolving += 1
-        if paid != len(views["payment"]):
+        if paid != len(view("payment")):
             raise RuleViolation("payment zone and open purchases disagree")
-        if len(views["resolving"]) != resolving:
+        if len(view("resolving")) != resolving:
             raise RuleViolation("an action card is resolving outside a resolution step")
         if not 0 <= self.marker < self.players:
             raise RuleViolation("first-player marker is off the table")
+
+    def _check_piles(self) -> None:
+        view = self.piles.view
+        for pile, count in self.ledger.items():
+            if count != len(view(pile)):
+                raise RuleViolation(f"{pile}: {count} markers placed, {len(view(pile))} there")
+        action_ids = self.rules.action_ids
+        for seat, hand_pile in enumerate(self.names.hands):
+            if not action_ids.isdisjoint(self.piles.ids(hand_pile)):
+                raise RuleViolation(f"seat {seat} holds an action card in hand")
+        for spot in self.names.spots:
+            if len(view(spot)) > SPOT_CAP:
+                raise RuleViolation(f"{spot} has more than {SPOT_CAP} money cards")
+        for display in self.names.displays:
+            if len(view(display)) > SELECTION_DISPLAY:
+                raise RuleViolation(f"{display} is too long")
 
     def _check_hand_limit(self, seat: int, size: int) -> None:
         """A hand over its limit is allowed only while a pending step will bring it back."""

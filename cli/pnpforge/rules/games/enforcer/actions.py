@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .data import AID, RESTRICTION, SEIZURE, STRATEGY, PlayCard
 from .effects import instance
-from .flow import chance_pile, master_can_take
+from .flow import master_can_take
 from .power import active_objections
 
 if TYPE_CHECKING:
@@ -28,11 +28,11 @@ def legal_actions(st: EnforcerState) -> list:
     if st.phase == "end":
         return []
     if st.pending:
-        return sorted({c.card for c in st.piles.pile(chance_pile(st.pending[0]))})
+        return sorted(st.chance_counts())
     seat = st.actor()
     acts: list = []
     if st.phase == "officer":
-        acts = [("officer", c.card) for c in st.piles.pile(f"dealt:{seat}")]
+        acts = [("officer", c.card) for c in st.piles.view(f"dealt:{seat}")]
     elif st.phase == "clock_in":
         acts = [("draw",), ("take_specialty",)]
     elif st.phase == "period":
@@ -55,13 +55,15 @@ def main_actions(st: EnforcerState, seat: int) -> list:
     acts: list = [("research",)]
     if master_can_take(st, seat):
         acts.append(("research_sp",))
-    for card in st.table():
-        if not st.delayed.get(card) and card != st.award_block:
-            acts.append(("execute", str(card)))
-        if st.projectable(card):
-            acts.append(("project", str(card)))
+    blocked = st.award_block  # cards are interned: `is` is their equality
+    for card in st.piles.view("table"):
+        text = str(card)
+        if card is not blocked and not (st.delayed and st.delayed.get(card)):
+            acts.append(("execute", text))
+        if not st.obligor(card).big and not st.affected(card):  # on the table: projectable
+            acts.append(("project", text))
     project = st.project(seat)
-    if project is not None and project != st.award_block:
+    if project is not None and project is not blocked:
         acts.append(("execute", str(project)))
     return acts
 
@@ -106,8 +108,8 @@ def execution_actions(st: EnforcerState, seat: int) -> list:
     execution = st.execution
     assert execution is not None
     acts: list = [("resolve",)]
-    hand = st.hand(seat)
-    ids = Counter(c.card for c in hand)
+    hand = st.piles.view(st.seat_names[seat]["hand"])
+    ids = Counter([c.card for c in hand])
     shown = [c.card for c in st.piles.pile("objection_shown")]
     active = active_objections(shown, execution.cancelled)
     for cid in ids:
@@ -118,15 +120,13 @@ def execution_actions(st: EnforcerState, seat: int) -> list:
             continue
         if play_block(st, card, execution):
             continue
-        rest = ids.copy()
-        rest[cid] -= 1
         if card.effect == "discard_cost":
-            acts += [("play", cid, other) for other, k in rest.items() if k > 0]
+            acts += [("play", cid, other) for other, k in ids.items() if k > (other == cid)]
         elif card.effect == "discard_restriction_cost":
             acts += [
                 ("play", cid, other)
-                for other, k in rest.items()
-                if k > 0 and st.cards.play[other].family == RESTRICTION
+                for other, k in ids.items()
+                if k > (other == cid) and st.cards.play[other].family == RESTRICTION
             ]
         elif card.effect == "cancel_objection":
             acts += [("play", cid, i) for i in active] or [("play", cid, -1)]

@@ -15,7 +15,6 @@ from pnpforge.rules.engine import Observation
 
 from .data import AID, DISCARD_COSTS, RESTRICTION, SEIZURE, STRATEGY, CardData, Obligor
 from .power import difficulty, total_power, voided_families
-from .state import seat_pile
 
 if TYPE_CHECKING:
     from .state import EnforcerState
@@ -53,45 +52,54 @@ class EnforcerObservation(Observation):
     obligor_deck_size: int
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
-    """Copy out what `seat` may see (values only, nothing that reaches back into the state)."""
-    piles = st.piles.as_dict()  # one copy of every pile: cheaper than a look-up per pile
+    """Copy out what `seat` may see (values only, nothing that reaches back into the state).
+
+    The piles' id and text tuples are cached by the kit until a pile changes, so most fields
+    are reused from the previous observation rather than copied again.
+    """
+    zones = st.piles
+    piles = zones.all_views()
     execution = st.execution
-    seats = range(st.players)
-
-    def top(kind: str, s: int) -> str | None:
-        cards = piles[seat_pile(kind, s)]
-        return str(cards[-1]) if cards else None
-
-    def card_ids(name: str) -> tuple[str, ...]:
-        return tuple([c.card for c in piles[name]])
-
+    mine = st.seat_names[seat]
+    hand_sizes, officers, projects, awards, scored = [], [], [], [], []
+    for names in st.seat_names:
+        hand_sizes.append(len(piles[names["hand"]]))
+        officer = piles[names["officer"]]
+        officers.append(officer[-1].card if officer else None)
+        project = piles[names["project"]]
+        projects.append(str(project[-1]) if project else None)
+        awards.append(zones.ids(names["award"]))
+        scored.append(zones.texts(names["scored"]))
     return EnforcerObservation(
         seat=seat,
         actor=st.actor(),
         phase=st.phase,
         period=st.period,
-        hand=card_ids(seat_pile("hand", seat)),
-        dealt=card_ids(seat_pile("dealt", seat)),
-        specialty_home=len(piles[seat_pile("specialty", seat)]),
-        hand_sizes=tuple([len(piles[seat_pile("hand", s)]) for s in seats]),
-        officers=tuple([c.card if (c := st.officer_card(s)) else None for s in seats]),
-        table=tuple([str(c) for c in piles["table"]]),
-        projects=tuple([top("project", s) for s in seats]),
-        awards=tuple([card_ids(seat_pile("award", s)) for s in seats]),
-        scored=tuple([tuple([str(c) for c in piles[seat_pile("scored", s)]]) for s in seats]),
+        hand=zones.ids(mine["hand"]),
+        dealt=zones.ids(mine["dealt"]),
+        specialty_home=len(piles[mine["specialty"]]),
+        hand_sizes=tuple(hand_sizes),
+        officers=tuple(officers),
+        table=zones.texts("table"),
+        projects=tuple(projects),
+        awards=tuple(awards),
+        scored=tuple(scored),
         penalties=tuple(st.penalties),
         eliminated=tuple(st.out_of_game),
-        exposed=frozenset([str(c) for c in st.exposed]),
-        delayed=frozenset([str(c) for c, casters in st.delayed.items() if casters]),
-        news=frozenset([str(c) for c, casters in st.news.items() if casters]),
+        exposed=frozenset([str(c) for c in st.exposed]) if st.exposed else _NONE,
+        delayed=frozenset([str(c) for c, casters in st.delayed.items() if casters]) if st.delayed else _NONE,
+        news=frozenset([str(c) for c, casters in st.news.items() if casters]) if st.news else _NONE,
         execution_seat=execution.seat if execution else None,
         execution_target=str(execution.target) if execution else None,
         execution_source=execution.source if execution else None,
-        in_play=card_ids("in_play"),
-        objections_shown=card_ids("objection_shown"),
-        cancelled=frozenset(execution.cancelled) if execution else frozenset(),
-        played_keys=frozenset(st.played_keys),
+        in_play=zones.ids("in_play"),
+        objections_shown=zones.ids("objection_shown"),
+        cancelled=frozenset(execution.cancelled) if execution and execution.cancelled else frozenset(),
+        played_keys=frozenset(st.played_keys) if st.played_keys else _NONE,
         exec_deck_size=len(piles["exec_deck"]),
         obligor_deck_size=len(piles["obligor_deck"]),
     )
@@ -152,6 +160,8 @@ class Greedy:
 
     def hand_potential(self, target: str, source: str) -> int:
         """Rough best power the hand could reach against `target` (costs paid from the hand)."""
+        if source == "project" and self.obs.projects[self.obs.seat] != target:
+            source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
         key = (target, source)
         if key not in self._potential:
             self._potential[key] = self._hand_potential(target, source)
@@ -191,6 +201,8 @@ class Greedy:
         """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
         play = self.cards.play
         chosen = sorted(usable, key=lambda cid: -play[cid].power)
+        if not any(play[cid].effect in DISCARD_COSTS for cid in chosen):
+            return chosen  # nothing to pay
         spare = Counter(self.obs.hand)
         spare.subtract(chosen)
         for cid in [c for c in chosen if play[c].effect in DISCARD_COSTS]:

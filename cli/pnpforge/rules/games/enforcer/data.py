@@ -63,11 +63,10 @@ class Obligor:
     objections: int
     weakness: str | None
     effect: str
+    big: bool = field(init=False, compare=False, repr=False)  # 大戶: never a project (asked every step)
 
-    @property
-    def big(self) -> bool:
-        """大戶: never a project."""
-        return "大戶" in self.traits
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "big", "大戶" in self.traits)
 
 
 @dataclass(frozen=True)
@@ -96,10 +95,10 @@ class Track:
     """A penalty track: cumulative points lost after 1, 2, … penalties; then X."""
 
     cells: tuple[int, ...]
+    eliminate_at: int = field(init=False, compare=False, repr=False)  # penalties that eliminate: every step checks it
 
-    @property
-    def eliminate_at(self) -> int:
-        return len(self.cells) + 1
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eliminate_at", len(self.cells) + 1)
 
     def loss(self, penalties: int) -> int:
         if penalties <= 0:

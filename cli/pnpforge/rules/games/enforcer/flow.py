@@ -218,7 +218,7 @@ def open_execution(
 
 def first(st: EnforcerState, pile: str, cid: str) -> CardInstance:
     """The first instance of card `cid` in `pile` (piles of one id are interchangeable)."""
-    for card in st.piles.pile(pile):
+    for card in st.piles.view(pile):
         if card.card == cid:
             return card
     raise RuleViolation(f"card {cid} is not in pile {pile}")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import Action, CardInstance, GameRules, Observation, UnknownEffect
 from pnpforge.rules.kit import Option, check_players, game_info, parse_options
 
-from .agents import EnforcerObservation, GreedyCache
+from .agents import EnforcerObservation, Greedy, GreedyCache
 from .data import SLUG, CardData
 from .state import EnforcerState
 
@@ -62,3 +62,9 @@ class EnforcerRules(GameRules):
         """One-step value of `action` for the observing seat, from its observation alone."""
         assert isinstance(obs, EnforcerObservation)
         return self._greedy.value(obs, action)
+
+    def greedy_values(self, obs: Observation, legal: Sequence[Action]) -> list[float]:
+        """Every legal action valued by one look-ahead over the observation."""
+        assert isinstance(obs, EnforcerObservation)
+        value = Greedy(self.cards, obs).value
+        return [value(action) for action in legal]

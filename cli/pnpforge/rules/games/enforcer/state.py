@@ -8,7 +8,7 @@ this class holds the data they share and answers the engine interface.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -65,7 +65,11 @@ class EnforcerState(State):
         self.rules = rules
         self.cards: CardData = rules.cards
         self.players = players
-        names = [*SHARED_PILES, *(seat_pile(kind, s) for s in range(players) for kind in SEAT_PILES)]
+        # each seat's pile names by kind, looked up by every step's checks and observation
+        self.seat_names: list[dict[str, str]] = [
+            {kind: seat_pile(kind, s) for kind in SEAT_PILES} for s in range(players)
+        ]
+        names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
         self.piles = Zones(names)
         for kind, pile in (("execution", "exec_deck"), ("obligor", "obligor_deck"),
                            ("objection", "objection_deck"), ("officer", "officer_deck"),
@@ -99,6 +103,7 @@ class EnforcerState(State):
         self.turns = 0
         self.reason = ""
         self._legal: list | None = None
+        self._chance_counts: Counter[str] | None = None  # card ids of the pile a chance step draws from
         for seat in range(players):
             self.pending += [("officer", seat)] * 2
         self.then = "choose_officers"
@@ -107,13 +112,13 @@ class EnforcerState(State):
     # ---- piles by seat ------------------------------------------------------------------
 
     def hand(self, seat: int) -> Sequence[CardInstance]:
-        return self.piles.pile(seat_pile("hand", seat))
+        return self.piles.pile(self.seat_names[seat]["hand"])
 
     def project(self, seat: int) -> CardInstance | None:
-        return self.piles.top(seat_pile("project", seat))  # a pile of at most one card
+        return self.piles.top(self.seat_names[seat]["project"])  # a pile of at most one card
 
     def officer_card(self, seat: int) -> CardInstance | None:
-        return self.piles.top(seat_pile("officer", seat))  # a pile of at most one card
+        return self.piles.top(self.seat_names[seat]["officer"])  # a pile of at most one card
 
     def table(self) -> Sequence[CardInstance]:
         return self.piles.pile("table")
@@ -184,28 +189,41 @@ class EnforcerState(State):
     def end_reason(self) -> str:
         return self.reason or "terminal"
 
-    def legal_actions(self) -> list[Hashable]:
+    def _legal_now(self) -> list[Hashable]:
+        """The legal actions of this position, computed once (apply() and the runner both ask)."""
         if self._legal is None:
+            self._chance_counts = None  # whoever dropped the legal actions changed the position
             self._legal = actions.legal_actions(self)
-        return list(self._legal)
+        return self._legal
+
+    def legal_actions(self) -> list[Hashable]:
+        return list(self._legal_now())
+
+    def chance_counts(self) -> Counter[str]:
+        """Copies of each card id in the pile this chance step draws from (legal_actions() and
+        chance_outcomes() both need them; counted once per position)."""
+        if self._chance_counts is None:
+            pile = self.piles.view(flow.chance_pile(self.pending[0]))
+            self._chance_counts = Counter([card.card for card in pile])
+        return self._chance_counts
 
     def chance_outcomes(self) -> list[tuple[Hashable, float]]:
-        pile = self.piles.pile(flow.chance_pile(self.pending[0]))
-        counts = Counter(card.card for card in pile)
-        return [(cid, counts[cid] / len(pile)) for cid in sorted(counts)]
+        counts = self.chance_counts()
+        total = counts.total()
+        return [(cid, counts[cid] / total) for cid in sorted(counts)]
 
     def apply(self, action: Hashable) -> None:
         if self.phase == "end":
             raise RuleViolation("the game is over")
-        if action not in self.legal_actions():
+        if action not in self._legal_now():
             raise RuleViolation(f"illegal action {action!r} in phase {self.phase}")
-        self._legal = None
+        self._legal = self._chance_counts = None
         if self.pending:
             effects.apply_chance(self, str(action))
         else:
             effects.apply_decision(self, action)  # type: ignore[arg-type]
         flow.advance(self)
-        self._legal = None
+        self._legal = self._chance_counts = None
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
@@ -282,9 +300,9 @@ class EnforcerState(State):
     # ---- invariants ---------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        piles = self.piles.as_dict()  # one copy of every pile for all the checks of this step
-        for seat in range(self.players):
-            self._check_seat(seat, piles)
+        piles = self.piles.all_views()  # every pile uncopied: the checks only read them
+        for seat, names in enumerate(self.seat_names):
+            self._check_seat(seat, names, piles)
         if self.execution is None and (piles["in_play"] or piles["objection_shown"]):
             raise RuleViolation("cards left in play outside an execution")
         if (
@@ -294,7 +312,9 @@ class EnforcerState(State):
             and piles["obligor_deck"]
         ):
             raise RuleViolation("the table was not refilled to four obligors")
-        if self.phase == "discard" and len(piles[seat_pile("hand", self.turn)]) <= self.hand_limit(self.turn):
+        if self.phase == "discard" and len(piles[self.seat_names[self.turn]["hand"]]) <= self.hand_limit(
+            self.turn
+        ):
             raise RuleViolation("discard phase with a legal hand size")
         for card, owner in self.specialty_owner.items():
             if self.piles.where(card) not in (
@@ -304,19 +324,21 @@ class EnforcerState(State):
             ):
                 raise RuleViolation(f"specialty card {card} strayed from its master")
 
-    def _check_seat(self, seat: int, piles: dict[str, list[CardInstance]]) -> None:
-        scored = piles[seat_pile("scored", seat)]
+    def _check_seat(self, seat: int, names: dict[str, str], piles: Mapping[str, Sequence[CardInstance]]) -> None:
+        scored = piles[names["scored"]]
         obligors = self.cards.obligor
-        if self.points[seat] != sum([obligors[c.card].score for c in scored]):
+        if scored and self.points[seat] != sum([obligors[c.card].score for c in scored]):
             raise RuleViolation(f"seat {seat}: points {self.points[seat]} do not match its scored obligors")
-        project = piles[seat_pile("project", seat)]
+        if not scored and self.points[seat]:
+            raise RuleViolation(f"seat {seat}: points {self.points[seat]} without a scored obligor")
+        project = piles[names["project"]]
         if project and obligors[project[0].card].big:
             raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")
-        if not project and piles[seat_pile("award", seat)]:
+        if not project and piles[names["award"]]:
             raise RuleViolation(f"seat {seat}: 獎檢公告 without a project")
         if self.out_of_game[seat] != (self.penalties[seat] >= self.tracks[seat].eliminate_at):
             raise RuleViolation(f"seat {seat}: eliminated flag disagrees with the penalties")
-        if self.out_of_game[seat] and (piles[seat_pile("hand", seat)] or project):
+        if self.out_of_game[seat] and (piles[names["hand"]] or project):
             raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
         if self.helped[seat] and not self.helped[seat] <= set(scored):
             raise RuleViolation(f"seat {seat}: helped obligors not among its scored ones")

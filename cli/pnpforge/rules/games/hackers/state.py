@@ -104,7 +104,7 @@ class HackersState(ChoosingSteps, ResolutionSteps):
             action_no=self.action_no,
             decision=kind,
             decision_owner=decision.data.get("owner", -1) if decision else -1,
-            hand=tuple(sorted(card.card for card in self.piles.pile(self.hand_pile[seat]))),
+            hand=tuple(sorted(self.piles.ids(self.hand_pile[seat]))),
             my_board=choice.board if choice else -1,
             my_key=choice.key.card if choice and choice.key else "",
             my_pay_option=choice.pay_option if choice else 0,
@@ -114,7 +114,7 @@ class HackersState(ChoosingSteps, ResolutionSteps):
             disc_heights=tuple(self.disc_height),
             deck_size=self.piles.count("deck"),
             discard_size=self.piles.count("discard"),
-            supply=tuple(sorted(card.card for card in self.piles.pile("supply"))),
+            supply=tuple(sorted(self.piles.ids("supply"))),
             servers=self.servers_seen(),
             tableaux=self.tableaux_seen(),
         )
@@ -127,8 +127,8 @@ class HackersState(ChoosingSteps, ResolutionSteps):
         choice = self.choice[other]
         if choice is None:
             return (-1, 0, ())
-        cards = self.piles.pile(self.board_pile[other])
-        shown = tuple(sorted(card.card for card in cards))
+        cards = self.piles.ids(self.board_pile[other])
+        shown = tuple(sorted(cards))
         if other == seat:
             return (choice.board, len(cards), shown)
         if choosing:

@@ -123,7 +123,7 @@ class HackersTable(State):
 
     def find(self, pile: str, card_id: str) -> CardInstance:
         """The first copy of `card_id` in `pile` (copies are interchangeable)."""
-        for card in self.piles.pile(pile):
+        for card in self.piles.view(pile):
             if card.card == card_id:
                 return card
         raise RuleViolation(f"{card_id} is not in '{pile}'")
@@ -156,7 +156,7 @@ class HackersTable(State):
         if self._tableaux_seen is None:
             tapped = self.tapped
             self._tableaux_seen = tuple(
-                tuple((card.card, card in tapped) for card in self.piles.pile(name))
+                tuple((card.card, card in tapped) for card in self.piles.view(name))
                 for name in self.tableau_pile
             )
         return self._tableaux_seen
@@ -195,7 +195,7 @@ class HackersTable(State):
         self.piles.move_all(self.board_pile[seat], "discard")
 
     def supply_ids(self) -> list[str]:
-        return sorted({card.card for card in self.piles.pile("supply")})
+        return sorted(set(self.piles.ids("supply")))
 
     # -- what the table shows --------------------------------------------------------------------
     def count_effect(self, seat: int, effect: str, untapped: bool = False) -> int:
@@ -203,12 +203,12 @@ class HackersTable(State):
         defence = self.catalogue.defence
         return sum(
             1
-            for card in self.piles.pile(self.tableau_pile[seat])
+            for card in self.piles.view(self.tableau_pile[seat])
             if defence[card.card].effect == effect and not (untapped and card in self.tapped)
         )
 
     def tableau_ids(self, seat: int) -> list[str]:
-        return [card.card for card in self.piles.pile(self.tableau_pile[seat])]
+        return list(self.piles.ids(self.tableau_pile[seat]))
 
     def defence_of(self, owner: int, colour: str) -> int:
         """Defence in one colour: the cards in front, or the virtual player's hole count."""

@@ -70,7 +70,7 @@ class LegalActions(Table):
             acts.append(("take",))
         sources = self._hand_sources(seat)
         if self.has_suspect(seat):
-            acts += [("hint", src, c.card, c.copy) for src in sources for c in self.hand(src)]
+            acts += [("hint", src, card.card, card.copy) for src in sources for card in self.hand(src)]
         acts += self._exchanges(seat, sources)
         deck_size = self.piles.count(DECK)
         if deck_size and not self.final_phase:
@@ -102,13 +102,16 @@ class LegalActions(Table):
         else:
             draws = [0, 1] if can_draw else [0]
         acts: list[Action] = [
-            ("exchange", src, t, c.card, c.copy, d)
+            ("exchange", src, target, card.card, card.copy, draw)
             for src in sources
-            for c in self.hand(src)
-            for t in targets
-            for d in draws
+            for card in self.hand(src)
+            for target in targets
+            for draw in draws
         ]
-        acts += [("exchange", CENTRE, t, c.card, c.copy, 0) for c in self.piles.pile(SHARED) for t in targets]
+        shared = self.piles.pile(SHARED)
+        acts += [
+            ("exchange", CENTRE, target, card.card, card.copy, 0) for card in shared for target in targets
+        ]
         return acts
 
     def _eliminations(self, seat: int, final: bool = False) -> list[Action]:
@@ -119,7 +122,7 @@ class LegalActions(Table):
         else:
             targets = self._elimination_targets(seat)
         shots = self.rules.shot_actions
-        return [action for t in targets for action in shots(t)]
+        return [action for target in targets for action in shots(target)]
 
     def _elimination_targets(self, seat: int) -> list[int]:
         mission = self.mission
@@ -142,11 +145,11 @@ class LegalActions(Table):
         return len(hints) >= 4 and 2 * upright == len(hints)
 
     def _reward_legal(self) -> list[Action]:
-        acts: list[Action] = [("reward", c.card, c.copy) for c in self.piles.pile(DISCARD_UP)]
+        acts: list[Action] = [("reward", card.card, card.copy) for card in self.piles.pile(DISCARD_UP)]
         if self.piles.count(DISCARD_DOWN):
             acts.append(("reward_blind",))
         return acts + [("reward_skip",)]
 
     def extra_hint_legal(self) -> list[Action]:
-        acts: list[Action] = [("extra_hint", 0, c.card, c.copy) for c in self.hand(self.actor)]
-        return acts + [("extra_hint", 1, c.card, c.copy) for c in self.piles.pile(DISCARD_UP)]
+        acts: list[Action] = [("extra_hint", 0, card.card, card.copy) for card in self.hand(self.actor)]
+        return acts + [("extra_hint", 1, card.card, card.copy) for card in self.piles.pile(DISCARD_UP)]

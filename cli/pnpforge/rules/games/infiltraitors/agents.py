@@ -68,7 +68,6 @@ def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
     occupied = tuple(piles.count(pile) > 0 for pile in state.stand_piles)
     covers = [tuple(piles.pile(pile)) for pile in state.cover_piles]
     aside = piles.top(ASIDE_PILE)
-    upright = state.upright
     return SeatObservation(
         seat=seat,
         players=state.players,
@@ -86,10 +85,7 @@ def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
         occupied=occupied,
         has_cover=tuple(bool(cover) for cover in covers),
         tiles=tuple(state.tile_of),
-        hints=tuple(
-            (target, tuple((card, upright[card]) for card in piles.pile(pile)))
-            for target, pile in state.hint_piles.items()
-        ),
+        hints=state.hints_view(),
         discard_up=tuple(piles.pile(DISCARD_UP)),
         discard_down_count=piles.count(DISCARD_DOWN),
         shared_specials=tuple(piles.pile(SHARED)),

@@ -70,6 +70,9 @@ class Deduction:
         self.suit = tables.suit
         self.numbers = tables.numbers
         self.miss_value = self._shot_value(0.0)
+        self.balanced = rules.mission.has("balanced")
+        self.my_hand = obs.hand_sizes[obs.seat]
+        self.hand_limit = rules.mission.hand_limit
         self._candidates: dict[tuple[bool, bool], list[tuple[Identity, int, int]]] = {}
         self._weights: dict[tuple[int, bool], dict[Identity, int]] = {}
         self._margins: dict[tuple[int, bool], Margins] = {}
@@ -220,7 +223,7 @@ class Deduction:
 
     def balance_bonus(self, card: str, target: int) -> float:
         """Missions 7/13: how much closer the hint brings upright and sideways counts."""
-        if not self.rules.mission.has("balanced"):
+        if not self.balanced:
             return 0.0
         lean = sum(1 if up else -1 for _, up in self.obs.hints_at(target))
         known = self.own_identity(target)
@@ -253,12 +256,14 @@ class Deduction:
             shots = self._shots
             if shots is None:
                 shots = self._shots = self.shot_values()
-            return shots.get(action[1:], self.miss_value)
+            return shots.get(action, self.miss_value)
         obs = self.obs
-        my_hand = obs.hand_sizes[obs.seat]
-        limit = self.rules.mission.hand_limit
+        my_hand = self.my_hand
+        limit = self.hand_limit
         if kind == "exchange":
-            value = 10.0 * self.info_gain(action[3], action[2]) + self.balance_bonus(action[3], action[2])
+            value = 10.0 * self.info_gain(action[3], action[2])
+            if self.balanced:
+                value += self.balance_bonus(action[3], action[2])
             if action[5]:
                 value += 1.5 if my_hand - (action[1] == obs.seat) < limit else -1.0
             return value
@@ -295,18 +300,18 @@ class Deduction:
         return 100.0 * p - 45.0 if spare > 0 else 100.0 * p - 100.0
 
     def shot_values(self) -> dict[tuple[Any, ...], float]:
-        """(target, suit, number) -> value of that shot, for every guess with a chance to hit."""
+        """The 剷除叛徒 action -> its value, for every guess with a chance to hit (the rest miss)."""
         obs = self.obs
         targets = [t for t in range(obs.players) if obs.occupied[t]] + ([ASIDE] if obs.aside_present else [])
         values: dict[tuple[Any, ...], float] = {}
         for target in targets:
             known = self.own_identity(target)
             if known is not None:
-                values[(target, *known)] = self._shot_value(1.0)
+                values[("eliminate", target, *known)] = self._shot_value(1.0)
                 continue
             weights = self.weights(target)
             total = sum(weights.values())
             for (suit, number), w in weights.items():
                 if w > 0:
-                    values[(target, suit, number)] = self._shot_value(w / total)
+                    values[("eliminate", target, suit, number)] = self._shot_value(w / total)
         return values

@@ -78,6 +78,7 @@ class Effects(LegalActions, EventLog):
         """Put a hint beside a suspect, oriented by the rule (the owner places it truthfully)."""
         up = self.orientation(card, target)
         self.upright[card] = up
+        self._hints_view = None
         self.piles.move(card, src_pile, self.hint_piles[target])
         way = "upright (related)" if up else "sideways (unrelated)"
         self.used(
@@ -159,6 +160,7 @@ class Effects(LegalActions, EventLog):
         self.solved += 1
 
     def _discard_hints(self, target: int) -> None:
+        self._hints_view = None
         pile = self.hint_piles[target]
         for card in self.piles.pile(pile):
             del self.upright[card]

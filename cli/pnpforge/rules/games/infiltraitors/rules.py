@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -73,8 +74,10 @@ class InfiltraitorsRules(GameRules):
         self._shot_actions: dict[int, list[tuple[str, int, str, int]]] = {}
         # The chance outcome "this card comes off the pile", one tuple per physical card.
         self.draw_action = {card: ("card", card.card, card.copy) for card in self.deck()}
-        # [observation, its Deduction, its shot values or None, a miss's value]: the last one asked about
-        self._deduction_memo: list[Any] = [None, None, None, 0.0]
+        self._deduction_memo: list[Any] = [
+            None,
+            None,
+        ]  # [observation, its Deduction]: the last one asked about
         self._card_tables: Any = None  # the greedy agent's per-card tables, built on first use
 
     def _checked_mission(self, card) -> Mission:
@@ -166,19 +169,28 @@ class InfiltraitorsRules(GameRules):
     def greedy_value(self, obs: Observation, action: Any) -> float:
         """The greedy agent's value of `action`, reasoned from the seat's observation alone.
 
-        The greedy agent asks about every legal action with the same observation,
-        so the deduction over it is kept for the last observation seen.
+        Asked about one action at a time, the deduction over the last observation is kept.
         """
         memo = self._deduction_memo
         if memo[0] is not obs:
-            deduction = self._deduction(obs)
-            memo = self._deduction_memo = [obs, deduction, None, deduction.miss_value]
-        if action[0] == "eliminate":  # most legal actions are shots: answer them from one table
-            shots = memo[2]
-            if shots is None:
-                shots = memo[2] = memo[1].shot_values()
-            return shots.get(action[1:], memo[3])
+            memo = self._deduction_memo = [obs, self._deduction(obs)]
         return memo[1].greedy_value(action)
+
+    def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
+        """`greedy_value` of every legal action of one decision: one deduction, one shot table."""
+        deduction = self._deduction(obs)
+        value = deduction.greedy_value
+        miss = deduction.miss_value
+        shots: dict[Any, float] | None = None
+        out: list[float] = []
+        for action in legal:
+            if action[0] == "eliminate":
+                if shots is None:
+                    shots = deduction.shot_values()
+                out.append(shots.get(action, miss))
+            else:
+                out.append(value(action))
+        return out
 
     def _deduction(self, obs: Observation) -> Any:
         from .agents import SeatObservation

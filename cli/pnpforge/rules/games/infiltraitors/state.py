@@ -86,8 +86,9 @@ class InfiltraitorsState(Effects, State):
         return self.result[1] if self.result else "not over"
 
     def refresh(self) -> None:
-        """Forget cached legal actions: call after arranging piles by hand (tests, puzzles)."""
+        """Forget cached legal actions and hints: call after arranging piles by hand (tests, puzzles)."""
         self._legal = None
+        self._hints_view = None
 
     def legal_actions(self) -> list[Any]:
         if self._legal is None:
@@ -134,37 +135,38 @@ class InfiltraitorsState(Effects, State):
         if not 0 <= self.bullets <= self.bullets_start:
             raise RuleViolation(f"bullets out of range: {self.bullets}")
         count = self.piles.count
-        stands = [count(pile) for pile in self.stand_piles]
         settled = not self.chance_queue and self.result is None
+        ordered = self.mission.has("ordered")
+        limit = self.mission.hand_limit
+        on_stands = 0
         for seat in range(self.players):
-            self._check_seat(seat, stands[seat], settled)
+            on_stand = count(self.stand_piles[seat])
+            on_stands += on_stand > 0
+            if on_stand > 1:
+                raise RuleViolation(f"seat {seat} has {on_stand} suspects on its stand")
+            if not on_stand and (count(self.cover_piles[seat]) or count(self.hint_piles[seat])):
+                raise RuleViolation(f"seat {seat} has a cover card or hints but no suspect")
+            if (self.tile_of[seat] is None) != (not on_stand or not ordered):
+                raise RuleViolation(f"seat {seat}: number tile and suspect disagree")
+            held = count(self.hand_piles[seat])
+            if held and self.withdrawn[seat]:
+                raise RuleViolation(f"withdrawn seat {seat} still holds cards")
+            if held > limit and settled and seat != self.turn:
+                raise RuleViolation(f"seat {seat} holds {held} cards, limit {limit}")
         if count(self.hint_piles[ASIDE]) and not count(ASIDE_PILE):
             raise RuleViolation("hints beside an empty place (the aside suspect)")
         if settled:
             if self.withdrawn[self.actor]:
                 raise RuleViolation(f"withdrawn seat {self.actor} is to act")
-            unsolved = count(LINEUP) + sum(1 for n in stands if n) + count(ASIDE_PILE)
+            unsolved = count(LINEUP) + on_stands + count(ASIDE_PILE)
             if self.solved + unsolved != self.suspects_total:
                 raise RuleViolation(
                     f"{self.solved} solved + {unsolved} unsolved suspects, mission has {self.suspects_total}"
                 )
-        tiles = [t for t in self.tile_of if t is not None]
-        if len(tiles) != len(set(tiles)):
-            raise RuleViolation(f"number tiles repeated: {tiles}")
-
-    def _check_seat(self, seat: int, on_stand: int, settled: bool) -> None:
-        count = self.piles.count
-        if on_stand > 1:
-            raise RuleViolation(f"seat {seat} has {on_stand} suspects on its stand")
-        if not on_stand and (count(self.cover_piles[seat]) or count(self.hint_piles[seat])):
-            raise RuleViolation(f"seat {seat} has a cover card or hints but no suspect")
-        if (self.tile_of[seat] is None) != (not on_stand or not self.mission.has("ordered")):
-            raise RuleViolation(f"seat {seat}: number tile and suspect disagree")
-        held = count(self.hand_piles[seat])
-        if self.withdrawn[seat] and held:
-            raise RuleViolation(f"withdrawn seat {seat} still holds cards")
-        if settled and seat != self.turn and held > self.mission.hand_limit:
-            raise RuleViolation(f"seat {seat} holds {held} cards, limit {self.mission.hand_limit}")
+        if ordered:
+            tiles = [t for t in self.tile_of if t is not None]
+            if len(tiles) != len(set(tiles)):
+                raise RuleViolation(f"number tiles repeated: {tiles}")
 
     # -- text --------------------------------------------------------------------------
 

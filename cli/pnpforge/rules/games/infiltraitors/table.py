@@ -79,6 +79,7 @@ class Table:
         self.result: tuple[str, str] | None = None  # ("win" | "lose", why)
         self.rounds = 0
         self.chance_queue: list[ChanceEvent] = []
+        self._hints_view: tuple | None = None  # cache of hints_view(); None when hints changed
 
     # -- reading the piles ---------------------------------------------------------
 
@@ -103,6 +104,16 @@ class Table:
     def aside(self) -> CardInstance | None:
         cards = self.piles.pile(ASIDE_PILE)
         return cards[0] if cards else None
+
+    def hints_view(self) -> tuple[tuple[int, tuple[tuple[CardInstance, bool], ...]], ...]:
+        """Every place's hints as immutable values, kept until a hint is placed or discarded."""
+        if self._hints_view is None:
+            upright = self.upright
+            self._hints_view = tuple(
+                (target, tuple((card, upright[card]) for card in self.piles.pile(pile)))
+                for target, pile in self.hint_piles.items()
+            )
+        return self._hints_view
 
     def hints(self, target: int) -> list[tuple[CardInstance, bool]]:
         """The hints beside a suspect, in the order placed, with their orientation."""

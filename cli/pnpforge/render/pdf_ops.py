@@ -1,0 +1,68 @@
+"""The hot path of card faces as PDF operators: fill colours and one-line strings.
+
+A face is mostly short text runs in a few colours.  reportlab's `drawString`
+builds a text object per run, measures the string (for a width it then drops)
+and formats the colour anew each time; on a 10,000-card deck that machinery
+costs more than the operators themselves.  These functions append to the
+canvas exactly the operator text reportlab would append for the same call
+(same number formatting, same font subsets, same escaping), so the PDF bytes
+do not change; whatever they do not cover (non-embedded fonts, colour-space
+enforcement, top-down canvases) is handed to reportlab unchanged.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
+
+from pnpforge.render.units import hex_to_rgb
+
+
+@lru_cache(maxsize=1024)
+def _rgb_op(colour: str) -> tuple[tuple[float, float, float], str]:
+    """A '#rrggbb' colour as the tuple reportlab keeps and the 'r g b rg' operator it writes."""
+    rgb = tuple(hex_to_rgb(colour))
+    return rgb, f"{fp_str(rgb)} rg"  # type: ignore[return-value]
+
+
+def fill_hex(canvas: Any, colour: str) -> None:
+    """`canvas.setFillColorRGB(*hex_to_rgb(colour))`, with the operator formatted once per colour."""
+    rgb, op = _rgb_op(colour)
+    if canvas._enforceColorSpace:
+        canvas.setFillColorRGB(*rgb)
+        return
+    canvas._fillColorObj = rgb
+    canvas._code.append(op)
+
+
+@lru_cache(maxsize=256)
+def _size_op(size: float) -> str:
+    """'SIZE Tf LEADING TL' as reportlab writes it for the default leading (1.2 × size)."""
+    return f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+
+
+def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, text: str) -> None:
+    """`canvas.setFont(font_name, size); canvas.drawString(x, y, text)`, byte for byte.
+
+    Only embedded TrueType subsets on a bottom-up canvas take the short path; for
+    them setFont writes nothing and drawString writes one BT … ET line.
+    """
+    font = getFont(font_name)
+    if not font._dynamicFont or not canvas.bottomup:
+        canvas.setFont(font_name, size)
+        canvas.drawString(x, y, text)
+        return
+    canvas._fontname, canvas._fontsize, canvas._leading = font_name, size, size * 1.2
+    doc = canvas._doc
+    escape = canvas._escape
+    parts: list[str] = []
+    current = -1
+    for subset, chunk in font.splitString(text, doc):
+        if subset != current:
+            parts.append(f"{font.getSubsetInternalName(subset, doc)} {_size_op(size)}")
+            current = subset
+        parts.append(f"({escape(chunk)}) Tj")
+    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
