@@ -1,12 +1,21 @@
-"""Rules-checker benchmark: games per second per engine, medians of several runs.
+"""Rules-checker benchmark: games per second per engine through the runner, beside the bare engine.
 
-Run:  python bench/bench_check.py [--games N] [--runs R]
+Run:  python bench/bench_check.py [--games N] [--runs R] [--only GAME ...] [--rows FILE]
 
-For each game: seeded random-agent games through the runner (every invariant
-checked), greedy-agent games through the runner, and — the baseline measured
-in the same run — the bare engine playing the same random games with no
-checks at all.  The ratio bare/runner is the price of the checking.  Also the
-wall time of the default `pnp check GAME` (target: under 10 s per game).
+For each game (and accusation's 2v2 mode) the same seeded plan of games is
+played four ways, all in this run so the figures share the machine's load:
+
+* bare random: the engine alone with random agents — no observation, no checks;
+* runner random: `play_game` with every check on (legality, sortedness, events,
+  the engine's invariants each step; conservation and observation purity at
+  steps 1, 2, 4, 8… and at the end; the score recomputed by the scoring rules);
+* bare greedy: the engine with greedy agents (observations and the greedy hook,
+  which greedy play needs) but no checks;
+* runner greedy: greedy agents through the runner.
+
+Each figure is the median of `--runs` repetitions, in CPU time of this process
+(the machine is shared, so CPU time is the steadier measure) and in wall time.
+Then the wall time of a default `pnp check GAME` (100 games, target < 10 s).
 """
 
 from __future__ import annotations
@@ -17,67 +26,141 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from pnpforge.rules.agents import seat_agents
-from pnpforge.rules.check import CheckOptions, game_plan
-from pnpforge.rules.engine import CHANCE
+from pnpforge.rules.agents import make_agent
+from pnpforge.rules.check import CheckOptions, iter_plan
+from pnpforge.rules.engine import CHANCE, GameRules
 from pnpforge.rules.games import load_rules
-from pnpforge.rules.runner import play_game
+from pnpforge.rules.runner import pick_chance, play_game
 from pnpforge.store.db import open_db
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ["enforcer", "dirty-money", "hackers", "infiltraitors", "accusation"]
+# (label, game slug, engine options)
+CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
+    ("enforcer", "enforcer", {}),
+    ("dirty-money", "dirty-money", {}),
+    ("hackers", "hackers", {}),
+    ("infiltraitors", "infiltraitors", {}),
+    ("accusation", "accusation", {}),
+    ("accusation 2v2", "accusation", {"mode": "2v2"}),
+]
+
+Game = tuple[GameRules, int, int, list[str], dict[str, Any]]  # rules, players, seed, agents, options
 
 
-def bare_game(rules, players: int, seed: int) -> None:
-    """The engine alone: random legal actions, no invariant or conservation checks."""
+def plan(db: Any, slug: str, options: dict[str, Any], agent: str, games: int) -> list[Game]:
+    """The games `pnp check` would play with this agent mode, each with its scenario's engine."""
+    engines: dict[str | None, GameRules] = {}
+    base = load_rules(db, slug, options)
+    scenarios: list[str | None] = list(base.scenarios()) if base.info.cooperative else []
+    opts = CheckOptions(games=games, seed=1, agent=agent, options=options)
+    out: list[Game] = []
+    for game in iter_plan(base.info, scenarios or [None], opts):
+        game_options = {**options, **({"mission": game.scenario} if game.scenario else {})}
+        if game.scenario not in engines:
+            engines[game.scenario] = load_rules(db, slug, game_options) if game.scenario else base
+        out.append((engines[game.scenario], game.players, game.seed, list(game.agents), game_options))
+    return out
+
+
+def bare_game(rules: GameRules, players: int, seed: int, agents: list[str], options: dict[str, Any]) -> None:
+    """The engine alone: legal actions, chance and the agents' choices, no check of any kind.
+
+    Chance and the agents draw from the same seeded generators as in the runner, so these
+    are the runner's games move for move and the ratio is the price of the checks alone."""
     rng = random.Random(seed)
     state = rules.new_initial_state(players, rng)
+    seats = [make_agent(a, seed, i, rules.greedy_values) for i, a in enumerate(agents)]
     while not state.is_terminal():
+        player = state.current_player()
         legal = state.legal_actions()
-        if state.current_player() == CHANCE:
-            acts, probs = zip(*state.chance_outcomes())
-            state.apply(rng.choices(acts, probs)[0])
+        if player == CHANCE:
+            state.apply(pick_chance(state, rng))  # as the runner picks: the very same games
         else:
-            state.apply(legal[rng.randrange(len(legal))])
+            agent = seats[player]
+            state.apply(agent.choose(state.observation(player) if agent.observes else None, legal))
 
 
-def rate(fn, plan, runs: int) -> float:
-    """Median games per second over `runs` repetitions of the plan."""
-    rates = []
+def checked_game(
+    rules: GameRules, players: int, seed: int, agents: list[str], options: dict[str, Any]
+) -> None:
+    result = play_game(rules, players, seed, agents, options=options)
+    if not result.completed:
+        raise SystemExit(f"{rules.info.slug} seed {seed} failed: {result.failure}")
+
+
+def rate(play: Callable[..., None], games: list[Game], runs: int) -> tuple[float, float]:
+    """Median games per second over `runs` plays of the plan: (CPU time, wall time)."""
+    cpu, wall = [], []
     for _ in range(runs):
-        t = time.perf_counter()
-        for seed, players, agents in plan:
-            fn(seed, players, agents)
-        rates.append(len(plan) / (time.perf_counter() - t))
-    return statistics.median(rates)
+        c, w = time.process_time(), time.perf_counter()
+        for game in games:
+            play(*game)
+        cpu.append(len(games) / (time.process_time() - c))
+        wall.append(len(games) / (time.perf_counter() - w))
+    return statistics.median(cpu), statistics.median(wall)
+
+
+def check_seconds(db_path: str, slug: str, options: dict[str, Any], runs: int) -> float:
+    """Median wall time of a default `pnp check GAME` (its own process, as a user runs it)."""
+    args = [sys.executable, "-m", "pnpforge", "--db", db_path, "check", slug]
+    for name, value in options.items():
+        args += ["-o", f"{name}={value}"]
+    walls = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=60)
-    ap.add_argument("--runs", type=int, default=3)
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--games", type=int, default=60, help="games per plan (seeds 1..N)")
+    ap.add_argument("--runs", type=int, default=3, help="repetitions; the median is reported")
     ap.add_argument("--db", default=str(ROOT / "cards.db"))
+    ap.add_argument("--only", nargs="*", help="labels of the configurations to run (default: all)")
+    ap.add_argument("--rows", help="also write the README table rows (markdown) to this file")
     args = ap.parse_args()
     db = open_db(args.db, readonly=True)
-    print(f"{'game':<14} {'bare g/s':>9} {'random g/s':>11} {'ratio':>6} {'greedy g/s':>11} "
-          f"{'pnp check (s)':>14}")
-    for slug in GAMES:
-        rules = load_rules(db, slug, {})
-        plan = game_plan(rules, CheckOptions(games=args.games, agent="random"))
-        bare = rate(lambda s, p, a: bare_game(rules, p, s), plan, args.runs)
-        checked = rate(lambda s, p, a: play_game(rules, p, s, a), plan, args.runs)
-        greedy_plan = [(s, p, seat_agents("greedy", p, i)) for i, (s, p, _) in enumerate(plan)]
-        greedy = rate(lambda s, p, a: play_game(rules, p, s, a), greedy_plan, args.runs)
-        walls = []
-        for _ in range(args.runs):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "pnpforge", "--db", args.db, "check", slug],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-            walls.append(time.perf_counter() - t)
-        print(f"{slug:<14} {bare:>9.1f} {checked:>11.1f} {bare / checked:>5.2f}x {greedy:>11.1f} "
-              f"{statistics.median(walls):>14.2f}")
+    header = (
+        f"{'game':<15} {'bare rnd':>9} {'runner rnd':>11} {'bare grd':>9} {'runner grd':>11} "
+        f"{'(wall rnd/grd)':>15} {'pnp check s':>12}"
+    )
+    print(f"games/s, CPU time, median of {args.runs} runs of {args.games} games\n{header}")
+    rows = []
+    for label, slug, options in CONFIGS:
+        if args.only and label not in args.only:
+            continue
+        random_plan = plan(db, slug, options, "random", args.games)
+        greedy_plan = plan(db, slug, options, "greedy", args.games)
+        bare_random = rate(bare_game, random_plan, args.runs)
+        runner_random = rate(checked_game, random_plan, args.runs)
+        bare_greedy = rate(bare_game, greedy_plan, args.runs)
+        runner_greedy = rate(checked_game, greedy_plan, args.runs)
+        seconds = check_seconds(args.db, slug, options, args.runs)
+        walls = f"{runner_random[1]:.0f}/{runner_greedy[1]:.0f}"
+        print(
+            f"{label:<15} {bare_random[0]:>9.0f} {runner_random[0]:>11.0f} {bare_greedy[0]:>9.0f} "
+            f"{runner_greedy[0]:>11.0f} {walls:>15} {seconds:>12.2f}",
+            flush=True,
+        )
+        rows.append(
+            f"| checker, {label} | {runner_random[0]:.0f} random, {runner_greedy[0]:.0f} greedy games/s "
+            f"(CPU) | bare engine {bare_random[0]:.0f} random, {bare_greedy[0]:.0f} greedy | "
+            f"{bare_random[0] / runner_random[0]:.2f}× / {bare_greedy[0] / runner_greedy[0]:.2f}× "
+            f"| `pnp check` {seconds:.1f} s |"
+        )
+    if args.rows:
+        head = (
+            "| benchmark | pnpforge | baseline (same run) | ratio (bare/runner) | default check |\n"
+            "|---|---|---|---|---|\n"
+        )
+        Path(args.rows).write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
+        print(f"wrote {args.rows}")
 
 
 if __name__ == "__main__":

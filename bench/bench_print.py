@@ -61,7 +61,7 @@ def child_print(db_path: str, games: list[str], out_dir: str) -> dict:
     for g in games:     # register the fonts before the clock starts, as the baseline does
         ensure_fonts(repo.get_game(db, g).language)
     rss0 = _peak_kb()
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     pages = cards = 0
     paths = []
     failed: dict[str, str] = {}
@@ -75,8 +75,8 @@ def child_print(db_path: str, games: list[str], out_dir: str) -> dict:
         pages, cards = pages + m.pages, cards + m.cards
         paths.append(m.path)
         done.append(g)
-    return {"seconds": time.perf_counter() - t, "peak_kb": _peak_kb(), "peak_before_kb": rss0,
-            "pages": pages, "cards": cards, "paths": paths, "done": done, "failed": failed}
+    return {"seconds": time.perf_counter() - t, "cpu_seconds": time.process_time() - cpu,
+            "peak_kb": _peak_kb(), "peak_before_kb": rss0, "pages": pages, "cards": cards, "paths": paths, "done": done, "failed": failed}
 
 
 def child_baseline(specs: list[dict], language: str, out_dir: str) -> dict:
@@ -85,7 +85,7 @@ def child_baseline(specs: list[dict], language: str, out_dir: str) -> dict:
 
     from pnpforge.render.fonts import ensure_fonts
     fonts = ensure_fonts(language)
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     line = "執行官查封土地每回合抽一張牌聲明異議"
     for n, spec in enumerate(specs):
         c = Canvas(str(Path(out_dir) / f"baseline-{n}.pdf"), invariant=1, pageCompression=1,
@@ -102,7 +102,7 @@ def child_baseline(specs: list[dict], language: str, out_dir: str) -> dict:
                 c.drawString(20 + (i % 3) * 180, 20 + (i // 3 % 100) * 8, line[: 6 + i % 12] + str(i))
             c.showPage()
         c.save()
-    return {"seconds": time.perf_counter() - t, "peak_kb": _peak_kb()}
+    return {"seconds": time.perf_counter() - t, "cpu_seconds": time.process_time() - cpu, "peak_kb": _peak_kb()}
 
 
 def child_tracemalloc(db_path: str, games: list[str], out_dir: str) -> dict:
@@ -193,8 +193,18 @@ def count_ops(pdf_path: str) -> dict:
     return {"pages": len(reader.pages), "shapes": shapes, "texts": texts}
 
 
+_LAST: dict[str, list[dict]] = {}     # the runs of the last median_of per job (for CPU times)
+
+
+def cpus_of(runs: int, job: str, *args: str) -> list[float]:
+    """CPU seconds of the runs median_of just made of `job` (the machine is shared: wall time
+    includes waiting for a core, CPU time does not)."""
+    return [r["cpu_seconds"] for r in _LAST.get(job, [])][:runs]
+
+
 def median_of(job: str, runs: int, *args: str) -> tuple[dict, list[float]]:
     results = [run_child(job, *args) for _ in range(runs)]
+    _LAST[job] = results
     times = [r["seconds"] for r in results]
     best = sorted(results, key=lambda r: r["seconds"])[len(results) // 2]
     return best, times
@@ -233,19 +243,24 @@ def main() -> None:
             res, times = median_of("print", args.runs, args.db, tmp, *games)
             specs = [count_ops(p) for p in res["paths"]]
             langs = {g.slug: g.language for g in repo.list_games(open_db(args.db, readonly=True))}
-            base_times = []
+            base_times, base_cpus = [], []
             for _ in range(args.runs):
-                t = 0.0
+                t = c = 0.0
                 for lang in dict.fromkeys(langs[g] for g in games):
                     sub = [s for g, s in zip(games, specs) if langs[g] == lang]
-                    t += run_child("baseline", json.dumps(sub), lang, tmp)["seconds"]
+                    one = run_child("baseline", json.dumps(sub), lang, tmp)
+                    t, c = t + one["seconds"], c + one["cpu_seconds"]
                 base_times.append(t)
+                base_cpus.append(c)
             base = statistics.median(base_times)
+            cpu_med = statistics.median(cpus_of(args.runs, "print", args.db, tmp, *games))
             games = res["done"]
             report["games"] = {"games": games, "failed": res["failed"],
                                "seconds": statistics.median(times), "all_runs": times,
                                "pages": res["pages"], "cards": res["cards"], "peak_rss_mb": res["peak_kb"] / 1024,
                                "baseline_seconds": base, "overhead": statistics.median(times) / base,
+                               "cpu_seconds": cpu_med, "baseline_cpu_seconds": statistics.median(base_cpus),
+                               "cpu_overhead": cpu_med / statistics.median(base_cpus),
                                "ops": {"shapes": sum(s["shapes"] for s in specs),
                                        "texts": sum(s["texts"] for s in specs)}}
             print(json.dumps({"games": report["games"]}, ensure_ascii=False), flush=True)
@@ -256,6 +271,8 @@ def main() -> None:
             res, times = median_of("print", args.runs, str(db_path), tmp, "synth")
             spec = count_ops(res["paths"][0])
             base_res, base_times = median_of("baseline", args.runs, json.dumps([spec]), "zh-Hant", tmp)
+            cpu_med = statistics.median(res_["cpu_seconds"] for res_ in _LAST["print"])
+            base_cpu = statistics.median(res_["cpu_seconds"] for res_ in _LAST["baseline"])
             tm = run_child("tracemalloc", str(db_path), tmp, "synth")
             row = {"cards": n, "pages": res["pages"], "seconds": statistics.median(times), "all_runs": times,
                    "peak_rss_mb": res["peak_kb"] / 1024, "rss_before_print_mb": res["peak_before_kb"] / 1024,
@@ -263,7 +280,8 @@ def main() -> None:
                    "pdf_mb": Path(res["paths"][0]).stat().st_size / 2 ** 20,
                    "baseline_seconds": statistics.median(base_times),
                    "baseline_peak_rss_mb": base_res["peak_kb"] / 1024,
-                   "overhead": statistics.median(times) / statistics.median(base_times), "ops": spec}
+                   "overhead": statistics.median(times) / statistics.median(base_times), "ops": spec,
+                   "cpu_seconds": cpu_med, "baseline_cpu_seconds": base_cpu, "cpu_overhead": cpu_med / base_cpu}
             report["synthetic"].append(row)
             print(json.dumps({"synthetic": row}), flush=True)
     print()
@@ -278,12 +296,14 @@ def summary(r: dict) -> str:
             lines.append(f"  {name}: FAILED, not counted: {err}")
         lines.append(f"  {len(g['games'])} games, {g['cards']} cards, {g['pages']} pages: {g['seconds']:.2f} s "
                      f"(target < 5 s); baseline {g['baseline_seconds']:.2f} s; overhead {g['overhead']:.2f}× "
-                     f"(target < 3); peak RSS {g['peak_rss_mb']:.0f} MB")
+                     f"(target < 3); peak RSS {g['peak_rss_mb']:.0f} MB; CPU {g['cpu_seconds']:.2f} s vs "
+                     f"{g['baseline_cpu_seconds']:.2f} s = {g['cpu_overhead']:.2f}×")
     for s in r["synthetic"]:
         lines.append(f"  synthetic {s['cards']:>6} cards, {s['pages']:>5} pages: {s['seconds']:6.2f} s; "
                      f"baseline {s['baseline_seconds']:.2f} s; overhead {s['overhead']:.2f}×; "
                      f"peak RSS {s['peak_rss_mb']:.0f} MB (before printing: {s['rss_before_print_mb']:.0f} MB); "
-                     f"Python heap peak {s['tracemalloc_peak_mb']:.1f} MB; PDF {s['pdf_mb']:.1f} MB")
+                     f"Python heap peak {s['tracemalloc_peak_mb']:.1f} MB; PDF {s['pdf_mb']:.1f} MB; "
+                     f"CPU {s['cpu_seconds']:.2f} s vs {s['baseline_cpu_seconds']:.2f} s = {s['cpu_overhead']:.2f}×")
     return "\n".join(lines)
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from dbcopies import SHIPPED_DB, shipped_copy
 from pnpforge.app import app
 from pnpforge.edit import import_game
 from pnpforge.store import repo
@@ -15,7 +15,6 @@ from pnpforge.store.db import open_db
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHIPPED_DB = ROOT / "cards.db"
 
 
 @pytest.fixture
@@ -29,9 +28,7 @@ def mini_db(tmp_path: Path) -> Path:
 @pytest.fixture
 def shipped_db(tmp_path: Path) -> Path:
     """A private copy of the committed cards.db, safe to modify."""
-    path = tmp_path / "cards.db"
-    shutil.copy(SHIPPED_DB, path)
-    return path
+    return shipped_copy(tmp_path)
 
 
 @pytest.fixture(scope="module")

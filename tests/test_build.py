@@ -121,6 +121,47 @@ def test_parallel_build_matches_serial(shipped_db: Path, tmp_path: Path) -> None
     assert serial[0].db_hash == kits[0].db_hash
 
 
+def _mtimes(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def test_unchanged_kit_is_kept_and_force_rebuilds_the_same_bytes(shipped_db: Path, tmp_path: Path) -> None:
+    [game] = _small_games(shipped_db, 1)
+    out = tmp_path / "out"
+    [first] = kit.build(shipped_db, [game], out, FAST)
+    assert not first.unchanged
+    tree, stamps = _tree(out / game), _mtimes(out / game)
+    doc = json.loads(tree["manifest.json"])
+    assert len(doc["inputs"]["sha256"]) == 64
+    seen: list[tuple[str, str]] = []
+    [again] = kit.build(shipped_db, [game], out, FAST, progress=lambda g, s: seen.append((g, s)))
+    assert again.unchanged and _mtimes(out / game) == stamps  # nothing written
+    assert sorted(seen) == sorted((game, s) for s in kit.STEPS)  # a progress bar still completes
+    assert (again.to_dict() | {"unchanged": False}) == first.to_dict()
+    [forced] = kit.build(shipped_db, [game], out, FAST, force=True)
+    assert not forced.unchanged and _mtimes(out / game) != stamps
+    assert _tree(out / game) == tree  # a skipped kit is exactly what a full build writes
+
+
+def test_changed_inputs_or_a_damaged_kit_rebuild(shipped_db: Path, tmp_path: Path, run) -> None:
+    [game] = _small_games(shipped_db, 1)
+    out = tmp_path / "out"
+    kit.build(shipped_db, [game], out, FAST)
+    image = next((out / game / "images").glob("*.png"))
+    image.unlink()  # a damaged kit is rebuilt, not trusted
+    [k] = kit.build(shipped_db, [game], out, FAST)
+    assert not k.unchanged and image.exists()
+    [k] = kit.build(shipped_db, [game], out, kit.BuildOptions(dpi=31))  # other options
+    assert not k.unchanged
+    card = next(c for c in repo.list_cards(open_db(shipped_db), game) if c.copies > 0)
+    res = run("--db", shipped_db, "cards", "set", game, card.id, f"copies={card.copies + 1}")
+    assert res.exit_code == 0, res.output
+    res = run("--db", shipped_db, "build", game, "-o", out, "--dpi", "31", "--no-progress")
+    assert res.exit_code == 0 and "unchanged" not in res.output, res.output  # other data
+    res = run("--db", shipped_db, "build", game, "-o", out, "--dpi", "31", "--no-progress")
+    assert res.exit_code == 0 and "unchanged, nothing rebuilt" in res.output, res.output
+
+
 def test_build_command_arguments(shipped_db: Path, tmp_path: Path, run) -> None:
     out = tmp_path / "out"
     res = run("--db", shipped_db, "build", "-o", out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,8 +82,9 @@ def test_unknown_profile_or_machine_is_one_line_listing_the_allowed(
     [line] = res.stderr.strip().splitlines()
     assert value in line and allowed in line
     assert not out.exists() or not any(out.iterdir())
+    bad_choice: dict[str, Any] = {option[2:]: value}
     with pytest.raises(PnpError, match=value):
-        kit.build(mini_db, ["mini"], out, kit.BuildOptions(dpi=30, **{option[2:]: value}))
+        kit.build(mini_db, ["mini"], out, kit.BuildOptions(dpi=30, **bad_choice))
 
 
 def test_a_preflight_error_fails_the_build_and_keeps_the_old_kit(mini_db: Path, tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import pnpforge.rules.static as static
-from mini_engine import MiniRules, make_coop_rules, make_rules  # type: ignore[import-not-found]
+from mini_engine import MiniRules, make_coop_rules, make_rules
 from pnpforge.errors import PnpError
 from pnpforge.rules.check import MAX_GAMES, CheckOptions, check_bounds, iter_plan
 from pnpforge.rules.games import register, unregister

@@ -3,45 +3,16 @@
 from __future__ import annotations
 
 import json
-import shutil
-import sqlite3
-from pathlib import Path
 
 import pytest
 
+from dbcopies import only_constraint
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.store import bundle
 from pnpforge.store.constraints import Constraint, check_params, insert_constraint, list_constraints
 from pnpforge.store.db import open_db, transaction
 from pnpforge.validate.constraints import evaluate, selector
-
-
-@pytest.fixture
-def shipped_db(tmp_path):
-    """A private copy of cards.db with migration 3 applied.
-
-    A development copy may carry a schema version recorded before migration 3
-    had any SQL; the copy is set back to version 2 so the migration runs.
-    """
-    return shipped_copy(tmp_path)
-
-
-def shipped_copy(tmp_path: Path) -> Path:
-    """A private copy of cards.db on which migration 3 runs.
-
-    A development copy may carry a schema version recorded before migration 3
-    had any SQL; such a copy is set back to version 2 so the migration runs.
-    """
-    path = tmp_path / "cards.db"
-    shutil.copy(Path(__file__).resolve().parent.parent / "cards.db", path)
-    conn = sqlite3.connect(path)
-    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'constraints'").fetchone()
-    if not has_table and conn.execute("PRAGMA user_version").fetchone()[0] > 2:
-        conn.execute("PRAGMA user_version = 2")
-    conn.commit()
-    conn.close()
-    return path
 
 
 def card(cid: str, copies: int = 1, **fields) -> Card:
@@ -156,18 +127,16 @@ def test_a_broken_constraint_row_is_a_breach_not_a_crash():
 
 def test_constraints_select_with_the_search_language_on_real_data(shipped_db):
     db = open_db(shipped_db)
-    with transaction(db) as conn:
-        conn.execute("DELETE FROM constraints WHERE game = 'infiltraitors'")  # only this test's rule
-        insert_constraint(
-            conn,
-            Constraint(
-                "infiltraitors",
-                "u",
-                "unique",
-                "花色＋號碼",
-                {"fields": ["suit", "number"], "query": "type:card"},
-            ),
-        )
+    only_constraint(
+        db,
+        Constraint(
+            "infiltraitors",
+            "u",
+            "unique",
+            "花色＋號碼",
+            {"fields": ["suit", "number"], "query": "type:card"},
+        ),
+    )
     conn = db.conn
     conn.execute(
         "UPDATE cards SET fields = json_set(fields, '$.number', 8) WHERE game = 'infiltraitors' "
@@ -238,37 +207,15 @@ def test_constraints_command_adds_lists_and_removes(shipped_db, run):
 
     if not any(getattr(g, "name", None) == "constraints" for g in app.registered_groups):
         constraints.register(app)
-    res = run(
-        "--db",
-        shipped_db,
-        "constraints",
-        "add",
-        "infiltraitors",
-        "suits",
-        "--kind",
-        "each_value",
-        "--params",
-        '{"field": "suit", "values": ["紅", "黑", "黃", "藍", "綠"], "query": "type:special"}',
-        "--label",
-        "特別牌每種花色 1 張",
-        "--source",
-        "遊戲配件",
-    )
+
+    def add(constraint_id: str, kind: str, params: str, *more: str):
+        command = ("--db", shipped_db, "constraints", "add", "infiltraitors", constraint_id)
+        return run(*command, "--kind", kind, "--params", params, *more)
+
+    suits = '{"field": "suit", "values": ["紅", "黑", "黃", "藍", "綠"], "query": "type:special"}'
+    res = add("suits", "each_value", suits, "--label", "特別牌每種花色 1 張", "--source", "遊戲配件")
     assert res.exit_code == 0 and "the deck keeps it" in res.output
-    res = run(
-        "--db",
-        shipped_db,
-        "constraints",
-        "add",
-        "infiltraitors",
-        "bad",
-        "--kind",
-        "unique",
-        "--params",
-        '{"field": "suit"}',
-        "--label",
-        "x",
-    )
+    res = add("bad", "unique", '{"field": "suit"}', "--label", "x")
     assert res.exit_code == 2 and "allowed: fields, query" in res.stderr
     listing = run("--db", shipped_db, "constraints", "list", "infiltraitors").output
     assert "suits" in listing and "ok" in listing and "bad" not in listing

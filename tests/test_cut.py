@@ -24,8 +24,8 @@ def _svg_outlines(path: Path, page_h: float) -> list[Rect]:
     """Bounding boxes (mm, PDF origin) of the cut paths of an SVG."""
     boxes = []
     for p in ET.parse(path).getroot().iter(SVG + "path"):
-        pts = [(float(x), float(y)) for x, y in re.findall(r"[ML ]\s*(-?[\d.]+),(-?[\d.]+)", p.get("d"))]
-        pts += [(float(x), float(y)) for x, y in re.findall(r"0 0 0 (-?[\d.]+),(-?[\d.]+)", p.get("d"))]
+        pts = [(float(x), float(y)) for x, y in re.findall(r"[ML ]\s*(-?[\d.]+),(-?[\d.]+)", p.get("d", ""))]
+        pts += [(float(x), float(y)) for x, y in re.findall(r"0 0 0 (-?[\d.]+),(-?[\d.]+)", p.get("d", ""))]
         xs, ys = [x for x, _ in pts], [page_h - y for _, y in pts]
         boxes.append(Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
     return boxes

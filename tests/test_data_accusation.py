@@ -16,28 +16,59 @@ SLUG = "accusation"
 
 # Values of the reference file (copied here so the test runs without it): id -> row.
 REFERENCE_ROWS = {
-    "cro01": dict(name="第十三夜", cult="鴉教團", type="教主", symbols="夜幕|知識",
-                  mentions="詠頌|你的每個回合限一次"),
+    "cro01": dict(
+        name="第十三夜", cult="鴉教團", type="教主", symbols="夜幕|知識", mentions="詠頌|你的每個回合限一次"
+    ),
     "cro02": dict(name="黑色葬禮", cult="鴉教團", type="儀式", calamity="3", symbols="凋零"),
-    "cro07": dict(name="信使", cult="鴉教團", type="信徒", volume="3", calamity="3", symbols="夜幕",
-                  mentions="詠頌"),
-    "cro13": dict(name="灰眼童", cult="鴉教團", type="信徒", volume="5", calamity="0",
-                  symbols="夜幕|凋零", mentions="控訴時"),
-    "cro19": dict(name="羽墓園", cult="鴉教團", type="地點", calamity="4", guard="6",
-                  location_type="墓園", symbols="凋零"),
-    "cro23": dict(name="失聲詛咒", cult="鴉教團", type="魔法", calamity="3", stardust="4",
-                  mentions="詠頌|星塵效果"),
-    "fox08": dict(name="稻草人", cult="白狐神社", type="信徒", volume="2", symbols="自然",
-                  mentions="駐守3"),
-    "fox18": dict(name="稻原", cult="白狐神社", type="地點", calamity="0", guard="2",
-                  location_type="荒野", symbols="自然|自然|夜幕"),
-    "fox22": dict(name="魂燈", cult="白狐神社", type="魔法", calamity="4", stardust="3",
-                  mentions="星塵效果"),
+    "cro07": dict(
+        name="信使", cult="鴉教團", type="信徒", volume="3", calamity="3", symbols="夜幕", mentions="詠頌"
+    ),
+    "cro13": dict(
+        name="灰眼童",
+        cult="鴉教團",
+        type="信徒",
+        volume="5",
+        calamity="0",
+        symbols="夜幕|凋零",
+        mentions="控訴時",
+    ),
+    "cro19": dict(
+        name="羽墓園",
+        cult="鴉教團",
+        type="地點",
+        calamity="4",
+        guard="6",
+        location_type="墓園",
+        symbols="凋零",
+    ),
+    "cro23": dict(
+        name="失聲詛咒", cult="鴉教團", type="魔法", calamity="3", stardust="4", mentions="詠頌|星塵效果"
+    ),
+    "fox08": dict(name="稻草人", cult="白狐神社", type="信徒", volume="2", symbols="自然", mentions="駐守3"),
+    "fox18": dict(
+        name="稻原",
+        cult="白狐神社",
+        type="地點",
+        calamity="0",
+        guard="2",
+        location_type="荒野",
+        symbols="自然|自然|夜幕",
+    ),
+    "fox22": dict(name="魂燈", cult="白狐神社", type="魔法", calamity="4", stardust="3", mentions="星塵效果"),
 }
 TYPE_SLUG = {"信徒": "follower", "地點": "location", "儀式": "ritual", "魔法": "magic", "教主": "leader"}
 # Fields whose values come from the reference file; every other field value is designed.
-REFERENCE_FIELDS = {"cult", "symbols", "mentions", "volume", "calamity", "guard", "stardust",
-                    "location_type", "garrison"}
+REFERENCE_FIELDS = {
+    "cult",
+    "symbols",
+    "mentions",
+    "volume",
+    "calamity",
+    "guard",
+    "stardust",
+    "location_type",
+    "garrison",
+}
 
 
 def expected_fields(row: dict) -> dict:

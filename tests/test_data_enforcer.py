@@ -7,7 +7,6 @@ rulebook does not give must be marked provisional.
 
 from __future__ import annotations
 
-
 import pytest
 
 from pnpforge.rules.games.enforcer import make_rules
@@ -29,15 +28,17 @@ def copies(cards, card_type: str) -> int:
 
 # ---- the game and its totals -------------------------------------------------------------
 
+
 def test_game_row(db):
     g = repo.get_game(db, SLUG)
     assert (g.title, g.title_en, g.language) == ("王牌執行官", "Top Enforcement Officer", "zh-Hant")
     assert (g.players_min, g.players_max) == (3, 6)
 
 
-@pytest.mark.parametrize("card_type,total", [
-    ("officer", 12), ("execution", 55), ("obligor", 28), ("objection", 9), ("specialty", 3),
-    ("penalty", 6)])
+@pytest.mark.parametrize(
+    "card_type,total",
+    [("officer", 12), ("execution", 55), ("obligor", 28), ("objection", 9), ("specialty", 3), ("penalty", 6)],
+)
 def test_rulebook_component_totals(cards, card_type, total):
     assert copies(cards, card_type) == total
 
@@ -71,25 +72,28 @@ def test_officer_families_as_the_rulebook_describes(cards):
 
 # ---- card by card against the rulebook ---------------------------------------------------
 
-@pytest.mark.parametrize("name,cats,score,difficulty,traits,objections,weakness", [
-    ("劣質魚羹大盤商", ["稅"], 4, 3, ["聲明異議"], 1, None),
-    ("小氣大地主", ["稅"], 4, 5, [], 0, "查封土地"),
-    ("詐騙超跑男神", ["稅"], 6, 8, ["矚目"], 0, "查封精品"),
-    ("吸金財團董事長", ["稅"], 15, 15, ["大戶", "聲明異議"], 1, None),
-    ("獨居老人", ["健"], 2, 4, ["弱勢", "聲明異議"], 1, None),
-    ("血汗餐飲業者", ["健"], 2, 6, ["假弱勢"], 0, None),
-    ("酒駕者", ["罰"], 3, 4, ["矚目"], 0, "查封車輛"),
-    ("機場黃牛", ["罰"], 7, 4, ["聲明異議"], 2, None),
-    ("失業青年", ["罰"], 2, 6, ["弱勢"], 0, "轉介輔導"),
-    ("黑道酒店大亨", ["罰"], 15, 12, ["大戶", "聲明異議"], 1, None),
-    ("ETC欠費者", ["費"], 2, 3, [], 0, None),
-    ("洗錢跨國企業", ["費"], 8, 7, ["矚目", "聲明異議"], 1, None),
-    ("無照網咖業者", ["稅", "罰"], 3, 4, [], 0, "扣押營收"),
-    ("落魄小開", ["稅", "健"], 2, 6, ["假弱勢"], 0, "扣押營收"),
-    ("黑心油商", ["罰", "費"], 15, 10, ["大戶"], 0, "扣押營收"),
-])
-def test_obligors_match_the_card_lists(cards, name, cats, score, difficulty, traits, objections,
-                                       weakness):
+
+@pytest.mark.parametrize(
+    "name,cats,score,difficulty,traits,objections,weakness",
+    [
+        ("劣質魚羹大盤商", ["稅"], 4, 3, ["聲明異議"], 1, None),
+        ("小氣大地主", ["稅"], 4, 5, [], 0, "查封土地"),
+        ("詐騙超跑男神", ["稅"], 6, 8, ["矚目"], 0, "查封精品"),
+        ("吸金財團董事長", ["稅"], 15, 15, ["大戶", "聲明異議"], 1, None),
+        ("獨居老人", ["健"], 2, 4, ["弱勢", "聲明異議"], 1, None),
+        ("血汗餐飲業者", ["健"], 2, 6, ["假弱勢"], 0, None),
+        ("酒駕者", ["罰"], 3, 4, ["矚目"], 0, "查封車輛"),
+        ("機場黃牛", ["罰"], 7, 4, ["聲明異議"], 2, None),
+        ("失業青年", ["罰"], 2, 6, ["弱勢"], 0, "轉介輔導"),
+        ("黑道酒店大亨", ["罰"], 15, 12, ["大戶", "聲明異議"], 1, None),
+        ("ETC欠費者", ["費"], 2, 3, [], 0, None),
+        ("洗錢跨國企業", ["費"], 8, 7, ["矚目", "聲明異議"], 1, None),
+        ("無照網咖業者", ["稅", "罰"], 3, 4, [], 0, "扣押營收"),
+        ("落魄小開", ["稅", "健"], 2, 6, ["假弱勢"], 0, "扣押營收"),
+        ("黑心油商", ["罰", "費"], 15, 10, ["大戶"], 0, "扣押營收"),
+    ],
+)
+def test_obligors_match_the_card_lists(cards, name, cats, score, difficulty, traits, objections, weakness):
     c = by_name(cards, "obligor", name)
     f = c.fields
     assert (f["category"], f["score"], f["difficulty"]) == (cats, score, difficulty)
@@ -111,21 +115,29 @@ def test_ocr_conflicts_take_the_card_list_and_say_so(cards):
     ship = by_name(cards, "obligor", "惡質航運業者")
     assert ship.fields["difficulty"] == 8 and "18" in ship.notes
     kid = by_name(cards, "obligor", "落魄小開")
-    assert "查封精品" in kid.notes                       # the layout example's weakness
+    assert "查封精品" in kid.notes  # the layout example's weakness
 
 
-@pytest.mark.parametrize("name,family,power,effect", [
-    ("傳繳通知", "一般", 1, "draw"), ("查調財產", "一般", 1, "expose"),
-    ("釋明法令", "一般", 1, "cancel_objection"), ("協助變賣", "一般", 2, "slogan"),
-    ("扣押營收", "一般", 2, "not_vs_weak"), ("扣押存款", "一般", 3, "extra_objection"),
-    ("霹靂執行", "一般", 4, "discard_cost"), ("拍賣", "一般", 2, "double_seizure"),
-    ("查封土地", "查封", 4, "none"), ("拘提", "限制", 4, "requires_card"),
-    ("管收", "限制", 6, "discard_restriction_cost"), ("獎檢公告", "策略", 2, "bonus_project"),
-])
+@pytest.mark.parametrize(
+    "name,family,power,effect",
+    [
+        ("傳繳通知", "一般", 1, "draw"),
+        ("查調財產", "一般", 1, "expose"),
+        ("釋明法令", "一般", 1, "cancel_objection"),
+        ("協助變賣", "一般", 2, "slogan"),
+        ("扣押營收", "一般", 2, "not_vs_weak"),
+        ("扣押存款", "一般", 3, "extra_objection"),
+        ("霹靂執行", "一般", 4, "discard_cost"),
+        ("拍賣", "一般", 2, "double_seizure"),
+        ("查封土地", "查封", 4, "none"),
+        ("拘提", "限制", 4, "requires_card"),
+        ("管收", "限制", 6, "discard_restriction_cost"),
+        ("獎檢公告", "策略", 2, "bonus_project"),
+    ],
+)
 def test_execution_cards_match_the_rulebook(cards, name, family, power, effect):
     c = by_name(cards, "execution", name)
-    assert (c.fields["family"], c.fields.get("power"), c.fields["effect"]) == (family, power,
-                                                                               effect)
+    assert (c.fields["family"], c.fields.get("power"), c.fields["effect"]) == (family, power, effect)
 
 
 def test_arrest_requires_the_notice_and_strategy_cards_have_no_power(cards):
@@ -140,17 +152,22 @@ def test_specialty_cards_copy_their_execution_cards(cards):
     for sp in (c for c in cards.values() if c.type == "specialty"):
         base = cards[sp.fields["base"]]
         assert base.name == sp.name
-        assert (sp.fields["family"], sp.fields["power"], sp.fields["effect"]) == \
-            (base.fields["family"], base.fields["power"], base.fields["effect"])
-        master = [o for o in cards.values() if o.type == "officer"
-                  and o.fields.get("specialty") == sp.id]
+        assert (sp.fields["family"], sp.fields["power"], sp.fields["effect"]) == (
+            base.fields["family"],
+            base.fields["power"],
+            base.fields["effect"],
+        )
+        master = [o for o in cards.values() if o.type == "officer" and o.fields.get("specialty") == sp.id]
         assert len(master) == 1 and master[0].name.startswith(sp.fields["master"])
 
 
 def test_officers_and_objections_match_the_rulebook(cards):
     tax = by_name(cards, "officer", "財稅專股執行官")
-    assert (tax.fields["effect"], tax.fields["category"], tax.fields["effect_value"]) == \
-        ("specialist", "稅", 1)
+    assert (tax.fields["effect"], tax.fields["category"], tax.fields["effect_value"]) == (
+        "specialist",
+        "稅",
+        1,
+    )
     care = by_name(cards, "officer", "關懷達人")
     assert (care.fields["condition"], care.fields["effect_value"]) == ("弱勢", 2)
     assert by_name(cards, "officer", "高手執行官").fields["effect"] == "veto_objection"
@@ -160,6 +177,7 @@ def test_officers_and_objections_match_the_rulebook(cards):
 
 
 # ---- honesty: designed values are provisional --------------------------------------------
+
 
 def test_no_provisional_value_behind_rulebook_provenance(cards):
     for c in cards.values():
@@ -174,7 +192,7 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
         assert "ability" in by_name(cards, "officer", name).provisional_fields
     for name in ("異議駁回", "查封錯誤", "限制錯誤", "程序違法"):
         assert "effect" in by_name(cards, "objection", name).provisional_fields
-    for name in ("無德補教業者", "貨運業慣老闆", "毒蟲", "不良回收業者"):   # garbled 費 cards
+    for name in ("無德補教業者", "貨運業慣老闆", "毒蟲", "不良回收業者"):  # garbled 費 cards
         assert "difficulty" in by_name(cards, "obligor", name).provisional_fields
     assert {"track", "rookie_track"} <= set(cards["PEN"].provisional_fields)
     assert by_name(cards, "execution", "限制出境").is_value_provisional("effect")

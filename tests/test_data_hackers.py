@@ -6,8 +6,6 @@ compared one by one; everything else must be marked provisional.
 
 from __future__ import annotations
 
-
-
 from pnpforge.store import repo
 from pnpforge.validate.deck import composition
 
@@ -28,6 +26,7 @@ EFFECTS = {
     10: ("Deep Security", "deep_security", "II"),
 }
 
+
 def test_game_row(db):
     g = repo.get_game(db, SLUG)
     assert (g.title, g.title_en, g.language) == ("駭客聯盟", "League of Hackers", "zh-Hant")
@@ -46,15 +45,19 @@ def test_component_totals_match_the_rulebook(db, cards):
         assert results[rule].expected == expected and not results[rule].provisional
     assert all(r.ok for r in results.values()), [r.label for r in results.values() if not r.ok]
     comps = {c.slug: c for c in repo.components(db, SLUG)}
-    for slug, count in (("damage-token", 70), ("wooden-token", 22), ("defence-record-board", 4),
-                        ("player-aid-board", 4), ("score-board", 1)):
+    for slug, count in (
+        ("damage-token", 70),
+        ("wooden-token", 22),
+        ("defence-record-board", 4),
+        ("player-aid-board", 4),
+        ("score-board", 1),
+    ):
         assert comps[slug].count == count and not comps[slug].provisional, slug
     assert comps["player-aid-board"].kind == "aid"
     # 遊戲準備: 4 cubes and 1 disc per player plus two markers make the 22 wooden tokens.
     parts = ("defence-cube", "score-disc", "round-marker", "action-marker")
     assert sum(comps[p].count for p in parts) == 22
-    assert all(comps[f"action-board-{b}"].provisional
-               for b in ("install", "defend", "attack", "repair"))
+    assert all(comps[f"action-board-{b}"].provisional for b in ("install", "defend", "attack", "repair"))
 
 
 def test_defence_effects_value_by_value(cards):
@@ -107,7 +110,7 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
     attested = {"D-07R", "D-09Y", "D-05G", "D-05B"}
     for c in cards.values():
         if c.type == "attack":
-            assert c.provenance == "provisional", c.id      # no attack values in the rulebook
+            assert c.provenance == "provisional", c.id  # no attack values in the rulebook
             continue
         if c.provenance != "rulebook":
             assert c.provenance == "provisional"

@@ -13,13 +13,18 @@ from pnpforge.store import repo
 from pnpforge.validate import ERROR, composition, validate_game
 
 SLUG = "infiltraitors"
-NAMED_SUITS = {"紅", "黑", "黃"}   # the only suits the rulebook text names
+NAMED_SUITS = {"紅", "黑", "黃"}  # the only suits the rulebook text names
 
 
 def test_game_row(db):
     g = repo.get_game(db, SLUG)
-    assert (g.title, g.title_en, g.language, g.players_min, g.players_max) == \
-        ("滲透因子", "Infiltraitors", "zh-Hant", 2, 5)
+    assert (g.title, g.title_en, g.language, g.players_min, g.players_max) == (
+        "滲透因子",
+        "Infiltraitors",
+        "zh-Hant",
+        2,
+        5,
+    )
 
 
 def test_no_validation_errors_and_composition_adds_up(db):
@@ -38,8 +43,7 @@ def test_rulebook_totals(cards):
     per_suit = Counter(c.fields["suit"] for c in numbered)
     assert len(per_suit) == 5 and set(per_suit.values()) == {14}
     for suit in per_suit:
-        assert sorted(c.fields["number"] for c in numbered if c.fields["suit"] == suit) == \
-            list(range(2, 16))
+        assert sorted(c.fields["number"] for c in numbered if c.fields["suit"] == suit) == list(range(2, 16))
     specials = [c for c in cards.values() if c.type == "special"]
     assert sorted(c.fields["suit"] for c in specials) == sorted(per_suit)
     kinds = Counter(c.fields["kind"] for c in cards.values() if c.type == "mission")
@@ -48,17 +52,27 @@ def test_rulebook_totals(cards):
 
 def test_components(db):
     counts = {c.slug: c.count for c in repo.components(db, SLUG)}
-    assert counts == {"number-tiles": 9, "pointer-tiles": 4, "bullet-tiles": 12,
-                      "card-stands": 5, "hint-boards": 5, "marker": 1, "pistol": 1,
-                      "gun-stand": 1}
+    assert counts == {
+        "number-tiles": 9,
+        "pointer-tiles": 4,
+        "bullet-tiles": 12,
+        "card-stands": 5,
+        "hint-boards": 5,
+        "marker": 1,
+        "pistol": 1,
+        "gun-stand": 1,
+    }
 
 
-@pytest.mark.parametrize("card_id,suit,number,relates", [
-    ("R06", "紅", 6, ["2", "3", "12"]),      # the rulebook's example: 3 and 12 relate to 6, 4 not
-    ("K02", "黑", 2, ["4", "6", "8", "10", "12", "14"]),
-    ("Y13", "黃", 13, []),
-    ("R15", "紅", 15, ["3", "5"]),
-])
+@pytest.mark.parametrize(
+    "card_id,suit,number,relates",
+    [
+        ("R06", "紅", 6, ["2", "3", "12"]),  # the rulebook's example: 3 and 12 relate to 6, 4 not
+        ("K02", "黑", 2, ["4", "6", "8", "10", "12", "14"]),
+        ("Y13", "黃", 13, []),
+        ("R15", "紅", 15, ["3", "5"]),
+    ],
+)
 def test_numbered_cards(cards, card_id, suit, number, relates):
     c = cards[card_id]
     assert (c.fields["suit"], c.fields["number"], c.fields["relates"]) == (suit, number, relates)
@@ -80,20 +94,27 @@ def test_special_cards_hint_by_suit_only(cards):
         assert c.fields["effect"] == "suit_only_hint" and "number" not in c.fields
 
 
-@pytest.mark.parametrize("card_id,suspects,bullets,suit_count,effect", [
-    ("M01", 7, 10, 4, None),
-    ("M02", 8, 11, 4, "facedown_discard"),
-    ("M07", 6, 7, 4, "balanced_hints"),
-    ("M09", 9, 12, 5, "small_hand"),
-    ("M12", 6, 6, 5, "sole_eliminator"),
-    ("M16", 9, 10, 5, "covered_suit"),
-    ("M18", 9, 9, 5, "final_suspect_pooled"),
-    ("M20", 11, 12, 5, None),
-])
+@pytest.mark.parametrize(
+    "card_id,suspects,bullets,suit_count,effect",
+    [
+        ("M01", 7, 10, 4, None),
+        ("M02", 8, 11, 4, "facedown_discard"),
+        ("M07", 6, 7, 4, "balanced_hints"),
+        ("M09", 9, 12, 5, "small_hand"),
+        ("M12", 6, 6, 5, "sole_eliminator"),
+        ("M16", 9, 10, 5, "covered_suit"),
+        ("M18", 9, 9, 5, "final_suspect_pooled"),
+        ("M20", 11, 12, 5, None),
+    ],
+)
 def test_missions(cards, card_id, suspects, bullets, suit_count, effect):
     f = cards[card_id].fields
-    assert (f["suspects"], f["bullets"], f["suit_count"], f.get("effect")) == \
-        (suspects, bullets, suit_count, effect)
+    assert (f["suspects"], f["bullets"], f["suit_count"], f.get("effect")) == (
+        suspects,
+        bullets,
+        suit_count,
+        effect,
+    )
     assert len(f["suits"]) == suit_count and (f["number_min"], f["number_max"]) == (2, 15)
 
 
@@ -106,8 +127,7 @@ def test_mission_details(cards):
 
 def test_training_missions(cards):
     t1 = cards["T1"].fields
-    assert (t1["suspects"], t1["bullets"], t1["suits"], t1["number_max"]) == \
-        (2, 5, ["紅", "黑", "黃"], 13)
+    assert (t1["suspects"], t1["bullets"], t1["suits"], t1["number_max"]) == (2, 5, ["紅", "黑", "黃"], 13)
     for tid, nsuits in (("T2", 3), ("T3", 4)):
         f = cards[tid].fields
         assert f["suspects_per_agent"] and f["bullets_per_agent"] and f["bullets"] == 3
@@ -125,9 +145,9 @@ def test_no_provisional_value_behind_provenance_rulebook(db, cards):
         if c.type == "mission" and c.fields["suit_count"] < 5 and c.id != "T1":
             # "4 種花色" without saying which: the choice is ours ("全部" needs none)
             assert "suits" in c.provisional_fields, c.id
-    assert "suits" not in cards["T1"].provisional_fields          # T1 names its three suits
-    assert "suits" not in cards["M05"].provisional_fields         # 全部: all five
-    assert {"effect", "text"} <= set(cards["M19"].provisional_fields)   # OCR placed it under M20
+    assert "suits" not in cards["T1"].provisional_fields  # T1 names its three suits
+    assert "suits" not in cards["M05"].provisional_fields  # 全部: all five
+    assert {"effect", "text"} <= set(cards["M19"].provisional_fields)  # OCR placed it under M20
     assert "M19" in cards["M20"].notes or "任務十九" in cards["M20"].notes
     for t in repo.card_types(db, SLUG):
-        assert t.size_provisional, t.slug                          # no size in the rulebook
+        assert t.size_provisional, t.slug  # no size in the rulebook

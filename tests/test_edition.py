@@ -5,34 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 import sqlite3
-from pathlib import Path
 
-from pnpforge import edit
+from dbcopies import shipped_copy
+from pnpforge import edit, importer
 from pnpforge.model import Card
 from pnpforge.rules.static import static_findings
 from pnpforge.store import bundle, repo
 from pnpforge.store.db import open_db
 from pnpforge.store.edition import corrections, entries
 from pnpforge.validate.edition import apply_edition_rules, edition_differences
-
-
-def shipped_copy(tmp_path: Path) -> Path:
-    """A private copy of cards.db on which migration 3 runs.
-
-    A development copy may carry a schema version recorded before migration 3
-    had any SQL; such a copy is set back to version 2 so the migration runs.
-    """
-    path = tmp_path / "cards.db"
-    shutil.copy(Path(__file__).resolve().parent.parent / "cards.db", path)
-    conn = sqlite3.connect(path)
-    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'constraints'").fetchone()
-    if not has_table and conn.execute("PRAGMA user_version").fetchone()[0] > 2:
-        conn.execute("PRAGMA user_version = 2")
-    conn.commit()
-    conn.close()
-    return path
 
 
 def obligor(**changes) -> Card:
@@ -135,7 +117,7 @@ def test_import_marks_changed_values_and_honours_correction(tmp_path):
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    edit.import_cards(db, "infiltraitors", path)
+    importer.import_cards(db, "infiltraitors", path)
     assert "bullets" in repo.get_card(db, "infiltraitors", "M05").provisional_fields
     assert [d.card for d in edition_differences(db, "infiltraitors")] == ["M05", "M06"]
     for row in rows:
@@ -145,7 +127,7 @@ def test_import_marks_changed_values_and_honours_correction(tmp_path):
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    edit.import_cards(db, "infiltraitors", path, correction="mission sheet re-read")
+    importer.import_cards(db, "infiltraitors", path, correction="mission sheet re-read")
     assert "bullets" not in repo.get_card(db, "infiltraitors", "M07").provisional_fields
     assert [d.card for d in edition_differences(db, "infiltraitors")] == ["M05", "M06"]
 

@@ -17,8 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnpforge.edit import add_card, import_cards, remove_card, set_card
+from pnpforge.cardio import ATTR_COLUMNS
+from pnpforge.edit import add_card, remove_card, set_card
 from pnpforge.errors import PnpError
+from pnpforge.importer import import_cards
 from pnpforge.query import search
 from pnpforge.store.db import open_db
 from pnpforge.store.dump import dump
@@ -27,26 +29,8 @@ from pnpforge.validate import ERROR, validate_game
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 LONG = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
 
-KEYS = [
-    "id",
-    "type",
-    "name",
-    "name_en",
-    "copies",
-    "provenance",
-    "source",
-    "provisional_fields",
-    "text",
-    "power",
-    "element",
-    "traits",
-    "weakness",
-    "flying",
-    "cost",
-    "art",
-    "notes",
-    "bogus",
-]
+# Every card column the CSV reader knows, the mini game's fields, and a key no card has.
+KEYS = [*ATTR_COLUMNS, "power", "element", "traits", "weakness", "flying", "cost", "bogus"]
 NASTY = [
     "",
     " ",

@@ -41,11 +41,13 @@ def test_help_runs_for_every_command(run):
 
 
 def test_query_path_does_not_import_heavy_modules(shipped_db):
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom pnpforge.app import app\n"
-            f"CliRunner().invoke(app, ['--db', {str(shipped_db)!r}, 'cards', 'search', 'x'])\n"
-            "CliRunner().invoke(app, ['--help'])\n"
-            "heavy = [m for m in ('reportlab', 'PIL', 'pypdfium2', 'fontTools') if m in sys.modules]\n"
-            "print(','.join(heavy))")
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom pnpforge.app import app\n"
+        f"CliRunner().invoke(app, ['--db', {str(shipped_db)!r}, 'cards', 'search', 'x'])\n"
+        "CliRunner().invoke(app, ['--help'])\n"
+        "heavy = [m for m in ('reportlab', 'PIL', 'pypdfium2', 'fontTools') if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 

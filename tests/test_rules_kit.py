@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections import Counter
 from dataclasses import dataclass
 
@@ -168,6 +170,45 @@ def test_zones_views_and_copies_are_independent():
     other.draw("deck", "hand")
     assert z.pile("deck") == snapshot == (A, B) and isinstance(snapshot, tuple)
     assert other.pile("hand") == (B,) and z.count("hand") == 0
+
+
+def test_card_instances_are_interned_immutable_values():
+    same = CardInstance("C", 1)
+    assert same is C and same == C and hash(same) == hash(C) and CardInstance("C", 2) != C
+    assert copy.copy(C) is C and copy.deepcopy([C])[0] is C and pickle.loads(pickle.dumps(C)) is C
+    assert sorted([C, B, A, CardInstance("A", 1)]) == [A, CardInstance("A", 1), B, C]
+    assert str(C) == "C#1" and repr(C) == "CardInstance(card='C', copy=1)"
+    assert C != ("C", 1) and {A: 1}.get(CardInstance("A")) == 1
+    with pytest.raises(AttributeError, match="immutable"):
+        C.copy = 3
+
+
+def test_zones_move_any_position_keeps_the_order_of_the_others():
+    cards = [CardInstance("M", i) for i in range(5)]
+    z = Zones(["deck", "out"])
+    z.deal(cards, "deck")
+    z.move(cards[2], "deck", "out")  # from the middle
+    z.move(cards[0], "deck", "out")  # the bottom
+    z.move(cards[4], "deck", "out", top=False)  # the top, onto the bottom of "out"
+    assert z.pile("deck") == (cards[1], cards[3]) and z.pile("out") == (cards[4], cards[2], cards[0])
+    assert conservation_error(z.as_dict(), Counter(cards)) is None
+
+
+def test_zones_cached_ids_and_texts_follow_every_kind_of_change():
+    z = Zones(["deck", "hand", "discard"])
+    z.deal([A, B], "deck")
+    assert z.ids("deck") == ("A", "B") and z.texts("deck") == ("A#0", "B#0") and z.ids("hand") == ()
+    z.draw("deck", "hand")
+    assert z.ids("deck") == ("A",) and z.ids("hand") == ("B",) and z.texts("hand") == ("B#0",)
+    z.move(A, "deck", "hand")
+    assert z.ids("deck") == () and z.ids("hand") == ("B", "A")
+    z.shuffle_order("hand", [1, 0])
+    assert z.ids("hand") == ("A", "B") and z.texts("hand") == ("A#0", "B#0")
+    z.move_all("hand", "discard")
+    assert z.ids("hand") == () and z.ids("discard") == ("A", "B")
+    z.deal([C], "hand")
+    assert z.texts("hand") == ("C#1",)
+    assert z.view("discard") == [A, B] and z.all_views()["hand"] == [C]
 
 
 def test_conservation_names_missing_and_duplicated_cards():

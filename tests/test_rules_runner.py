@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from mini_engine import MiniRules  # type: ignore[import-not-found]
-from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, GameInfo, GameRules, State
+from mini_engine import MiniRules, MiniState
 from pnpforge.rules.runner import play_game
 from pnpforge.store.db import open_db
 
@@ -84,3 +83,31 @@ def test_engine_exception_is_a_failure_with_traceback_in_verbose(mini_db):
     res = play_game(r, 2, 1, ["greedy", "greedy"], verbose=True)
     assert not res.completed and res.failure and res.failure.startswith("KeyError")
     assert "Traceback" in res.log[-1]
+
+
+def test_greedy_values_default_is_greedy_value_of_each_action(mini_db):
+    r = rules(mini_db)
+    obs = r.new_initial_state(2, random.Random(1)).observation(0)
+    assert r.greedy_values(obs, [0, 1]) == [r.greedy_value(obs, 0), r.greedy_value(obs, 1)] == [0.0, 1.0]
+
+
+def test_observation_is_built_for_agents_that_read_it_and_for_the_purity_check(mini_db):
+    r = rules(mini_db)
+    built: list[int] = []
+    original = MiniState.observation
+
+    def counting(self: MiniState, seat: int) -> Any:
+        built.append(seat)
+        return original(self, seat)
+
+    MiniState.observation = counting
+    try:
+        res = play_game(r, 2, 3, ["random", "random"])
+        random_built = len(built)
+        built.clear()
+        play_game(r, 2, 3, ["greedy", "greedy"])
+    finally:
+        MiniState.observation = original
+    assert res.completed and res.steps == 12
+    assert 0 < random_built < 6  # only at steps 0, 1, 2, 4, 8 (the purity check), never per decision
+    assert len(built) == 6  # a greedy agent reads every decision's observation

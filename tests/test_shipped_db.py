@@ -18,8 +18,7 @@ def test_shipped_db_is_current_and_holds_the_five_games(shipped_db):
 
 def test_shipped_db_validates_without_errors(shipped_db):
     db = open_db(shipped_db)
-    errors = [str(p) for g in repo.list_games(db) for p in validate_game(db, g.slug)
-              if p.severity == "error"]
+    errors = [str(p) for g in repo.list_games(db) for p in validate_game(db, g.slug) if p.severity == "error"]
     assert errors == []
 
 

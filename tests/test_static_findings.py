@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from dbcopies import only_constraint, shipped_copy
 from pnpforge.errors import PnpError
 from pnpforge.rules.static import KINDS, static_findings
-from pnpforge.store.constraints import Constraint, insert_constraint, list_constraints
-from pnpforge.store.db import open_db, transaction
-
-
-def shipped_copy(tmp_path: Path) -> Path:
-    """A private copy of cards.db on which migration 3 runs.
-
-    A development copy may carry a schema version recorded before migration 3
-    had any SQL; such a copy is set back to version 2 so the migration runs.
-    """
-    path = tmp_path / "cards.db"
-    shutil.copy(Path(__file__).resolve().parent.parent / "cards.db", path)
-    conn = sqlite3.connect(path)
-    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'constraints'").fetchone()
-    if not has_table and conn.execute("PRAGMA user_version").fetchone()[0] > 2:
-        conn.execute("PRAGMA user_version = 2")
-    conn.commit()
-    conn.close()
-    return path
-
+from pnpforge.store.constraints import Constraint, list_constraints
+from pnpforge.store.db import open_db
 
 GAMES = ("enforcer", "dirty-money", "hackers", "infiltraitors", "accusation")
 
@@ -104,20 +86,18 @@ def test_a_row_in_a_shape_never_written_is_reported_not_crashed_on(tmp_path):
 def test_findings_come_in_order_and_name_constraint_breakers(tmp_path):
     path = shipped_copy(tmp_path)
     db = open_db(path)
-    with transaction(db) as conn:
-        conn.execute("DELETE FROM constraints WHERE game = 'infiltraitors'")  # only this test's rule
-        insert_constraint(
-            conn,
-            Constraint(
-                "infiltraitors",
-                "numbers",
-                "each_value",
-                "每種花色號碼 2–15 各 1 張",
-                {"field": "number", "range": [2, 15], "group_by": "suit", "query": "type:card"},
-                False,
-                "遊戲配件",
-            ),
-        )
+    only_constraint(
+        db,
+        Constraint(
+            "infiltraitors",
+            "numbers",
+            "each_value",
+            "每種花色號碼 2–15 各 1 張",
+            {"field": "number", "range": [2, 15], "group_by": "suit", "query": "type:card"},
+            False,
+            "遊戲配件",
+        ),
+    )
     raw(
         path,
         "UPDATE cards SET fields = json_set(fields, '$.number', 8) WHERE game='infiltraitors' AND id='R07'",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pnpforge.docs import context, markup, summary
+from pnpforge.docs import context, counts, markup, summary
 from pnpforge.errors import PnpError
 from pnpforge.resources import shipped_templates
 from pnpforge.store import repo
@@ -60,9 +60,9 @@ def test_markup_round_trips_through_markdown() -> None:
 
 
 def test_clean_label_drops_the_rulebook_count() -> None:
-    assert context.clean_label("義務人卡—稅×6") == "義務人卡—稅"
-    assert context.clean_label("卡牌×70（5 種花色）") == "卡牌（5 種花色）"
-    assert context.clean_label("D-01 Thin Provision×4") == "D-01 Thin Provision"
+    assert counts.clean_label("義務人卡—稅×6") == "義務人卡—稅"
+    assert counts.clean_label("卡牌×70（5 種花色）") == "卡牌（5 種花色）"
+    assert counts.clean_label("D-01 Thin Provision×4") == "D-01 Thin Provision"
 
 
 # ---- counts follow the database --------------------------------------------------------------
@@ -89,13 +89,13 @@ def test_composition_tree_counts_copies(shipped_db: Path) -> None:
     db = open_db(shipped_db)
     for game in _games(shipped_db):
         cards = repo.list_cards(db, game)
-        for t in context.type_counts(db, game):
+        for t in counts.type_counts(db, game):
             assert t.count == sum(c.copies for c in cards if c.type == t.slug)
         # every counted rule agrees with the query engine's own copy count
         from pnpforge.query.search import count_copies
 
         rules = {r.id: r for r in repo.composition(db, game)}
-        stack = list(context.composition_tree(db, game))
+        stack = list(counts.composition_tree(db, game))
         while stack:
             node = stack.pop()
             r = rules[node.id]

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpforge import kit_inputs
 from pnpforge.errors import PnpError
 from pnpforge.kit_files import KIT_FORMAT as KIT_FORMAT  # re-exported: callers know the kit by this module
 from pnpforge.kit_files import BuildOptions, Facts, GameKit, finish, stage_dir
@@ -228,6 +229,7 @@ def _plan_tasks(db_path: str, games: list[str], opts: BuildOptions) -> list[tupl
 class _GameState:
     work: Path
     parts_left: set[str]
+    inputs: str  # kit_inputs.inputs_digest, written into the manifest
     facts: Facts = field(default_factory=dict)
     warnings: dict[str, list[str]] = field(default_factory=dict)  # per part
     error: BaseException | None = None
@@ -244,12 +246,15 @@ def build(
     opts: BuildOptions | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> list[GameKit]:
     """Build every game's kit; with jobs > 1 the parts of all games share worker processes.
 
     Each game is all-or-nothing: its staging folder replaces output/GAME only when
     all its parts succeeded.  After every game has finished, the first failure is
-    raised, naming the game; the kits that did succeed are kept.
+    raised, naming the game; the kits that did succeed are kept.  A game whose kit
+    is current (kit_inputs: same inputs digest, files intact) is not touched and
+    comes back with `unchanged` set, unless `force`.
     """
     from pnpforge.store import repo
     from pnpforge.store.db import open_db
@@ -266,10 +271,18 @@ def build(
 
     check_extras(opts.shop, opts.cut, opts.paper)  # unknown profile or machine -> PnpError, no work
     root = Path(out_root)
-    states = {g: _GameState(stage_dir(root, g), set(parts_of(opts))) for g in games}
     kits: dict[str, GameKit] = {}
+    digests = {g: kit_inputs.inputs_digest(db, g, opts) for g in games}
+    for g in games:
+        current = None if force else kit_inputs.current_kit(root / g, g, digests[g])
+        if current is not None:
+            kits[g] = current
+            for step in steps_of(opts):
+                progress(g, step)
+    todo = [g for g in games if g not in kits]
+    states = {g: _GameState(stage_dir(root, g), set(parts_of(opts)), digests[g]) for g in todo}
     try:
-        tasks = _plan_tasks(db_path, games, opts)
+        tasks = _plan_tasks(db_path, todo, opts) if todo else []
         if jobs <= 1:
             for g, part in tasks:
                 if states[g].error is None:
@@ -281,13 +294,13 @@ def build(
                         ),
                     )
                 _maybe_finish(db_path, g, states[g], root, opts, kits, progress)
-        else:
+        elif tasks:
             _run_parallel(db_path, tasks, states, root, opts, min(jobs, len(tasks)), kits, progress)
     finally:
         for st in states.values():
             if st.work.exists():
                 shutil.rmtree(st.work, ignore_errors=True)
-    failed = [(g, states[g].error) for g in games if states[g].error is not None]
+    failed = [(g, states[g].error) for g in todo if states[g].error is not None]
     if failed:
         game, err = failed[0]
         if isinstance(err, PnpError):
@@ -320,7 +333,7 @@ def _maybe_finish(
     if st.parts_left or game in kits or st.error is not None:
         return
     try:
-        kits[game] = finish(db_path, game, st.work, root / game, opts, st.facts, st.all_warnings())
+        kits[game] = finish(db_path, game, st.work, root / game, opts, st.facts, st.all_warnings(), st.inputs)
         progress(game, "manifest")
     except Exception as e:  # noqa: BLE001
         st.error = e

@@ -1,4 +1,4 @@
-"""Validated writes: add, set, remove cards (imports: pnpforge.importer).
+"""Validated writes: add, set, remove cards (card imports: pnpforge.importer.import_cards).
 
 Every write takes the write lock first (BEGIN IMMEDIATE), then reads the game,
 validates and writes inside that one transaction: whatever runs beside it, no
@@ -12,22 +12,19 @@ from __future__ import annotations
 
 import copy as _copy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlite_utils
 
 from pnpforge import cardio
 from pnpforge.errors import PnpError, ValidationFailed
-from pnpforge.model import Card, CardType, card_changes
+from pnpforge.model import CARD_ATTRIBUTES, Card, CardType, card_changes
 from pnpforge.store import repo
 from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, coerce, composition_problems
 from pnpforge.validate.edition import apply_edition_rules
 from pnpforge.validate.values import id_problem, normalize_name, parse_int
-
-if TYPE_CHECKING:
-    from pnpforge.importer import ImportResult
 
 _TEXT_ATTRIBUTES = ("name", "name_en", "text", "flavor", "provenance", "source", "notes", "type")
 
@@ -83,18 +80,7 @@ def assign(card: Card, ctype: CardType, key: str, raw: Any) -> None:
     else:
         fd = ctype.field(key)
         if fd is None:
-            allowed = [
-                "copies",
-                "name",
-                "name_en",
-                "text",
-                "flavor",
-                "art",
-                "provenance",
-                "source",
-                "notes",
-                "provisional_fields",
-            ] + [f.name for f in ctype.fields]
+            allowed = [a for a in CARD_ATTRIBUTES if a != "type"] + [f.name for f in ctype.fields]
             raise PnpError(
                 f"card {card.id}: unknown field '{key}' for type '{ctype.slug}' "
                 f"(allowed: {', '.join(allowed)})"
@@ -187,21 +173,6 @@ def export_cards(db: sqlite_utils.Database, game: str, fmt: str) -> str:
     repo.get_game(db, game)
     types = repo.card_types(db, game)
     return cardio.write_records(repo.list_cards(db, game), types, fmt)
-
-
-def import_cards(
-    db: sqlite_utils.Database,
-    game: str,
-    path: Path,
-    fmt: str | None = None,
-    encoding: str | None = None,
-    dry_run: bool = False,
-    correction: str | None = None,
-) -> ImportResult:
-    """Upsert cards by id from CSV or JSON (see pnpforge.importer)."""
-    from pnpforge import importer
-
-    return importer.import_cards(db, game, path, fmt, encoding, dry_run, correction)
 
 
 def import_game(

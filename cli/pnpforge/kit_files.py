@@ -78,6 +78,7 @@ class GameKit:
     files: list[KitFile] = field(default_factory=list)
     db_hash: str = ""
     warnings: list[str] = field(default_factory=list)
+    unchanged: bool = False  # its inputs had not changed: the kit on disk was kept as it was
 
     @property
     def bytes(self) -> int:
@@ -95,6 +96,7 @@ class GameKit:
             "bytes": self.bytes,
             "pages": self.pages,
             "database_sha256": self.db_hash,
+            "unchanged": self.unchanged,
             "warnings": list(self.warnings),
         }
 
@@ -116,6 +118,7 @@ def manifest(
     opts: BuildOptions,
     date: str,
     warnings: list[str],
+    inputs: str = "",
 ) -> tuple[dict[str, Any], list[KitFile]]:
     """The manifest of a staged kit: every file under `work`, sorted by path."""
     from pnpforge import __version__
@@ -145,6 +148,10 @@ def manifest(
             "what": "sha256 of this game's `pnp db dump` lines",
         },
         "options": opts.to_dict(),
+        "inputs": {
+            "sha256": inputs,
+            "what": "sha256 of the game's rows, templates, art, options and drawing code (kit_inputs)",
+        },
         "totals": {
             "files": len(files),
             "bytes": sum(f.bytes for f in files),
@@ -172,8 +179,12 @@ def finish(
     opts: BuildOptions,
     facts: Facts,
     warnings: list[str],
+    inputs: str = "",
 ) -> GameKit:
-    """Write the manifest of a fully staged kit and swap it into place."""
+    """Write the manifest of a fully staged kit and swap it into place.
+
+    `inputs` is kit_inputs.inputs_digest, recorded so the next build can skip this kit.
+    """
     from pnpforge.docs import context
     from pnpforge.store import repo
     from pnpforge.store.db import open_db
@@ -184,7 +195,7 @@ def finish(
     db_hash = context.content_hash(db, game)
     date = context.stamp_date(db, game)[:10]
     warnings = list(dict.fromkeys(warnings))
-    doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings)
+    doc, files = manifest(g, db_hash, len(lines), work, facts, opts, date, warnings, inputs)
     (work / "manifest.json").write_text(
         json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )

@@ -7,6 +7,7 @@ schema change touches the store alone.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 FIELD_TYPES = ("integer", "text", "enum", "boolean", "list", "ref")
@@ -49,6 +50,15 @@ MAX_PROVISIONAL_FIELDS = 100
 # Card ids name output files: a letter or digit first, then letters, digits, `.`, `_`, `-`
 # (never `..`), at most 24 characters.  The schema enforces the same grammar.
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}"
+
+
+def field_names(cls: type, *leave_out: str) -> tuple[str, ...]:
+    """The dataclass's field names in declaration order, less `leave_out`.
+
+    Table columns, bundle keys and the attributes a card prints are spelled from
+    these classes, so a new attribute is declared once, here.
+    """
+    return tuple(f.name for f in dataclass_fields(cls) if f.name not in leave_out)
 
 
 @dataclass

@@ -130,3 +130,10 @@ FLIP = typer.Option("long", "--flip", help="Duplex flip edge: long or short.")
 OFFSET = typer.Option(
     None, "--offset", metavar="X,Y", help="Shift back pages by X,Y mm (from `pnp print calibration`)."
 )
+# `cards set`, `import` and `game import`: an edit that fixes the transcription keeps the rulebook provenance.
+CORRECTION = typer.Option(
+    None,
+    "--correction",
+    metavar="REASON",
+    help="The changes fix transcription errors: keep the rulebook provenance, record REASON.",
+)

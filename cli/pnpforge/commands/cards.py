@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pnpforge.commands._common import echo_json, echo_problems, handled, open_db, table
+from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, open_db, table
 
 app = typer.Typer(help="Query and edit the cards of a game.", no_args_is_help=True)
 
@@ -201,12 +201,7 @@ def set_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     card_id: str = typer.Argument(..., help="Card id."),
     assignments: list[str] = typer.Argument(..., help="key=value … (empty value clears a field)."),
-    correction: str | None = typer.Option(
-        None,
-        "--correction",
-        metavar="REASON",
-        help="This fixes a transcription error: keep the rulebook provenance, record REASON.",
-    ),
+    correction: str | None = CORRECTION,
 ) -> None:
     """Change a card's attributes and fields, all or nothing."""
     from pnpforge import edit

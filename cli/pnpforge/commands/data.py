@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from pnpforge.commands._common import echo_json, echo_problems, handled, open_db, table
+from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, open_db, table
 
 
 def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON array.")) -> None:
@@ -128,19 +128,14 @@ def import_cmd(
         None, "--encoding", help="Source encoding if not UTF-8, e.g. big5, gbk."
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
-    correction: str | None = typer.Option(
-        None,
-        "--correction",
-        metavar="REASON",
-        help="The changes fix transcription errors: keep the rulebook provenance, record REASON.",
-    ),
+    correction: str | None = CORRECTION,
 ) -> None:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
-    from pnpforge import edit
+    from pnpforge import importer
 
     with handled():
         db = open_db(scratch=dry_run)  # a dry run imports into a private copy and rolls back
-        result = edit.import_cards(db, game, file, fmt, encoding, dry_run, correction=correction)
+        result = importer.import_cards(db, game, file, fmt, encoding, dry_run, correction=correction)
         for ch in result.changes:
             if ch.op == "add":
                 typer.echo(f"+ {ch.id}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_problems, handled, open_db
+from pnpforge.commands._common import CORRECTION, db_path, echo_problems, handled, open_db
 
 db_app = typer.Typer(help="Create and dump card databases.", no_args_is_help=True)
 game_app = typer.Typer(help="Import and export whole games (definition and cards).", no_args_is_help=True)
@@ -53,12 +53,7 @@ def dump_cmd(path: Path | None = typer.Argument(None, help="Database file (defau
 def game_import_cmd(
     file: Path = typer.Argument(..., help="Game bundle JSON."),
     replace: bool = typer.Option(False, "--replace", help="Replace the game if it exists."),
-    correction: str | None = typer.Option(
-        None,
-        "--correction",
-        metavar="REASON",
-        help="The changes fix transcription errors: keep the rulebook provenance, record REASON.",
-    ),
+    correction: str | None = CORRECTION,
 ) -> None:
     """Import a whole game from a bundle; all cards are validated first."""
     from pnpforge import importer

@@ -45,7 +45,9 @@ _BUILD_HELP = (
     "machine M (silhouette, cricut; see `pnp cut`) on --paper in cut/M/; both are listed in "
     "the manifest.\n\n"
     "Each game is built in a temporary folder and swapped in only when every step succeeded, "
-    "so a failed build leaves the previous kit intact."
+    "so a failed build leaves the previous kit intact. A kit whose inputs (the game's data, "
+    "templates, art, options and pnpforge itself) have not changed since it was built is left "
+    "untouched and reported as unchanged; --force rebuilds it."
 )
 
 
@@ -163,6 +165,9 @@ def build_cmd(
         None, "--cut", metavar="MACHINE", help="Add print-then-cut files: silhouette or cricut."
     ),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Games built at once (0: one per CPU core)."),
+    force: bool = typer.Option(
+        False, "--force", help="Rebuild every kit, even one whose inputs have not changed."
+    ),
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a progress bar on standard error."
     ),
@@ -206,7 +211,9 @@ def build_cmd(
         workers = jobs or min(len(games), os.cpu_count() or 1)
         total = len(games) * len(kit.steps_of(opts))
         with _bar(total, progress and not as_json) as advance:
-            kits = kit.build(resolve_path(db_path()), games, output, opts, jobs=workers, progress=advance)
+            kits = kit.build(
+                resolve_path(db_path()), games, output, opts, jobs=workers, progress=advance, force=force
+            )
     if as_json:
         echo_json([k.to_dict() for k in kits])
         return
@@ -214,6 +221,7 @@ def build_cmd(
         typer.echo(
             f"{k.game}: {len(k.files)} files, {k.pages} pages, {k.bytes / 1e6:.1f} MB "
             f"in {k.directory} (database {k.db_hash[:12]})"
+            + ("; unchanged, nothing rebuilt (--force rebuilds)" if k.unchanged else "")
         )
     for k in kits:
         for w in k.warnings:

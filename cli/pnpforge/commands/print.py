@@ -6,12 +6,21 @@ inside the render calls, so `pnp --help` stays fast.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
-from pnpforge.commands._common import (BACKS, BLEED, FLIP, GAP, MARKS, OFFSET, PAPER, echo_json,
-                                       echo_sheet_footer, handled, open_db)
+from pnpforge.commands._common import (
+    BACKS,
+    BLEED,
+    FLIP,
+    GAP,
+    MARKS,
+    OFFSET,
+    PAPER,
+    echo_json,
+    echo_sheet_footer,
+    handled,
+    open_db,
+)
 
 CALIBRATION = "calibration"
 
@@ -23,14 +32,16 @@ _PRINT_HELP = (
     "--backs duplex each face page is followed by its back page, mirrored for the --flip edge: "
     "print double-sided.\n\n"
     "`pnp print calibration [--paper P] [--flip F] [--offset X,Y]` prints a duplex calibration "
-    "page that tells you which --offset your printer needs.")
+    "page that tells you which --offset your printer needs."
+)
 
 
 def print_cmd(
     game: str = typer.Argument(..., help="Game slug (e.g. enforcer), or 'calibration'."),
-    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
-    query: Optional[str] = typer.Option(None, "--query", "-q",
-                                        help="Only cards matching this search, e.g. 'is:provisional'."),
+    type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
+    query: str | None = typer.Option(
+        None, "--query", "-q", help="Only cards matching this search, e.g. 'is:provisional'."
+    ),
     paper: str = PAPER,
     bleed: float = BLEED,
     gap: float = GAP,
@@ -38,30 +49,49 @@ def print_cmd(
     backs: str = BACKS,
     flip: str = FLIP,
     one_each: bool = typer.Option(False, "--one-each", help="One copy of every card (proofing)."),
-    offset: Optional[str] = OFFSET,
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="PATH",
-                                         help="PDF file or directory (default output/GAME/)."),
+    offset: str | None = OFFSET,
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="PATH", help="PDF file or directory (default output/GAME/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
-    changed_since: Optional[str] = typer.Option(
-        None, "--changed-since", metavar="TAG",
-        help="Only cards added or changed since release TAG (a reprint sheet; see pnp diff)."),
+    changed_since: str | None = typer.Option(
+        None,
+        "--changed-since",
+        metavar="TAG",
+        help="Only cards added or changed since release TAG (a reprint sheet; see pnp diff).",
+    ),
 ) -> None:
     """Print-and-play PDF of a game's cards (help text: _PRINT_HELP)."""
     from pnpforge.render import PrintOptions, SheetOptions, parse_offset
+
     with handled():
         off = parse_offset(offset)
         if game == CALIBRATION:
             from pnpforge.render import print_calibration
+
             sheet_opts = SheetOptions(paper=paper, flip=flip, offset=off)
             manifest = print_calibration(sheet_opts.validate(), output)
         else:
             from pnpforge.render import print_cards
+
             if changed_since is not None:
                 from pnpforge.design.changes import reprint_query
+
                 query = reprint_query(open_db(readonly=True), game, changed_since, query)
-            opts = PrintOptions(paper=paper, bleed=bleed, gap=gap, marks=marks, backs=backs,
-                                flip=flip, offset=off, card_type=type_, query=query,
-                                one_each=one_each, output=output).validate()
+            opts = PrintOptions(
+                paper=paper,
+                bleed=bleed,
+                gap=gap,
+                marks=marks,
+                backs=backs,
+                flip=flip,
+                offset=off,
+                card_type=type_,
+                query=query,
+                one_each=one_each,
+                output=output,
+            )
+            opts.validate()
             manifest = print_cards(open_db(readonly=True), game, opts)
     if as_json:
         echo_json(manifest.to_dict())
@@ -72,31 +102,42 @@ def print_cmd(
 def _summary(m) -> None:
     typer.echo(f"Wrote {m.path}")
     if m.game == CALIBRATION:
-        typer.echo(f"  {m.pages} pages ({m.paper}): print double-sided at 100 %, "
-                   f"flip on the {m.flip} edge, then read the back against a light.")
+        typer.echo(
+            f"  {m.pages} pages ({m.paper}): print double-sided at 100 %, "
+            f"flip on the {m.flip} edge, then read the back against a light."
+        )
         return
-    backs = {"duplex": f"duplex, flip on the {m.flip} edge", "separate": "backs after the faces",
-             "none": "no backs"}[m.backs]
-    typer.echo(f"  {m.pages} pages on {m.paper}, {m.cards} cards, {backs}; bleed {m.bleed:g} mm, "
-               f"gap {m.gap:g} mm" + (f"; backs shifted {m.offset[0]:g},{m.offset[1]:g} mm"
-                                       if tuple(m.offset) != (0.0, 0.0) else ""))
+    backs = {
+        "duplex": f"duplex, flip on the {m.flip} edge",
+        "separate": "backs after the faces",
+        "none": "no backs",
+    }[m.backs]
+    typer.echo(
+        f"  {m.pages} pages on {m.paper}, {m.cards} cards, {backs}; bleed {m.bleed:g} mm, "
+        f"gap {m.gap:g} mm"
+        + (f"; backs shifted {m.offset[0]:g},{m.offset[1]:g} mm" if tuple(m.offset) != (0.0, 0.0) else "")
+    )
     for s in m.sheets:
         turned = ", turned 90°" if s.rotated else ""
-        typer.echo(f"  {s.card_w:g}×{s.card_h:g} mm {s.role}: {s.cards} cards, {s.per_sheet} per "
-                   f"sheet ({s.cols}×{s.rows}{turned}), {s.sheets} sheet(s)")
+        typer.echo(
+            f"  {s.card_w:g}×{s.card_h:g} mm {s.role}: {s.cards} cards, {s.per_sheet} per "
+            f"sheet ({s.cols}×{s.rows}{turned}), {s.sheets} sheet(s)"
+        )
     echo_sheet_footer(m.warnings)
 
 
 def images_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     dpi: int = typer.Option(300, "--dpi", help="Resolution (30-1200)."),
-    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="DIR",
-                                         help="Directory (default output/GAME/images/)."),
+    type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/images/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the list of files as JSON."),
 ) -> None:
     """One PNG per card face and per card type's back, at the card's size (digital playtests)."""
     from pnpforge.render import images
+
     with handled():
         result = images(open_db(readonly=True), game, dpi=dpi, card_type=type_, output=output)
     _raster_out(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
@@ -104,13 +145,15 @@ def images_cmd(
 
 def tts_cmd(
     game: str = typer.Argument(..., help="Game slug."),
-    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="DIR",
-                                         help="Directory (default output/GAME/tts/)."),
+    type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/tts/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the sheets as JSON."),
 ) -> None:
     """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
     from pnpforge.render import tts
+
     with handled():
         result = tts(open_db(readonly=True), game, output=output, card_type=type_)
     _raster_out(result, as_json, f"{len(result.decks)} deck sheet(s); see README.txt to import")
@@ -118,13 +161,15 @@ def tts_cmd(
 
 def proof_cmd(
     game: str = typer.Argument(..., help="Game slug."),
-    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Only this card type."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="DIR",
-                                         help="Directory (default output/GAME/)."),
+    type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the list of files as JSON."),
 ) -> None:
     """A contact sheet (PNG) of every card face, small, to review a whole deck at a glance."""
     from pnpforge.render import proof
+
     with handled():
         result = proof(open_db(readonly=True), game, output=output, card_type=type_)
     _raster_out(result, as_json, f"{len(result.files)} proof sheet(s)")

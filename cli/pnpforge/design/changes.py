@@ -13,21 +13,11 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.errors import PnpError
-from pnpforge.model import card_changes
+from pnpforge.model import Card, card_changes, field_names
 from pnpforge.store import releases
 
-PRINTED = (
-    "type",
-    "name",
-    "name_en",
-    "copies",
-    "fields",
-    "text",
-    "flavor",
-    "art",
-    "provenance",
-    "provisional_fields",
-)
+# What a card prints: every attribute but its identity and the designer's bookkeeping.
+PRINTED = field_names(Card, "game", "id", "source", "notes", "created_at", "updated_at")
 CURRENT = "current"  # the live cards, as the end of a comparison
 
 

@@ -13,15 +13,15 @@ import json
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
+from pnpforge.docs.counts import CountNode, clean_label, composition_tree, type_counts
 from pnpforge.errors import PnpError
-from pnpforge.model import Card, CompositionRule, Game
+from pnpforge.model import Card, Game
 from pnpforge.query import select
 from pnpforge.query.select import stamp_date  # the one stamp date; templates and build read it here
 from pnpforge.resources import as_roots, project_templates, shipped_templates
@@ -31,7 +31,6 @@ from pnpforge.store.location import db_folder
 MARK = "†"  # the provisional sign, as on the card faces
 KINDS = ("overview", "setup", "turn", "actions", "end", "scoring", "variants", "faq", "other")
 CATEGORIES = ("trait", "keyword", "icon", "action", "term", "symbol")
-_COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
 
 
 # ---- where templates live ------------------------------------------------------------
@@ -124,122 +123,6 @@ def accent_colour(db: sqlite_utils.Database, game: str) -> str:
     while units.luminance(colour) > 0.12:
         colour = units.mix(colour, "#000000", 0.15)
     return colour
-
-
-# ---- counted data ---------------------------------------------------------------------
-
-
-def clean_label(label: str) -> str:
-    """'義務人卡—稅×6' -> '義務人卡—稅': the count is printed from the cards instead."""
-    return _COUNT_IN_LABEL.sub("", label).strip()
-
-
-@dataclass
-class CountNode:
-    """A composition rule with the count the database gives today."""
-
-    id: str
-    label: str
-    count: int
-    expected: int
-    provisional: bool
-    card_type: str | None
-    children: list[CountNode] = field(default_factory=list)
-    whole_type: bool = False  # counts every card of its type (the table already shows it)
-
-    @property
-    def matches(self) -> bool:
-        return self.count == self.expected
-
-
-@dataclass
-class TypeCount:
-    """One card type with its copies counted from the cards."""
-
-    slug: str
-    name: str
-    name_en: str
-    width_mm: float
-    height_mm: float
-    size_provisional: bool
-    role: str
-    count: int  # sum of copies
-    distinct: int  # number of card rows
-    provisional: bool  # some card's copies are designed
-
-    @property
-    def size(self) -> str:
-        return f"{self.width_mm:g}×{self.height_mm:g} mm"
-
-
-def type_counts(db: sqlite_utils.Database, game: str) -> list[TypeCount]:
-    """Copies per card type; a total is provisional only when the total itself is.
-
-    A type whose total the component list declares takes that rule's flag (the
-    rulebook can state 55 cards while each card's copies are designed); other
-    types are provisional when any card's copies are.
-    """
-    cards = repo.list_cards(db, game)
-    declared = {
-        r.card_type: r.provisional
-        for r in repo.composition(db, game)
-        if r.card_type and not r.query.strip() and r.parent is None
-    }
-    out = []
-    for t in repo.card_types(db, game):
-        mine = [c for c in cards if c.type == t.slug]
-        flag = declared[t.slug] if t.slug in declared else any(c.is_value_provisional("copies") for c in mine)
-        out.append(
-            TypeCount(
-                t.slug,
-                t.name,
-                t.name_en,
-                t.width_mm,
-                t.height_mm,
-                t.size_provisional,
-                t.role,
-                sum(c.copies for c in mine),
-                len(mine),
-                flag,
-            )
-        )
-    return out
-
-
-def _rule_cards(db: sqlite_utils.Database, game: str, rule: CompositionRule) -> list[Card]:
-    """The cards a composition rule counts: its card type (if any) matching its query."""
-    return select.cards(db, select.select(db, game, rule.card_type, rule.query))
-
-
-def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:
-    """The component list as a tree of counted rules.
-
-    A top-level rule narrowing one card type (e.g. 艺术品 within 处置卡) is
-    shown under that type's whole-type rule when there is one.
-    """
-    rules = repo.composition(db, game)
-    nodes: dict[str, CountNode] = {}
-    for r in rules:
-        cards = _rule_cards(db, game, r)
-        nodes[r.id] = CountNode(
-            r.id,
-            clean_label(r.label),
-            sum(c.copies for c in cards),
-            r.expected,
-            r.provisional,  # the rule says whether the rulebook states this total
-            r.card_type,
-            whole_type=bool(r.card_type) and not r.query.strip(),
-        )
-    whole_type = {
-        r.card_type: r.id for r in rules if r.parent is None and r.card_type and not r.query.strip()
-    }
-    roots: list[CountNode] = []
-    for r in rules:
-        parent = r.parent if r.parent in nodes else None
-        if parent is None and r.card_type in whole_type and whole_type[r.card_type] != r.id:
-            parent = whole_type[r.card_type]
-        (nodes[parent].children if parent else roots).append(nodes[r.id])
-    return roots
 
 
 # ---- the template context ---------------------------------------------------------------

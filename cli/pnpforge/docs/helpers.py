@@ -22,6 +22,7 @@ from pnpforge.docs import aid_style, context, markup
 from pnpforge.docs.aid_draw import HelperRenderer
 from pnpforge.docs.aid_flow import Row, Style, build_rows, paginate, segments
 from pnpforge.docs.aid_spec import AidPlan, HelperSpec, aid_blocks, load_spec, quantity
+from pnpforge.docs.counts import type_counts
 from pnpforge.errors import PnpError
 
 AID_TYPE = "aid"  # the type helper cards carry on sheets (one back design for all)
@@ -158,7 +159,7 @@ def plan_helpers(
     types = repo.card_types(db, game)
     size_t = _size_type(spec, types)
     comps = {c.slug: c for c in repo.components(db, game)}
-    counts = {t.slug: t.count for t in context.type_counts(db, game)}
+    counts = {t.slug: t.count for t in type_counts(db, game)}
     ctx = context.build_context(db, game, players=players, root=root)
     fonts = ensure_fonts(g.language)
     look = aid_style.load_look(root, game, context.accent_colour(db, game))

@@ -65,39 +65,15 @@ def _styles(regular: str, bold: str, cjk: bool, accent: str, body: float = BODY_
         base.update(kw)
         return ParagraphStyle(name, **base)
 
+    def heading(name: str, size: float, leading: float, before: float, after: float) -> ParagraphStyle:
+        """A heading in the accent colour that stays with the text below it."""
+        accent_bold = dict(fontName=bold, textColor=acc, keepWithNext=1, bulletFontName=bold)
+        return st(name, fontSize=size, leading=leading, spaceBefore=before, spaceAfter=after, **accent_bold)
+
     s = {
-        "h1": st(
-            "h1",
-            fontName=bold,
-            fontSize=20,
-            leading=25,
-            textColor=acc,
-            spaceAfter=2,
-            keepWithNext=1,
-            bulletFontName=bold,
-        ),
-        "h2": st(
-            "h2",
-            fontName=bold,
-            fontSize=12.5,
-            leading=16,
-            textColor=acc,
-            spaceBefore=9,
-            spaceAfter=1,
-            keepWithNext=1,
-            bulletFontName=bold,
-        ),
-        "h3": st(
-            "h3",
-            fontName=bold,
-            fontSize=10,
-            leading=13,
-            textColor=acc,
-            spaceBefore=5,
-            spaceAfter=1.5,
-            keepWithNext=1,
-            bulletFontName=bold,
-        ),
+        "h1": heading("h1", 20, 25, 0, 2),
+        "h2": heading("h2", 12.5, 16, 9, 1),
+        "h3": heading("h3", 10, 13, 5, 1.5),
         "p": st("p", spaceAfter=3),
         "li": st("li", spaceAfter=1.6),
         "note": st(

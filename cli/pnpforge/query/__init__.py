@@ -17,5 +17,17 @@ from pnpforge.query.lexer import QueryError
 from pnpforge.query.parser import And, Not, Or, Query, Term, parse
 from pnpforge.query.search import count_copies, field_defs_of, search, type_aliases_of
 
-__all__ = ["And", "Not", "Or", "Query", "QueryError", "Term", "compile_query", "count_copies",
-           "field_defs_of", "parse", "search", "type_aliases_of"]
+__all__ = [
+    "And",
+    "Not",
+    "Or",
+    "Query",
+    "QueryError",
+    "Term",
+    "compile_query",
+    "count_copies",
+    "field_defs_of",
+    "parse",
+    "search",
+    "type_aliases_of",
+]

@@ -20,8 +20,8 @@ fields of the same name; a game field is found by name, then by its label.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pnpforge.model import PROVENANCES, FieldDef
 from pnpforge.query.lexer import QueryError
@@ -31,17 +31,26 @@ Sql = tuple[str, list[Any]]
 
 _SQL_OPS = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _INT = re.compile(r"[+-]?\d+")
-_BOOLS = {"true": 1, "yes": 1, "1": 1, "是": 1, "y": 1,
-          "false": 0, "no": 0, "0": 0, "否": 0, "n": 0}
+_BOOLS = {"true": 1, "yes": 1, "1": 1, "是": 1, "y": 1, "false": 0, "no": 0, "0": 0, "否": 0, "n": 0}
 # Card columns that are free text, searchable like a text field.
-_TEXT_COLUMNS = {"name": ("c.name", "c.name_en"), "name_en": ("c.name_en",), "text": ("c.text",),
-                 "flavor": ("c.flavor",), "notes": ("c.notes",), "source": ("c.source",)}
+_TEXT_COLUMNS = {
+    "name": ("c.name", "c.name_en"),
+    "name_en": ("c.name_en",),
+    "text": ("c.text",),
+    "flavor": ("c.flavor",),
+    "notes": ("c.notes",),
+    "source": ("c.source",),
+}
 _HAS_COLUMNS = ("name_en", "text", "flavor", "art", "notes", "source")
 _MATCH_ONLY = (":", "=")
 
 
-def compile_query(query: Query | str, field_defs: Mapping[str, Sequence[FieldDef]], *,
-                  type_aliases: Mapping[str, str] | None = None) -> Sql:
+def compile_query(
+    query: Query | str,
+    field_defs: Mapping[str, Sequence[FieldDef]],
+    *,
+    type_aliases: Mapping[str, str] | None = None,
+) -> Sql:
     """Compile a query (text or parse() result) to (where_sql, params) over alias `c`.
 
     field_defs maps a field name to its definitions across the searched card
@@ -56,8 +65,9 @@ def compile_query(query: Query | str, field_defs: Mapping[str, Sequence[FieldDef
 
 
 class _Compiler:
-    def __init__(self, text: str, field_defs: Mapping[str, Sequence[FieldDef]],
-                 type_aliases: Mapping[str, str] | None) -> None:
+    def __init__(
+        self, text: str, field_defs: Mapping[str, Sequence[FieldDef]], type_aliases: Mapping[str, str] | None
+    ) -> None:
         self.text = text
         self.defs = field_defs
         self.type_aliases = type_aliases
@@ -65,8 +75,12 @@ class _Compiler:
             **{k: self.text_column for k in _TEXT_COLUMNS},
             "id": lambda t: self.exact("c.id", t, t.value),
             "game": lambda t: self.exact("c.game", t, t.value),
-            "type": self.card_type, "copies": self.copies, "provenance": self.provenance,
-            "is": self.is_flag, "has": self.has}
+            "type": self.card_type,
+            "copies": self.copies,
+            "provenance": self.provenance,
+            "is": self.is_flag,
+            "has": self.has,
+        }
 
     # ---- tree ------------------------------------------------------------------
 
@@ -103,8 +117,7 @@ class _Compiler:
         return joiner.join(f"lower({c}) {op} lower(?)" for c in columns), [t.value] * len(columns)
 
     def substring(self, columns: Sequence[str], value: str) -> Sql:
-        return (" OR ".join(f"instr(lower({c}), lower(?)) > 0" for c in columns),
-                [value] * len(columns))
+        return (" OR ".join(f"instr(lower({c}), lower(?)) > 0" for c in columns), [value] * len(columns))
 
     def exact(self, column: str, t: Term, value: Any) -> Sql:
         self.check_op(t, (":", "=", "!="), "a name-like value")
@@ -130,8 +143,7 @@ class _Compiler:
     def is_flag(self, t: Term) -> Sql:
         self.check_op(t, _MATCH_ONLY, "is:")
         if t.value.lower() == "provisional":
-            return ("c.provenance = ? OR json_array_length(c.provisional_fields) > 0",
-                    ["provisional"])
+            return ("c.provenance = ? OR json_array_length(c.provisional_fields) > 0", ["provisional"])
         defs = self.resolve(t.value, t.value_pos, must_be="boolean")
         return self.field(Term(t.field, ":", "true", t.pos, t.value_pos), defs)
 
@@ -140,8 +152,10 @@ class _Compiler:
         if t.value.lower() in _HAS_COLUMNS:
             return f"coalesce(c.{t.value.lower()}, '') <> ''", []
         names = sorted({d.name for d in self.resolve(t.value, t.value_pos)})
-        return (" OR ".join("json_extract(c.fields, ?) IS NOT NULL" for _ in names),
-                [_path(n) for n in names])
+        return (
+            " OR ".join("json_extract(c.fields, ?) IS NOT NULL" for _ in names),
+            [_path(n) for n in names],
+        )
 
     # ---- game fields -------------------------------------------------------------
 
@@ -158,15 +172,19 @@ class _Compiler:
         return defs
 
     def unknown_field(self, key: str, must_be: str | None) -> str:
-        fields = sorted((name, ds[0].label) for name, ds in self.defs.items()
-                        if ds and (must_be is None or any(d.type == must_be for d in ds)))
+        fields = sorted(
+            (name, ds[0].label)
+            for name, ds in self.defs.items()
+            if ds and (must_be is None or any(d.type == must_be for d in ds))
+        )
         listed = ", ".join(f"{n} ({label})" if label else n for n, label in fields) or "none"
         if must_be == "boolean":
-            return (f"is: takes 'provisional' or a yes/no field, not '{key}' "
-                    f"(yes/no fields: {listed})")
+            return f"is: takes 'provisional' or a yes/no field, not '{key}' (yes/no fields: {listed})"
         builtin = ", ".join(sorted(self.attributes))
-        return (f"unknown field '{key}' (allowed: {builtin}; this game's fields: {listed}; "
-                f"to search for the words themselves, put them in quotes)")
+        return (
+            f"unknown field '{key}' (allowed: {builtin}; this game's fields: {listed}; "
+            f"to search for the words themselves, put them in quotes)"
+        )
 
     def field(self, t: Term, defs: list[FieldDef]) -> Sql:
         """OR over each (name, type) the key resolved to; each side two-valued.
@@ -213,8 +231,9 @@ class _Compiler:
 
     def check_op(self, t: Term, allowed: Sequence[str], what: str) -> None:
         if t.op not in allowed:
-            raise self.error(f"'{t.op}' does not apply to {what} (use {' '.join(allowed)})",
-                             t.pos + len(t.field or ""))
+            raise self.error(
+                f"'{t.op}' does not apply to {what} (use {' '.join(allowed)})", t.pos + len(t.field or "")
+            )
 
     def integer(self, t: Term) -> int:
         if not _INT.fullmatch(t.value) or abs(number := int(t.value)) >= 2**63:
@@ -224,8 +243,7 @@ class _Compiler:
     def boolean(self, t: Term) -> int:
         flag = _BOOLS.get(t.value.lower())
         if flag is None:
-            raise self.error(f"{t.field} takes true/false (or yes/no, 1/0), not '{t.value}'",
-                             t.value_pos)
+            raise self.error(f"{t.field} takes true/false (or yes/no, 1/0), not '{t.value}'", t.value_pos)
         return flag
 
     def check_allowed(self, t: Term, name: str, defs: list[FieldDef]) -> None:

@@ -19,8 +19,9 @@ _TERM = re.compile(r"([^:<>=!]*)(>=|<=|!=|:|=|<|>)(.*)", re.DOTALL)
 # where it is syntax.  One character for one, so offsets in the translated
 # text index the original, from which values are taken unchanged (card text
 # is full of `：`).
-_FULLWIDTH = str.maketrans({"：": ":", "（": "(", "）": ")", "“": '"', "”": '"',
-                            "＝": "=", "＜": "<", "＞": ">", "！": "!"})
+_FULLWIDTH = str.maketrans(
+    {"：": ":", "（": "(", "）": ")", "“": '"', "”": '"', "＝": "=", "＜": "<", "＞": ">", "！": "!"}
+)
 _STOP = set('()"')  # characters that end a bare word
 
 
@@ -36,8 +37,9 @@ class QueryError(PnpError):
             return
         # One character for one (so the caret stays put), and printable.
         shown = query.encode("utf-8", "replace").decode().replace("\n", " ").replace("\t", " ")
-        super().__init__(f"{message} (at position {position + 1})\n  {shown}\n"
-                         f"  {' ' * _columns(shown[:position])}^")
+        super().__init__(
+            f"{message} (at position {position + 1})\n  {shown}\n  {' ' * _columns(shown[:position])}^"
+        )
 
 
 def _columns(text: str) -> int:
@@ -98,7 +100,7 @@ def _quoted(text: str, start: int, query: str) -> tuple[str, int]:
         raise QueryError("unclosed quote", query, start)
     if end == start + 1:
         raise QueryError("empty quotes", query, start)
-    return query[start + 1:end], end + 1
+    return query[start + 1 : end], end + 1
 
 
 def _word(text: str, start: int, query: str) -> tuple[Token, int]:

@@ -16,7 +16,6 @@ recursion limit or SQLite's expression depth; both raise QueryError instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from pnpforge.query.lexer import QueryError, Token, tokenize
 
@@ -37,21 +36,21 @@ class Term:
 
 @dataclass(frozen=True)
 class Not:
-    child: "Node"
+    child: Node
     pos: int
 
 
 @dataclass(frozen=True)
 class And:
-    children: tuple["Node", ...]
+    children: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Or:
-    children: tuple["Node", ...]
+    children: tuple[Node, ...]
 
 
-Node = Union[Term, Not, And, Or]
+Node = Term | Not | And | Or
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from pnpforge.render.units import hex_to_rgb
 
@@ -28,11 +29,11 @@ NO_START = set("，。、；：！？）」』》〉】〕〗〙｝’”．,.;:
 # No line may end with these (opening punctuation).
 NO_END = set("（「『《〈【〔〖〘｛‘“([{")
 
-MARK = "\ue000"          # internal: the provisional sign after a value
-PARA_GAP = 0.5           # extra space between paragraphs, in lines
-MARK_SCALE = 0.72        # the sign's size relative to the text
-MARK_MAX = 8.0           # ... but never larger than this (points): a discreet sign
-ASCENT = 0.88            # Noto CJK em box: ascender 880, descender -120 (per 1000)
+MARK = "\ue000"  # internal: the provisional sign after a value
+PARA_GAP = 0.5  # extra space between paragraphs, in lines
+MARK_SCALE = 0.72  # the sign's size relative to the text
+MARK_MAX = 8.0  # ... but never larger than this (points): a discreet sign
+ASCENT = 0.88  # Noto CJK em box: ascender 880, descender -120 (per 1000)
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,10 @@ class Span:
 class Atom:
     """An unbreakable piece: a Latin word, one CJK character, a space, an icon or a sign."""
 
-    kind: str        # word | cjk | space | icon | mark | newline | para
+    kind: str  # word | cjk | space | icon | mark | newline | para
     text: str
     span: Span
-    width: float     # at 1 pt
+    width: float  # at 1 pt
 
     @property
     def first(self) -> str:
@@ -71,7 +72,7 @@ def parse_markup(text: str, icon_names: Iterable[str] = ()) -> list[Span]:
     """Turn markup into spans: ** toggles bold, :name: is an icon, MARK is the sign."""
     icons = set(icon_names)
     if "**" not in text and MARK not in text and (not icons or ":" not in text):
-        return [Span(text)] if text else []        # plain text: one span
+        return [Span(text)] if text else []  # plain text: one span
     spans: list[Span] = []
     bold = False
     buf: list[str] = []
@@ -91,9 +92,9 @@ def parse_markup(text: str, icon_names: Iterable[str] = ()) -> list[Span]:
             continue
         if ch == ":" and icons:
             end = text.find(":", i + 1)
-            if end > i + 1 and text[i + 1:end] in icons:
+            if end > i + 1 and text[i + 1 : end] in icons:
                 flush()
-                spans.append(Span(icon=text[i + 1:end]))
+                spans.append(Span(icon=text[i + 1 : end]))
                 i = end + 1
                 continue
         if ch == MARK:
@@ -132,9 +133,12 @@ def _keyword_finder(words: tuple[str, ...]) -> Callable[[str, int], Any] | None:
     return re.compile("|".join(re.escape(w) for w in words)).search
 
 
-def _split_keywords(sp: Span, words: tuple[str, ...] | list[str],
-                    keywords: dict[str, dict[str, Any]],
-                    finder: Callable[[str, int], Any] | None = None) -> list[Span]:
+def _split_keywords(
+    sp: Span,
+    words: tuple[str, ...] | list[str],
+    keywords: dict[str, dict[str, Any]],
+    finder: Callable[[str, int], Any] | None = None,
+) -> list[Span]:
     text, out, start, i = sp.text, [], 0, 0
     while i < len(text):
         if finder is not None:
@@ -153,8 +157,11 @@ def _split_keywords(sp: Span, words: tuple[str, ...] | list[str],
         if kw.get("icon"):
             out.append(Span(icon=kw["icon"]))
         else:
-            out.append(replace(sp, text=hit, bold=sp.bold or kw.get("bold", True),
-                               colour=kw.get("colour") or sp.colour))
+            out.append(
+                replace(
+                    sp, text=hit, bold=sp.bold or kw.get("bold", True), colour=kw.get("colour") or sp.colour
+                )
+            )
         i += len(hit)
         start = i
     if start < len(text):
@@ -181,7 +188,7 @@ def _is_cjk(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F") or ch in "…‥—"
 
 
-WORDS_CACHE_SIZE = 1024     # word widths kept per Measure (emptied when full)
+WORDS_CACHE_SIZE = 1024  # word widths kept per Measure (emptied when full)
 
 
 class Measure:
@@ -191,16 +198,20 @@ class Measure:
     can draw.  `widths` may be shared by several Measures of the same two fonts.
     """
 
-    def __init__(self, regular: str, bold: str,
-                 icon_width: Callable[[str], float] | None = None,
-                 widths: dict[tuple[str, str], float] | None = None) -> None:
+    def __init__(
+        self,
+        regular: str,
+        bold: str,
+        icon_width: Callable[[str], float] | None = None,
+        widths: dict[tuple[str, str], float] | None = None,
+    ) -> None:
         self.regular, self.bold = regular, bold
-        self.mark = "†"          # the provisional sign ([provisional] mark)
+        self.mark = "†"  # the provisional sign ([provisional] mark)
         self.icon_width = icon_width or (lambda name: 1.0)
         self._cache: dict[tuple[str, str], float] = {} if widths is None else widths
         self._words: dict[tuple[str, str], float] = {}
         self._glyphs: dict[tuple[str, str], bool] = {}
-        self._drawable: dict[str, set[str]] = {}      # font -> characters it can draw
+        self._drawable: dict[str, set[str]] = {}  # font -> characters it can draw
 
     def font(self, span: Span) -> str:
         return self.bold if span.bold else self.regular
@@ -210,6 +221,7 @@ class Measure:
         w = self._cache.get(key)
         if w is None:
             from reportlab.pdfbase.pdfmetrics import stringWidth
+
             w = stringWidth(ch, font, 1.0)
             self._cache[key] = w
         return w
@@ -233,6 +245,7 @@ class Measure:
         ok = self._glyphs.get(key)
         if ok is None:
             from pnpforge.render.fonts import missing_glyphs
+
             ok = self._glyphs[key] = not missing_glyphs(ch, font)
         return ok
 
@@ -255,7 +268,7 @@ def atomize(spans: list[Span], m: Measure) -> list[Atom]:
             if li:
                 add(Atom("newline", "\n", sp, 0.0))
                 newlines = True
-            start = -1                 # where the word being read began
+            start = -1  # where the word being read began
             for i, ch in enumerate(line):
                 cls = _CLASS.get(ch) or _char_class(ch)
                 if cls == "w":
@@ -276,7 +289,7 @@ def atomize(spans: list[Span], m: Measure) -> list[Atom]:
                 add(Atom("word", s, sp, m.word(s, font)))
     if newlines:
         return _paragraphs(atoms)
-    start, end = 0, len(atoms)         # no breaks to merge: only trim spaces at both ends
+    start, end = 0, len(atoms)  # no breaks to merge: only trim spaces at both ends
     while start < end and atoms[start].kind == "space":
         start += 1
     while end > start and atoms[end - 1].kind == "space":
@@ -329,7 +342,7 @@ def break_allowed(seq: list[Atom], k: int) -> bool:
     while q < len(seq) and seq[q].kind == "space":
         q += 1
     if p < 0:
-        return False                  # nothing but spaces before: no line
+        return False  # nothing but spaces before: no line
     if q >= len(seq):
         return True
     return can_break(seq[p], seq[q])
@@ -340,7 +353,7 @@ class Line:
     """One line of atoms; not changed once made (its width and runs are cached)."""
 
     atoms: list[Atom]
-    para_before: bool = False   # a paragraph gap precedes this line
+    para_before: bool = False  # a paragraph gap precedes this line
     _width: float | None = field(default=None, init=False, repr=False, compare=False)
     _runs: list[tuple] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -358,8 +371,7 @@ class Line:
         return self._runs
 
     def chars(self) -> int:
-        return sum(len(a.text) if a.kind in ("word", "cjk") else 1 for a in self.atoms
-                   if a.kind != "space")
+        return sum(len(a.text) if a.kind in ("word", "cjk") else 1 for a in self.atoms if a.kind != "space")
 
 
 def _trim(atoms: list[Atom]) -> list[Atom]:
@@ -401,10 +413,10 @@ def break_lines(atoms: list[Atom], width: float, m: Measure) -> list[Line]:
             i += 1
             continue
         if a.kind == "space" and not cur:
-            i += 1                      # no leading spaces
+            i += 1  # no leading spaces
             continue
         if a.kind == "word" and a.width > width + 1e-9:
-            queue[i:i + 1] = _split_long(a, width, m)
+            queue[i : i + 1] = _split_long(a, width, m)
             continue
         if cur_w + a.width <= width + 1e-9 or a.kind == "space":
             cur.append(a)
@@ -413,9 +425,9 @@ def break_lines(atoms: list[Atom], width: float, m: Measure) -> list[Line]:
             continue
         # `a` does not fit: end the line at the last place the rules allow
         cut = _find_cut(cur, a)
-        if cut is None:               # nothing allowed (e.g. one long run): break here anyway
+        if cut is None:  # nothing allowed (e.g. one long run): break here anyway
             cut = len(cur) if cur else 0
-        if cut == 0 and not cur:      # an icon or character wider than the whole line
+        if cut == 0 and not cur:  # an icon or character wider than the whole line
             lines.append(Line([a], para))
             para = False
             i += 1
@@ -454,19 +466,19 @@ class Fitted:
     lines: list[Line]
     size: float
     leading: float
-    height: float             # points
+    height: float  # points
 
     def line_height(self) -> float:
         return self.size * self.leading
 
-    def for_drawing(self) -> "Fitted":
+    def for_drawing(self) -> Fitted:
         """The same block keeping only what draw() reads: each line's width and runs.
 
         A planned card keeps this until it is drawn; without the per-character
         atoms it is a few objects a line instead of one per character.
         """
-        return Fitted([_DrawnLine(ln) for ln in self.lines], self.size, self.leading,
-                      self.height)
+        drawn: list[Any] = [_DrawnLine(ln) for ln in self.lines]  # duck-typed Lines: width() and runs()
+        return Fitted(drawn, self.size, self.leading, self.height)
 
 
 class _DrawnLine:
@@ -474,8 +486,8 @@ class _DrawnLine:
 
     __slots__ = ("para_before", "_width", "_runs")
 
-    def __init__(self, line: "Line | _DrawnLine") -> None:
-        self.para_before = line.para_before
+    def __init__(self, line: Line | _DrawnLine) -> None:
+        self.para_before: bool = line.para_before
         self._width = line.width()
         self._runs = line.runs()
 
@@ -500,16 +512,25 @@ class Overflow(Exception):
 
     def __init__(self, lines_over: int, chars_over: int, preview: str, size: float) -> None:
         super().__init__(f"{lines_over} line(s) over")
-        self.lines_over, self.chars_over, self.preview, self.size = \
-            lines_over, chars_over, preview, size
+        self.lines_over, self.chars_over, self.preview, self.size = lines_over, chars_over, preview, size
 
     def describe(self) -> str:
-        return (f"text does not fit even at {self.size:g} pt: {self.lines_over} line(s) "
-                f"({self.chars_over} characters) left over, starting “{self.preview}”")
+        return (
+            f"text does not fit even at {self.size:g} pt: {self.lines_over} line(s) "
+            f"({self.chars_over} characters) left over, starting “{self.preview}”"
+        )
 
 
-def fit(atoms: list[Atom], width: float, height: float, size: float, min_size: float,
-        leading: float, m: Measure, shrink: bool = True) -> Fitted:
+def fit(
+    atoms: list[Atom],
+    width: float,
+    height: float,
+    size: float,
+    min_size: float,
+    leading: float,
+    m: Measure,
+    shrink: bool = True,
+) -> Fitted:
     """Largest size from `size` down to `min_size` (0.25 pt steps) at which the text fits."""
     sizes = _sizes(size, min_size, shrink)
     lines: list[Line] = []
@@ -574,9 +595,20 @@ def missing_chars(atoms: list[Atom], m: Measure) -> list[tuple[str, str]]:
 IconPainter = Callable[[Any, str, float, float, float], None]
 
 
-def draw(canvas: Any, fitted: Fitted, x: float, y: float, w: float, h: float, align: str,
-         valign: str, colour: str, m: Measure, icon_painter: IconPainter | None,
-         mark_colour: str) -> None:
+def draw(
+    canvas: Any,
+    fitted: Fitted,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    align: str,
+    valign: str,
+    colour: str,
+    m: Measure,
+    icon_painter: IconPainter | None,
+    mark_colour: str,
+) -> None:
     """Draw fitted lines in the box (x, y bottom-left, points)."""
     s, lh = fitted.size, fitted.line_height()
     top = y + h
@@ -604,8 +636,7 @@ def _runs(atoms: list[Atom]) -> list[tuple]:
 
     def flush() -> None:
         if run:
-            out.append(("text", "".join(a.text for a in run), run[0].span,
-                        sum(a.width for a in run)))
+            out.append(("text", "".join(a.text for a in run), run[0].span, sum(a.width for a in run)))
             run.clear()
 
     for a in atoms:
@@ -625,8 +656,18 @@ def _runs(atoms: list[Atom]) -> list[tuple]:
     return out
 
 
-def _draw_line(canvas: Any, line: Line, x: float, baseline: float, s: float, colour: str,
-               m: Measure, icon_painter: IconPainter | None, mark_colour: str, rgb) -> None:
+def _draw_line(
+    canvas: Any,
+    line: Line,
+    x: float,
+    baseline: float,
+    s: float,
+    colour: str,
+    m: Measure,
+    icon_painter: IconPainter | None,
+    mark_colour: str,
+    rgb,
+) -> None:
     """Draw one line's runs from `x` (`rgb` is kept for callers; colours go through pdf_ops)."""
     from pnpforge.render import pdf_ops  # reportlab: drawing only, never at import
 
@@ -652,6 +693,21 @@ def plain_text(spans: list[Span]) -> str:
     return "".join(sp.text for sp in spans)
 
 
-__all__ = ["Span", "Atom", "Line", "Fitted", "Overflow", "Measure", "parse_markup",
-           "apply_keywords", "atomize", "break_lines", "fit", "draw", "missing_chars",
-           "NO_START", "NO_END", "MARK"]
+__all__ = [
+    "Span",
+    "Atom",
+    "Line",
+    "Fitted",
+    "Overflow",
+    "Measure",
+    "parse_markup",
+    "apply_keywords",
+    "atomize",
+    "break_lines",
+    "fit",
+    "draw",
+    "missing_chars",
+    "NO_START",
+    "NO_END",
+    "MARK",
+]

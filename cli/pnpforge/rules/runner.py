@@ -78,7 +78,8 @@ def check_event(event: Any, players: int, cards: set[str]) -> None:
         raise RuleViolation("'score' event without a seat or points")
 
 
-def _pick_chance(state: State, rng: random.Random) -> Any:
+def pick_chance(state: State, rng: random.Random) -> Any:
+    """The chance outcome the seeded generator picks, by the outcomes' probabilities."""
     outcomes = state.chance_outcomes()
     r = rng.random()
     acc = 0.0
@@ -161,7 +162,7 @@ def _run(
         legal = state.legal_actions()
         check_legal(legal)
         if player == CHANCE:
-            action = _pick_chance(state, rng)
+            action = pick_chance(state, rng)
         else:
             if not 0 <= player < players:
                 raise RuleViolation(f"current_player() returned {player}")

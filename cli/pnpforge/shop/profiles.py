@@ -75,6 +75,23 @@ def _in(v: float) -> float:
     return v * INCH
 
 
+# The shops' common card products share these trim sizes (inches, width × height).
+_TRIM_IN = {
+    "poker": (2.5, 3.5),
+    "bridge": (2.25, 3.5),
+    "mini": (1.75, 2.5),
+    "square": (2.5, 2.5),
+    "square-2.75": (2.75, 2.75),
+    "tarot": (2.75, 4.75),
+}
+
+
+def _standard(name: str, bleed_mm: float, safe_mm: float, checked: bool = True, note: str = "") -> Product:
+    """A product in one of the common trim sizes (`_TRIM_IN`), named after it."""
+    w_in, h_in = _TRIM_IN[name]
+    return Product(name, _in(w_in), _in(h_in), bleed_mm, safe_mm, checked=checked, note=note)
+
+
 MPC_BLEED = 36 / 300 * INCH  # 36 px at 300 dpi: 822 - 750 = 72 px over both sides
 TGC_BLEED = _in(0.125)  # 825 - 750 = 75 px at 300 dpi
 DTC_BLEED = _in(0.125)
@@ -87,20 +104,18 @@ MPC = Profile(
     colour="rgb",
     max_ink=0.0,
     products=(
-        Product(
+        _standard(
             "poker",
-            _in(2.5),
-            _in(3.5),
             MPC_BLEED,
             _in(0.125),
             note="822 × 1122 px at 300 dpi (trim 750 × 1050, 36 px bleed a side)",
         ),
-        Product("bridge", _in(2.25), _in(3.5), MPC_BLEED, _in(0.125), checked=False),
-        Product("mini", _in(1.75), _in(2.5), MPC_BLEED, _in(0.125), checked=False),
+        _standard("bridge", MPC_BLEED, _in(0.125), checked=False),
+        _standard("mini", MPC_BLEED, _in(0.125), checked=False),
         Product("mini-european", 44.0, 68.0, MPC_BLEED, 3.0, checked=False),
-        Product("square", _in(2.5), _in(2.5), MPC_BLEED, _in(0.125), checked=False),
-        Product("square-2.75", _in(2.75), _in(2.75), MPC_BLEED, _in(0.125), checked=False),
-        Product("tarot", _in(2.75), _in(4.75), MPC_BLEED, _in(0.125), checked=False),
+        _standard("square", MPC_BLEED, _in(0.125), checked=False),
+        _standard("square-2.75", MPC_BLEED, _in(0.125), checked=False),
+        _standard("tarot", MPC_BLEED, _in(0.125), checked=False),
     ),
     sources=(
         "MakePlayingCards upload guide: poker cards 822 × 1122 px at 300 dpi including bleed; "
@@ -116,13 +131,8 @@ TGC = Profile(
     colour="rgb",
     max_ink=0.0,
     products=(
-        Product(
-            "poker",
-            _in(2.5),
-            _in(3.5),
-            TGC_BLEED,
-            TGC_BLEED,
-            note="825 × 1125 px, RGB PNG; safe zone 75 px from the file edge",
+        _standard(
+            "poker", TGC_BLEED, TGC_BLEED, note="825 × 1125 px, RGB PNG; safe zone 75 px from the file edge"
         ),
         Product(
             "euro-poker",
@@ -133,7 +143,7 @@ TGC = Profile(
             bleed_y_mm=(_in(3.75) - 88.0) / 2,
             note="file 825 × 1125 px like poker; trim 63 × 88 mm",
         ),
-        Product("mini", _in(1.75), _in(2.5), TGC_BLEED, TGC_BLEED, checked=False),
+        _standard("mini", TGC_BLEED, TGC_BLEED, checked=False),
         Product(
             "euro-square",
             _in(2.76),
@@ -143,7 +153,7 @@ TGC = Profile(
             note="file 900 × 900 px; trim 70 × 70 mm",
         ),
         Product("square", _in(3.5), _in(3.5), TGC_BLEED, TGC_BLEED),
-        Product("tarot", _in(2.75), _in(4.75), TGC_BLEED, TGC_BLEED, checked=False),
+        _standard("tarot", TGC_BLEED, TGC_BLEED, checked=False),
     ),
     sources=(
         "The Game Crafter poker deck template: 825 × 1125 px, 1/8 in bleed, 75 px safe zone",
@@ -160,17 +170,15 @@ DRIVETHRU = Profile(
     colour="cmyk",
     max_ink=240.0,
     products=(
-        Product(
+        _standard(
             "poker",
-            _in(2.5),
-            _in(3.5),
             DTC_BLEED,
             _in(0.125),
             note="page 2.75 × 3.75 in; back then face, card by card; PDF/X-1a:2003",
         ),
-        Product("mini", _in(1.75), _in(2.5), DTC_BLEED, _in(0.125), checked=False),
-        Product("square", _in(2.5), _in(2.5), DTC_BLEED, _in(0.125), checked=False),
-        Product("tarot", _in(2.75), _in(4.75), DTC_BLEED, _in(0.125), checked=False),
+        _standard("mini", DTC_BLEED, _in(0.125), checked=False),
+        _standard("square", DTC_BLEED, _in(0.125), checked=False),
+        _standard("tarot", DTC_BLEED, _in(0.125), checked=False),
     ),
     sources=(
         "DriveThruCards publisher help, 'Common Card Prep Issues & Solutions' "

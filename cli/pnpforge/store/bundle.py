@@ -35,58 +35,24 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge import model
 from pnpforge.errors import PnpError
-from pnpforge.model import Card
+from pnpforge.model import Card, field_names
 from pnpforge.store import constraints, edition, repo
 
 FORMAT = "pnpforge-game/1"
 
-_GAME_KEYS = {
-    "slug",
-    "title",
-    "title_en",
-    "language",
-    "players_min",
-    "players_max",
-    "play_time",
-    "version",
-    "rulebook",
-    "notes",
-}
-_TYPE_KEYS = {
-    "slug",
-    "name",
-    "name_en",
-    "width_mm",
-    "height_mm",
-    "size_provisional",
-    "role",
-    "back",
-    "notes",
-    "fields",
-}
-_FIELD_KEYS = {"name", "type", "label", "required", "min", "max", "allowed", "ref_type", "help"}
-_CARD_KEYS = {
-    "id",
-    "type",
-    "name",
-    "name_en",
-    "copies",
-    "fields",
-    "text",
-    "flavor",
-    "art",
-    "provenance",
-    "source",
-    "provisional_fields",
-    "notes",
-}
-_COMP_KEYS = {"id", "label", "expected", "card_type", "query", "parent", "provisional", "source"}
-_COMPONENT_KEYS = {"slug", "name", "name_en", "kind", "count", "provisional", "source", "notes"}
-_GLOSS_KEYS = {"term", "term_en", "category", "text", "source"}
-_RULE_KEYS = {"kind", "title", "title_en", "body", "source"}
-_CONSTRAINT_KEYS = {"id", "kind", "label", "params", "provisional", "source"}
-_EDITION_KEYS = {"card", "snapshot", "frozen_at"}
+# A bundle item's keys are its model class's fields, less what the database assigns.
+_GAME_KEYS = set(field_names(model.Game))
+_TYPE_KEYS = set(field_names(model.CardType, "game"))
+_FIELD_KEYS = set(field_names(model.FieldDef))
+_CARD_KEYS = set(field_names(Card, "game", "created_at", "updated_at"))
+_COMP_KEYS = set(field_names(model.CompositionRule, "game"))
+_COMPONENT_KEYS = set(field_names(model.Component, "game"))
+_GLOSS_KEYS = set(field_names(model.GlossaryEntry, "game"))
+_RULE_KEYS = set(field_names(model.RuleSection, "game", "position"))
+_CONSTRAINT_KEYS = set(field_names(constraints.Constraint, "game"))
+_EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:

@@ -6,11 +6,12 @@ and do no validation: that is the caller's job, one layer up.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -26,26 +27,10 @@ from pnpforge.model import (
     Game,
     GlossaryEntry,
     RuleSection,
+    field_names,
 )
 
-_CARD_COLS = (
-    "game",
-    "type",
-    "id",
-    "name",
-    "name_en",
-    "copies",
-    "fields",
-    "text",
-    "flavor",
-    "art",
-    "provenance",
-    "source",
-    "provisional_fields",
-    "notes",
-    "created_at",
-    "updated_at",
-)
+_CARD_COLS = field_names(Card)
 CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
 
 
@@ -53,6 +38,26 @@ def _rows(db: sqlite_utils.Database | sqlite3.Connection, sql: str, params: Iter
     cur = getattr(db, "conn", db).execute(sql, tuple(params))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
+
+
+Record = TypeVar("Record")
+
+
+def _game_records(
+    db: sqlite_utils.Database, cls: type[Record], table: str, order: str, game: str
+) -> list[Record]:
+    """A per-game table's rows as `cls`: one column per dataclass field, 0/1 flags read as bool.
+
+    The deck-data tables (composition, components, glossary, rules) name their
+    columns after the model's fields, so one reader serves them all.
+    """
+    spec: type = cls  # a dataclass: its fields name the columns
+    make: Callable[..., Record] = cls  # called with those fields as keyword arguments
+    names = field_names(spec, "game")
+    flags = {f.name for f in dataclasses.fields(spec) if f.type == "bool"}
+    columns = ", ".join(f'"{n}"' for n in names)
+    rows = _rows(db, f"SELECT {columns} FROM {table} WHERE game = ? ORDER BY {order}", [game])
+    return [make(game=game, **{k: bool(v) if k in flags else v for k, v in r.items()}) for r in rows]
 
 
 # ---- games -----------------------------------------------------------------
@@ -138,43 +143,10 @@ def card_from_row(r: dict | sqlite3.Row | tuple, strict: bool = True) -> Card:
     printer and the checker never meet one; `pnp validate` reads leniently and
     reports such rows by id.
     """
-    values = [r[c] for c in _CARD_COLS] if isinstance(r, dict) else r
-    (
-        game,
-        type_,
-        id_,
-        name,
-        name_en,
-        copies,
-        fields,
-        text,
-        flavor,
-        art,
-        provenance,
-        source,
-        prov_fields,
-        notes,
-        created,
-        updated,
-    ) = values
-    card = Card(
-        game,
-        type_,
-        id_,
-        name,
-        name_en,
-        copies,
-        _lenient_loads(fields),
-        text,
-        flavor,
-        art,
-        provenance,
-        source,
-        _lenient_loads(prov_fields),
-        notes,
-        created,
-        updated,
-    )
+    card = Card(*([r[c] for c in _CARD_COLS] if isinstance(r, dict) else r))  # columns in field order
+    card.fields = _lenient_loads(card.fields)
+    card.provisional_fields = _lenient_loads(card.provisional_fields)
+    game, id_, name, copies = card.game, card.id, card.name, card.copies
     if strict and (
         type(copies) is not int
         or not 0 <= copies <= MAX_COPIES
@@ -329,66 +301,19 @@ def delete_card(conn: sqlite3.Connection, game: str, card_id: str) -> None:
 
 
 def composition(db: sqlite_utils.Database, game: str) -> list[CompositionRule]:
-    return [
-        CompositionRule(
-            game=game,
-            id=r["id"],
-            label=r["label"],
-            expected=r["expected"],
-            card_type=r["card_type"],
-            query=r["query"],
-            parent=r["parent"],
-            provisional=bool(r["provisional"]),
-            source=r["source"],
-        )
-        for r in _rows(db, "SELECT * FROM composition WHERE game = ? ORDER BY position, id", [game])
-    ]
+    return _game_records(db, CompositionRule, "composition", "position, id", game)
 
 
 def components(db: sqlite_utils.Database, game: str) -> list[Component]:
-    return [
-        Component(
-            game=game,
-            slug=r["slug"],
-            name=r["name"],
-            name_en=r["name_en"],
-            kind=r["kind"],
-            count=r["count"],
-            provisional=bool(r["provisional"]),
-            source=r["source"],
-            notes=r["notes"],
-        )
-        for r in _rows(db, "SELECT * FROM components WHERE game = ? ORDER BY position, slug", [game])
-    ]
+    return _game_records(db, Component, "components", "position, slug", game)
 
 
 def glossary(db: sqlite_utils.Database, game: str) -> list[GlossaryEntry]:
-    return [
-        GlossaryEntry(
-            game=game,
-            term=r["term"],
-            term_en=r["term_en"],
-            category=r["category"],
-            text=r["text"],
-            source=r["source"],
-        )
-        for r in _rows(db, "SELECT * FROM glossary WHERE game = ? ORDER BY position, term", [game])
-    ]
+    return _game_records(db, GlossaryEntry, "glossary", "position, term", game)
 
 
 def rule_sections(db: sqlite_utils.Database, game: str) -> list[RuleSection]:
-    return [
-        RuleSection(
-            game=game,
-            position=r["position"],
-            kind=r["kind"],
-            title=r["title"],
-            title_en=r["title_en"],
-            body=r["body"],
-            source=r["source"],
-        )
-        for r in _rows(db, "SELECT * FROM rule_sections WHERE game = ? ORDER BY position", [game])
-    ]
+    return _game_records(db, RuleSection, "rule_sections", "position", game)
 
 
 def history(db: sqlite_utils.Database, game: str, card_id: str | None = None) -> list[dict]:

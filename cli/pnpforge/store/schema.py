@@ -67,7 +67,8 @@ CREATE TABLE cards (
     name               TEXT NOT NULL CHECK (name <> ''),
     name_en            TEXT NOT NULL DEFAULT '',
     copies             INTEGER NOT NULL DEFAULT 1 CHECK (copies >= 0),
-    fields             TEXT NOT NULL DEFAULT '{{}}' CHECK (json_valid(fields) AND json_type(fields) = 'object'),
+    fields             TEXT NOT NULL DEFAULT '{{}}'
+                       CHECK (json_valid(fields) AND json_type(fields) = 'object'),
     text               TEXT NOT NULL DEFAULT '',
     flavor             TEXT NOT NULL DEFAULT '',
     art                TEXT,
@@ -163,16 +164,16 @@ _CARD_JSON = (
 _V1_TRIGGERS = f"""
 CREATE TRIGGER cards_history_insert AFTER INSERT ON cards BEGIN
     INSERT INTO history (op, game, card, before, after)
-    VALUES ('insert', NEW.game, NEW.id, NULL, {_CARD_JSON.format(r='NEW')});
+    VALUES ('insert', NEW.game, NEW.id, NULL, {_CARD_JSON.format(r="NEW")});
 END;
 CREATE TRIGGER cards_history_update AFTER UPDATE ON cards
-WHEN {_CARD_JSON.format(r='OLD')} IS NOT {_CARD_JSON.format(r='NEW')} BEGIN
+WHEN {_CARD_JSON.format(r="OLD")} IS NOT {_CARD_JSON.format(r="NEW")} BEGIN
     INSERT INTO history (op, game, card, before, after)
-    VALUES ('update', NEW.game, NEW.id, {_CARD_JSON.format(r='OLD')}, {_CARD_JSON.format(r='NEW')});
+    VALUES ('update', NEW.game, NEW.id, {_CARD_JSON.format(r="OLD")}, {_CARD_JSON.format(r="NEW")});
 END;
 CREATE TRIGGER cards_history_delete AFTER DELETE ON cards BEGIN
     INSERT INTO history (op, game, card, before, after)
-    VALUES ('delete', OLD.game, OLD.id, {_CARD_JSON.format(r='OLD')}, NULL);
+    VALUES ('delete', OLD.game, OLD.id, {_CARD_JSON.format(r="OLD")}, NULL);
 END;
 """
 

@@ -120,25 +120,12 @@ class GameIndex:
             target = self._entries.get(target_id)
             wanted = self._ref_type(entry.type, field_name)
             if target is None:
-                out.append(
-                    Problem(
-                        ERROR,
-                        entry.game,
-                        card_id,
-                        field_name,
-                        f"names card '{target_id}', which is not in the game",
-                    )
-                )
+                message = f"names card '{target_id}', which is not in the game"
             elif wanted and target.type != wanted:
-                out.append(
-                    Problem(
-                        ERROR,
-                        entry.game,
-                        card_id,
-                        field_name,
-                        f"names '{target_id}', a {target.type} card; expected a {wanted} card",
-                    )
-                )
+                message = f"names '{target_id}', a {target.type} card; expected a {wanted} card"
+            else:
+                continue
+            out.append(Problem(ERROR, entry.game, card_id, field_name, message))
         return out
 
     def _duplicate_problems(self, card_id: str, entry: _Entry) -> list[Problem]:

@@ -95,9 +95,9 @@ def observe(state: AccusationState, seat: int) -> AccusationObservation:
         guilty=frozenset(state.guilty),
         garrisoning=tuple(sorted(state.garrisoning.items())),
         deconstructing=tuple(sorted(state.deconstructing.items())),
-        hand_counts=tuple([state.count(other, "hand") for other in seats]),
-        deck_counts=tuple([state.count(other, "deck") for other in seats]),
-        under_counts=tuple([state.count(other, "under") for other in seats]),
+        hand_counts=state.counts("hand"),
+        deck_counts=state.counts("deck"),
+        under_counts=state.counts("under"),
         stardust=tuple([state.stardust(other) for other in seats]),
         guards=state.guards(),
     )

@@ -61,6 +61,12 @@ class BoardState(EventLog):
         # Each seat's public piles as an observation shows them, kept until one of them changes.
         self._public_of: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
         self.kind_of = [definition.type for definition in rules.instance_defs]
+        # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
+        self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in rules.instance_defs]
+        self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in rules.instance_defs]
+        self.guard_of = [d.guard for d in rules.instance_defs]
+        # each seat's side, and each side's seats (seats 0+2 and 1+3 in 2v2, each seat alone in a duel)
+        self.team_of = [seat % 2 if self.players == 4 else seat for seat in range(self.players)]
         self.guilty: set[int] = set()
         self.garrisoning: dict[int, int] = {}  # follower -> location it garrisons
         self.deconstructing: dict[int, int] = {}  # follower -> ritual it deconstructs
@@ -93,6 +99,19 @@ class BoardState(EventLog):
     def team_rituals(self, team: int) -> int:
         return sum(self.count(seat, "score") for seat in self.team_seats(team))
 
+    def rituals_by_team(self) -> dict[int, int]:
+        """Completed rituals of each side (what `team_rituals` gives, for every side at once)."""
+        piles, names = self.zones_.all_views(), self.pile_names
+        totals: dict[int, int] = {}
+        for seat, team in enumerate(self.team_of):
+            totals[team] = totals.get(team, 0) + len(piles[names[seat]["score"]])
+        return totals
+
+    def counts(self, pile: str) -> tuple[int, ...]:
+        """How many cards each seat has in its `pile`, seat by seat."""
+        piles = self.zones_.all_views()
+        return tuple([len(piles[names[pile]]) for names in self.pile_names])
+
     # ---- cards ----------------------------------------------------------------------------
 
     def card(self, card: int) -> CardDef:
@@ -118,7 +137,9 @@ class BoardState(EventLog):
         """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations."""
         shown = self._public_of.get(seat)
         if shown is None:
-            shown = self._public_of[seat] = tuple([(name, tuple(self.pile(seat, name))) for name in PUBLIC_PILES])
+            shown = self._public_of[seat] = tuple(
+                [(name, tuple(self.pile(seat, name))) for name in PUBLIC_PILES]
+            )
         return shown
 
     def count(self, seat: int, pile: str) -> int:
@@ -199,7 +220,9 @@ class BoardState(EventLog):
         return counts
 
     def stardust(self, seat: int) -> int:
-        return sum(1 + self.passive(f, "extra_stardust") for f in self.innocent_followers(seat))
+        """1 per innocent follower on the field plus their 'extra_stardust' passives."""
+        guilty, stardust_of = self.guilty, self.stardust_of
+        return sum([stardust_of[f] for f in self.field(seat, "follower") if f not in guilty])
 
     def guard(self, location: int) -> int:
         seat = self.location(location)[0]
@@ -215,14 +238,16 @@ class BoardState(EventLog):
         garrisoned: dict[int, int] = {}
         for follower, host in self.garrisoning.items():
             garrisoned[host] = garrisoned.get(host, 0) + self.card(follower).garrison
+        guilty, guard_of, others_of = self.guilty, self.guard_of, self.guard_others_of
         out: list[tuple[int, int]] = []
         for seat in range(self.players):
             locations = self.field(seat, "location")
-            others = [self.passive(location, "guard_others") for location in locations]
+            if not locations:
+                continue
+            others = [0 if location in guilty else others_of[location] for location in locations]
             total = sum(others)
             for location, own in zip(locations, others, strict=True):
-                guard = self.card(location).guard + garrisoned.get(location, 0) + total - own
-                out.append((location, guard))
+                out.append((location, guard_of[location] + garrisoned.get(location, 0) + total - own))
         return tuple(out)
 
     def raid_value(self, follower: int) -> int:

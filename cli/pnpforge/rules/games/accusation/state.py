@@ -116,9 +116,9 @@ class AccusationState(TurnFlow, State):
         if not 0 <= self.actions_left <= TURN_ACTIONS:
             raise RuleViolation(f"actions left {self.actions_left}")
         if self.decision is not None:
-            for team in {self.team(seat) for seat in range(self.players)}:
-                if self.team_rituals(team) >= self.rituals_to_win():
-                    raise RuleViolation("a side completed enough rituals but the game goes on")
+            needed = self.rituals_to_win()
+            if any(total >= needed for total in self.rituals_by_team().values()):
+                raise RuleViolation("a side completed enough rituals but the game goes on")
 
     def _check_piles(self) -> None:
         """Only cards of the right type are in special piles (the Zones keep each card in one pile)."""
@@ -154,7 +154,7 @@ class AccusationState(TurnFlow, State):
             seat, pile = location(under)
             if pile != "under" or location(ritual) != (seat, "field"):
                 raise RuleViolation(f"sacrificed {self.label(under)} is not under a ritual of its seat")
-        if sum([self.count(seat, "under") for seat in range(self.players)]) != len(self.sacrificed):
+        if sum(self.counts("under")) != len(self.sacrificed):
             raise RuleViolation("a card is under a ritual without being sacrificed to it")
 
     def action_text(self, action: Any) -> str:

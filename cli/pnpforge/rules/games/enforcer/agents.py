@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import Observation
 
-from .data import AID, DISCARD_COSTS, RESTRICTION, SEIZURE, STRATEGY, CardData, Obligor
+from .data import AID, DISCARD_COSTS, RESTRICTION, SEIZURE, STRATEGY, CardData, Obligor, Officer, PlayCard
 from .power import difficulty, total_power, voided_families
 
 if TYPE_CHECKING:
@@ -112,6 +112,10 @@ class Greedy:
         self.cards = cards
         self.obs = obs
         self._hand_keys = {cards.play[cid].key for cid in obs.hand}
+        self._candidates: list[tuple[str, PlayCard]] | None = None  # hand cards any execution may use
+        self._spotlit: list[str] | None = None
+        # what the power of the execution under way depends on besides the cards played
+        self._execution: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
         self._potential: dict[tuple[str, str], int] = {}
         self._now: tuple[int, int] | None = None  # (power, difficulty) of the execution under way
 
@@ -125,6 +129,12 @@ class Greedy:
     def spotlight(self, instance: str) -> bool:
         return "矚目" in self.obligor(instance).traits or instance in self.obs.news
 
+    def spotlit(self) -> list[str]:
+        """The 矚目 obligors on the table (passing one over costs a penalty), found once."""
+        if self._spotlit is None:
+            self._spotlit = [o for o in self.obs.table if self.spotlight(o)]
+        return self._spotlit
+
     def power(self, seat: int, target: str, source: str, played: list[str], voided: frozenset[str]) -> int:
         obs = self.obs
         award = 0
@@ -137,13 +147,25 @@ class Greedy:
         )
 
     def execution_power(self, extra: list[str] | None = None) -> int:
-        obs = self.obs
-        assert obs.execution_target is not None and obs.execution_seat is not None
-        voided = frozenset(voided_families(self.cards, obs.objections_shown, obs.cancelled))
-        played = list(obs.in_play) + list(extra or [])
-        return self.power(
-            obs.execution_seat, obs.execution_target, obs.execution_source or "table", played, voided
-        )
+        """Power of the execution under way, with `extra` card ids played as well (look-ahead)."""
+        if self._execution is None:
+            obs = self.obs
+            seat, target = obs.execution_seat, obs.execution_target
+            assert target is not None and seat is not None
+            award = 0
+            if obs.execution_source == "project" and obs.projects[seat] == target:
+                award = sum(self.cards.play[cid].power for cid in obs.awards[seat])
+            officer_id = obs.officers[seat]
+            self._execution = (
+                self.obligor(target),
+                self.weak(target),
+                frozenset(voided_families(self.cards, obs.objections_shown, obs.cancelled)),
+                self.cards.officer[officer_id] if officer_id else None,
+                award,
+            )
+        obligor, weak, voided, officer, award = self._execution
+        played = [*self.obs.in_play, *extra] if extra else self.obs.in_play
+        return total_power(self.cards, obligor, weak, played, voided, officer, award)
 
     def execution_difficulty(self) -> int:
         obs = self.obs
@@ -167,26 +189,36 @@ class Greedy:
             self._potential[key] = self._hand_potential(target, source)
         return self._potential[key]
 
+    def candidates(self) -> list[tuple[str, PlayCard]]:
+        """The hand's cards, in hand order, that some execution could use whatever its target:
+        no strategy card, and a 'requires_card' card only with its partner at hand or played."""
+        if self._candidates is None:
+            hand_keys, played_keys, play = self._hand_keys, self.obs.played_keys, self.cards.play
+            self._candidates = [
+                (cid, card)
+                for cid in self.obs.hand
+                if (card := play[cid]).family != STRATEGY
+                and not (
+                    card.effect == "requires_card"
+                    and not (card.requires in hand_keys or card.requires in played_keys)
+                )
+            ]
+        return self._candidates
+
     def _hand_potential(self, target: str, source: str) -> int:
         obligor = self.obligor(target)
         weak = self.weak(target)
-        hand_keys = self._hand_keys
+        immune = obligor.effect == "immune_restriction"
         usable = []
-        for cid in self.obs.hand:
-            card = self.cards.play[cid]
-            if card.family == STRATEGY:
+        for cid, card in self.candidates():
+            family = card.family
+            if weak and (family == SEIZURE or family == RESTRICTION or card.effect == "not_vs_weak"):
                 continue
-            if weak and (card.family in (SEIZURE, RESTRICTION) or card.effect == "not_vs_weak"):
+            if not weak and family == AID:
                 continue
-            if not weak and card.family == AID:
-                continue
-            if card.family == RESTRICTION and obligor.effect == "immune_restriction":
+            if family == RESTRICTION and immune:
                 continue
             if card.effect == "min_difficulty" and obligor.difficulty < card.value:
-                continue
-            if card.effect == "requires_card" and not (
-                card.requires in hand_keys or card.requires in self.obs.played_keys
-            ):
                 continue
             usable.append(cid)
         return self.power(self.obs.seat, target, source, self.pay_costs(usable), frozenset())
@@ -261,7 +293,7 @@ class Greedy:
         if source == "table":
             if obs.projects[obs.seat] is not None:
                 cost += penalty
-            if not self.spotlight(target) and any(self.spotlight(o) for o in obs.table if o != target):
+            if not self.spotlight(target) and any(o != target for o in self.spotlit()):
                 cost += penalty
         value = (2.0 + obligor.score) if margin >= 0 else -10.0 + margin
         return value - cost

@@ -95,7 +95,8 @@ class Track:
     """A penalty track: cumulative points lost after 1, 2, … penalties; then X."""
 
     cells: tuple[int, ...]
-    eliminate_at: int = field(init=False, compare=False, repr=False)  # penalties that eliminate: every step checks it
+    # how many penalties eliminate: every step's invariants ask, so it is worked out once
+    eliminate_at: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eliminate_at", len(self.cells) + 1)

@@ -324,7 +324,9 @@ class EnforcerState(State):
             ):
                 raise RuleViolation(f"specialty card {card} strayed from its master")
 
-    def _check_seat(self, seat: int, names: dict[str, str], piles: Mapping[str, Sequence[CardInstance]]) -> None:
+    def _check_seat(
+        self, seat: int, names: dict[str, str], piles: Mapping[str, Sequence[CardInstance]]
+    ) -> None:
         scored = piles[names["scored"]]
         obligors = self.cards.obligor
         if scored and self.points[seat] != sum([obligors[c.card].score for c in scored]):

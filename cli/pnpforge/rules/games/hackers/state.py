@@ -94,6 +94,7 @@ class HackersState(ChoosingSteps, ResolutionSteps):
     def observation(self, seat: int) -> HackersObservation:
         decision = self.decision
         kind = decision.kind if decision else "none"
+        choosing = kind in CHOOSING
         choice = self.choice[seat]
         return HackersObservation(
             seat=seat,
@@ -108,8 +109,8 @@ class HackersState(ChoosingSteps, ResolutionSteps):
             my_board=choice.board if choice else -1,
             my_key=choice.key.card if choice and choice.key else "",
             my_pay_option=choice.pay_option if choice else 0,
-            boards=tuple(self._board_seen(seat, other, kind in CHOOSING) for other in range(self.players)),
-            hand_sizes=tuple(self.piles.count(self.hand_pile[s]) for s in range(self.players)),
+            boards=tuple([self._board_seen(seat, other, choosing) for other in range(self.players)]),
+            hand_sizes=tuple([len(self.piles.view(name)) for name in self.hand_pile]),
             vp=tuple(self.vp),
             disc_heights=tuple(self.disc_height),
             deck_size=self.piles.count("deck"),

@@ -180,17 +180,10 @@ class InfiltraitorsRules(GameRules):
         """`greedy_value` of every legal action of one decision: one deduction, one shot table."""
         deduction = self._deduction(obs)
         value = deduction.greedy_value
-        miss = deduction.miss_value
-        shots: dict[Any, float] | None = None
-        out: list[float] = []
-        for action in legal:
-            if action[0] == "eliminate":
-                if shots is None:
-                    shots = deduction.shot_values()
-                out.append(shots.get(action, miss))
-            else:
-                out.append(value(action))
-        return out
+        if not any(action[0] == "eliminate" for action in legal):
+            return [value(action) for action in legal]
+        shots, miss = deduction.shot_values(), deduction.miss_value
+        return [shots.get(action, miss) if action[0] == "eliminate" else value(action) for action in legal]
 
     def _deduction(self, obs: Observation) -> Any:
         from .agents import SeatObservation
