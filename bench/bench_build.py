@@ -3,7 +3,9 @@
 Run:  python bench/bench_build.py [--runs N] [--jobs J] [--db PATH]
 
 Reports medians over N runs (default 3) of
-  * `pnp build --all` wall time and CPU time, and its peak memory: the resident memory of
+  * `pnp build --all` into an empty folder (a full build), and again with nothing
+    changed (every kit is current and kept: the warm rebuild a designer mostly runs);
+  * the full build's wall time and CPU time, and its peak memory: the resident memory of
     the whole process tree (workers included) sampled every 20 ms, and the
     largest single process (ru_maxrss of the children);
   * baselines measured in the same run: `pnp --help` (interpreter and CLI
@@ -63,9 +65,14 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def run_build(db: Path, out: Path, jobs: int) -> tuple[float, int, int, float]:
-    """One `pnp build --all`: (seconds, peak tree RSS kB, peak single-process RSS kB, CPU s)."""
-    shutil.rmtree(out, ignore_errors=True)
+def run_build(db: Path, out: Path, jobs: int, clean: bool = True) -> tuple[float, int, int, float]:
+    """One `pnp build --all`: (seconds, peak tree RSS kB, peak single-process RSS kB, CPU s).
+
+    clean: start from an empty output folder (a full build); otherwise the kits of the
+    previous run are there and, nothing having changed, are kept as they are.
+    """
+    if clean:
+        shutil.rmtree(out, ignore_errors=True)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu0 = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     cmd = PNP + ["--db", str(db), "build", "--all", "-o", str(out), "--no-progress",
@@ -132,6 +139,7 @@ def main() -> None:
         # warm-up: converts and caches the fonts once, as any user's first run does
         run_build(db, out, args.jobs)
         runs = [run_build(db, out, args.jobs) for _ in range(args.runs)]
+        kept = [run_build(db, out, args.jobs, clean=False) for _ in range(args.runs)]
         startup = median_time(PNP + ["--help"], args.runs)
         steps = step_breakdown(db, out)
     load_after = os.getloadavg()
@@ -143,6 +151,8 @@ def main() -> None:
         "runs": args.runs, "jobs": args.jobs or os.cpu_count(), "cpus": os.cpu_count(),
         "build_all_s": round(wall, 2), "build_all_runs_s": [round(r[0], 2) for r in runs],
         "build_all_cpu_s": round(cpu, 2),
+        "unchanged_rebuild_s": round(statistics.median(r[0] for r in kept), 2),
+        "unchanged_rebuild_cpu_s": round(statistics.median(r[3] for r in kept), 2),
         "peak_rss_tree_mb": round(tree / 1024, 1), "peak_rss_single_mb": round(single / 1024, 1),
         "load_average_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
         "baseline_pnp_help_s": round(startup, 3),
@@ -159,6 +169,8 @@ def main() -> None:
           f"{load_before[0]:.2f}/{load_after[0]:.2f} (other work on the machine slows the build)")
     print(f"peak memory: {tree / 1024:.0f} MB for the process tree, "
           f"{single / 1024:.0f} MB for the largest process")
+    print(f"rebuild with nothing changed (kits kept), median: {figures['unchanged_rebuild_s']:.2f} s, "
+          f"CPU {figures['unchanged_rebuild_cpu_s']:.2f} s")
     print(f"baseline: pnp --help {startup:.3f} s")
     print(f"serial in-process build, seconds per step (total {figures['serial_total_s']:.2f} s):")
     names = list(next(iter(steps.values())).keys()) if steps else []

@@ -196,10 +196,10 @@ def count_ops(pdf_path: str) -> dict:
 _LAST: dict[str, list[dict]] = {}     # the runs of the last median_of per job (for CPU times)
 
 
-def cpus_of(runs: int, job: str, *args: str) -> list[float]:
-    """CPU seconds of the runs median_of just made of `job` (the machine is shared: wall time
-    includes waiting for a core, CPU time does not)."""
-    return [r["cpu_seconds"] for r in _LAST.get(job, [])][:runs]
+def cpus_of(job: str) -> list[float]:
+    """CPU seconds of the runs median_of last made of `job` (on a shared machine wall time
+    includes waiting for a core; CPU time does not)."""
+    return [r["cpu_seconds"] for r in _LAST.get(job, [])]
 
 
 def median_of(job: str, runs: int, *args: str) -> tuple[dict, list[float]]:
@@ -253,7 +253,7 @@ def main() -> None:
                 base_times.append(t)
                 base_cpus.append(c)
             base = statistics.median(base_times)
-            cpu_med = statistics.median(cpus_of(args.runs, "print", args.db, tmp, *games))
+            cpu_med = statistics.median(cpus_of("print"))
             games = res["done"]
             report["games"] = {"games": games, "failed": res["failed"],
                                "seconds": statistics.median(times), "all_runs": times,
@@ -271,8 +271,7 @@ def main() -> None:
             res, times = median_of("print", args.runs, str(db_path), tmp, "synth")
             spec = count_ops(res["paths"][0])
             base_res, base_times = median_of("baseline", args.runs, json.dumps([spec]), "zh-Hant", tmp)
-            cpu_med = statistics.median(res_["cpu_seconds"] for res_ in _LAST["print"])
-            base_cpu = statistics.median(res_["cpu_seconds"] for res_ in _LAST["baseline"])
+            cpu_med, base_cpu = statistics.median(cpus_of("print")), statistics.median(cpus_of("baseline"))
             tm = run_child("tracemalloc", str(db_path), tmp, "synth")
             row = {"cards": n, "pages": res["pages"], "seconds": statistics.median(times), "all_runs": times,
                    "peak_rss_mb": res["peak_kb"] / 1024, "rss_before_print_mb": res["peak_before_kb"] / 1024,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from enforcer_positions import (  # type: ignore[import-not-found]
+from enforcer_positions import (
     DEFAULT_OFFICERS,
     QUIET_TABLE,
     act,

@@ -56,7 +56,7 @@ def edit(db_path, card_id: str, **changes) -> None:
 def shipped_used(tmp_path_factory):
     import shutil
 
-    from conftest import SHIPPED_DB  # type: ignore[import-not-found]
+    from conftest import SHIPPED_DB
 
     path = tmp_path_factory.mktemp("enforcer") / "cards.db"
     shutil.copy(SHIPPED_DB, path)

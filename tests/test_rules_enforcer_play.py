@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from enforcer_positions import QUIET_TABLE, act, deal_game, feed, ob, settle  # type: ignore[import-not-found]
+from enforcer_positions import QUIET_TABLE, act, deal_game, feed, ob, settle
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.enforcer import EnforcerState, flow, make_rules

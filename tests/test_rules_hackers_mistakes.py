@@ -18,7 +18,7 @@ from pnpforge.errors import PnpError
 from pnpforge.rules.agents import seat_agents
 from pnpforge.rules.kit import DeckError
 from pnpforge.rules.runner import play_game
-from test_rules_hackers_positions import load  # type: ignore[import-not-found]
+from test_rules_hackers_positions import load
 
 GAMES = 100  # as many as a default check plays
 

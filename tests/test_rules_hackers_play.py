@@ -13,7 +13,7 @@ from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.hackers.data import ATTACK, REPAIR
 from pnpforge.rules.kit import DeckError, check_observation, observation_leak
 from pnpforge.rules.runner import check_zones, play_game
-from test_rules_hackers_positions import fresh, load, pay_first, plain_attacks, play, position  # type: ignore[import-not-found]
+from test_rules_hackers_positions import fresh, load, pay_first, plain_attacks, play, position
 
 
 @pytest.fixture

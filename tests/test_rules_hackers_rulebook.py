@@ -13,7 +13,7 @@ import pytest
 
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.hackers.data import ATTACK, INSTALL, REPAIR
-from test_rules_hackers_positions import (  # type: ignore[import-not-found]
+from test_rules_hackers_positions import (
     colour_damage,
     defence_summing,
     fresh,

@@ -33,6 +33,7 @@ from pnpforge.render.face_ops import StampOp
 from pnpforge.render.face_paint import background_op, badge_op, band_op, frame_op, pattern_op
 from pnpforge.render.face_regions import RegionPlanner
 from pnpforge.render.face_values import PlanContext
+from pnpforge.render.op_replay import draw_op
 from pnpforge.render.units import MM, is_hex_colour, mix, readable_on
 
 
@@ -48,9 +49,7 @@ class FaceRenderer(RegionPlanner):
     def draw_face(self, canvas: Any, card: Card, x: float, y: float, bleed: float) -> None:
         """Draw the face with its trim box's bottom-left at (x, y) points."""
         for op in self._plan(card):
-            canvas.saveState()
-            op(canvas, x, y, bleed)
-            canvas.restoreState()
+            draw_op(canvas, op, x, y, bleed)
 
     def draw_back(self, canvas: Any, card_type_slug: str, x: float, y: float, bleed: float) -> None:
         """Draw the back of a card type (mirror-symmetric, so duplex offsets don't show)."""

@@ -15,6 +15,7 @@ from pnpforge.errors import PnpError
 from pnpforge.render import text as tx
 from pnpforge.render.face_geometry import Box, BoxOp, Op
 from pnpforge.render.layout import Region
+from pnpforge.render.op_replay import mark_static
 from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
 
 
@@ -34,7 +35,7 @@ def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None, s
             c.setLineWidth(sw * MM)
         draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
 
-    return op
+    return mark_static(op)  # fixed colours and geometry: the same operators on every card
 
 
 @lru_cache(maxsize=256)
@@ -56,7 +57,7 @@ def background_op(colour: str, W: float, H: float) -> Op:
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.rect(ox - bleed, oy - bleed, W * MM + 2 * bleed, H * MM + 2 * bleed, stroke=0, fill=1)
 
-    return op
+    return mark_static(op)
 
 
 def draw_shape(

@@ -7,7 +7,8 @@ costs more than the operators themselves.  These functions append to the
 canvas exactly the operator text reportlab would append for the same call
 (same number formatting, same font subsets, same escaping), so the PDF bytes
 do not change; whatever they do not cover (non-embedded fonts, colour-space
-enforcement, top-down canvases) is handed to reportlab unchanged.
+enforcement, top-down canvases) is handed to reportlab unchanged.  Shapes drawn
+alike on every card are replayed by render.op_replay.
 """
 
 from __future__ import annotations
@@ -66,3 +67,4 @@ def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, te
             current = subset
         parts.append(f"({escape(chunk)}) Tj")
     canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
+

@@ -4,7 +4,8 @@ Every template pnpforge runs comes from a designer's files, so each runs
 sandboxed, with the same whitespace rules (`trim_blocks`, `lstrip_blocks`)
 whether it draws a card region or writes a summary line; callers differ only
 in what they add (a finalize that prints values as cards show them, a file
-loader with strict undefined names for documents).
+loader with strict undefined names for documents).  The code Jinja generates
+is compiled once per machine, not once per run (render.code_cache).
 """
 
 from __future__ import annotations
@@ -42,4 +43,21 @@ def sandboxed_environment(
         options["finalize"] = finalize
     if folders is not None:
         options["loader"] = FileSystemLoader([str(p) for p in folders])
-    return SandboxedEnvironment(**options)
+    return _sandbox_class(SandboxedEnvironment)(**options)
+
+
+_SANDBOX: Any = None
+
+
+def _sandbox_class(base: Any) -> Any:
+    """SandboxedEnvironment whose compiled template code is cached on disk (render.code_cache)."""
+    global _SANDBOX
+    if _SANDBOX is None:
+        from pnpforge.render.code_cache import compile_cached
+
+        class CachedSandbox(base):
+            def _compile(self, source: str, filename: str) -> Any:
+                return compile_cached(source, filename)
+
+        _SANDBOX = CachedSandbox
+    return _SANDBOX

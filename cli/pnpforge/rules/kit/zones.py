@@ -58,14 +58,14 @@ class Zones:
         if self._where.get(card) != src:
             actual = self._where.get(card, "no pile")
             raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
-        # Cards are interned, so the card is this very object: the top and the bottom (a draw,
-        # the first copy found from the bottom) are taken without comparing any other card.
+        # Cards are interned, so the card is this very object: it is found by identity, in C,
+        # without a Python-level comparison with every card before it.
         if source[-1] is card:
             source.pop()
         elif source[0] is card:
             del source[0]
         else:
-            source.remove(card)
+            del source[list(map(id, source)).index(id(card))]
         if top:
             target.append(card)
         else:

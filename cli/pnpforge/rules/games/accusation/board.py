@@ -158,8 +158,10 @@ class BoardState(EventLog):
         source_seat, source_pile = self.seat_pile_of[source]
         if pile == "field" or source_pile == "field":
             self._field_of_kind.clear()
-        self._public_of.pop(source_seat, None)
-        self._public_of.pop(seat, None)
+        if source_pile in PUBLIC_PILES:
+            self._public_of.pop(source_seat, None)
+        if pile in PUBLIC_PILES:
+            self._public_of.pop(seat, None)
         if pile != "field":
             self._clear_marks(card)
 

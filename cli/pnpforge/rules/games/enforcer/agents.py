@@ -105,18 +105,42 @@ def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
     )
 
 
+class PotentialMemo:
+    """Hand look-aheads already worked out, by everything they depend on (the target, the hand,
+    the cards played this turn, the target's weakness, the own officer and 獎檢公告 cards).
+
+    Consecutive decisions of a turn, and many turns, ask about the same hand against the same
+    obligors; the answer is a pure function of the key, so it is shared across decisions and
+    games.  Bounded: cleared when it grows past `LIMIT` entries.
+    """
+
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[object, ...], int] = {}
+
+    def get(self, key: tuple[object, ...]) -> int | None:
+        return self._known.get(key)
+
+    def put(self, key: tuple[object, ...], value: int) -> int:
+        if len(self._known) >= self.LIMIT:
+            self._known.clear()
+        self._known[key] = value
+        return value
+
+
 class Greedy:
     """The one-step heuristic: the value of an action to the seat observing, from its observation."""
 
-    def __init__(self, cards: CardData, obs: EnforcerObservation) -> None:
+    def __init__(self, cards: CardData, obs: EnforcerObservation, memo: PotentialMemo | None = None) -> None:
         self.cards = cards
         self.obs = obs
+        self.memo = memo if memo is not None else PotentialMemo()
         self._hand_keys = {cards.play[cid].key for cid in obs.hand}
         self._candidates: list[tuple[str, PlayCard]] | None = None  # hand cards any execution may use
         self._spotlit: list[str] | None = None
         # what the power of the execution under way depends on besides the cards played
         self._execution: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
-        self._potential: dict[tuple[str, str], int] = {}
         self._now: tuple[int, int] | None = None  # (power, difficulty) of the execution under way
 
     def obligor(self, instance: str) -> Obligor:
@@ -184,10 +208,20 @@ class Greedy:
         """Rough best power the hand could reach against `target` (costs paid from the hand)."""
         if source == "project" and self.obs.projects[self.obs.seat] != target:
             source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
-        key = (target, source)
-        if key not in self._potential:
-            self._potential[key] = self._hand_potential(target, source)
-        return self._potential[key]
+        obs = self.obs
+        key = (
+            target,
+            source,
+            obs.hand,
+            obs.played_keys,
+            self.weak(target),
+            obs.officers[obs.seat],
+            obs.awards[obs.seat] if source == "project" else (),
+        )
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo.put(key, self._hand_potential(target, source))
+        return known
 
     def candidates(self) -> list[tuple[str, PlayCard]]:
         """The hand's cards, in hand order, that some execution could use whatever its target:
@@ -340,9 +374,14 @@ class GreedyCache:
 
     def __init__(self, cards: CardData) -> None:
         self.cards = cards
+        self.memo = PotentialMemo()
         self._last: Greedy | None = None
 
-    def value(self, obs: EnforcerObservation, action: Hashable) -> float:
+    def greedy(self, obs: EnforcerObservation) -> Greedy:
+        """The heuristic for this observation (the one built for the last question when it is the same)."""
         if self._last is None or self._last.obs is not obs:
-            self._last = Greedy(self.cards, obs)
-        return self._last.value(action)
+            self._last = Greedy(self.cards, obs, self.memo)
+        return self._last
+
+    def value(self, obs: EnforcerObservation, action: Hashable) -> float:
+        return self.greedy(obs).value(action)

@@ -10,7 +10,7 @@ from pnpforge.errors import PnpError
 from pnpforge.rules.engine import Action, CardInstance, GameRules, Observation, UnknownEffect
 from pnpforge.rules.kit import Option, check_players, game_info, parse_options
 
-from .agents import EnforcerObservation, Greedy, GreedyCache
+from .agents import EnforcerObservation, GreedyCache
 from .data import SLUG, CardData
 from .state import EnforcerState
 
@@ -66,5 +66,5 @@ class EnforcerRules(GameRules):
     def greedy_values(self, obs: Observation, legal: Sequence[Action]) -> list[float]:
         """Every legal action valued by one look-ahead over the observation."""
         assert isinstance(obs, EnforcerObservation)
-        value = Greedy(self.cards, obs).value
+        value = self._greedy.greedy(obs).value
         return [value(action) for action in legal]

@@ -208,9 +208,10 @@ class EnforcerState(State):
         return self._chance_counts
 
     def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+        legal = self._legal_now()  # the card ids in the pile, sorted
         counts = self.chance_counts()
-        total = counts.total()
-        return [(cid, counts[cid] / total) for cid in sorted(counts)]
+        total = len(self.piles.view(flow.chance_pile(self.pending[0])))
+        return [(cid, counts[cid] / total) for cid in legal]
 
     def apply(self, action: Hashable) -> None:
         if self.phase == "end":
@@ -317,11 +318,8 @@ class EnforcerState(State):
         ):
             raise RuleViolation("discard phase with a legal hand size")
         for card, owner in self.specialty_owner.items():
-            if self.piles.where(card) not in (
-                seat_pile("specialty", owner),
-                seat_pile("hand", owner),
-                "in_play",
-            ):
+            where, home = self.piles.where(card), self.seat_names[owner]
+            if where != home["specialty"] and where != home["hand"] and where != "in_play":
                 raise RuleViolation(f"specialty card {card} strayed from its master")
 
     def _check_seat(
