@@ -164,3 +164,31 @@ def test_the_edition_travels_with_a_game_bundle(tmp_path):
     target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     edit.import_game(other, target, replace=True)
     assert [d.card for d in edition_differences(other, "hackers")] == ["D-01R"]
+
+
+def test_history_shows_the_reason_of_a_correction(tmp_path):
+    from typer.testing import CliRunner
+
+    from pnpforge.app import app
+
+    path = shipped_copy(tmp_path)
+    run = CliRunner().invoke
+    fixed = run(
+        app,
+        [
+            "--db",
+            str(path),
+            "cards",
+            "set",
+            "enforcer",
+            "OB-12",
+            "difficulty=18",
+            "--correction",
+            "layout example reads 18",
+        ],
+    )
+    assert fixed.exit_code == 0, fixed.output
+    shown = run(app, ["--db", str(path), "cards", "history", "enforcer", "OB-12"])
+    assert "(correction: layout example reads 18)" in shown.output
+    as_json = run(app, ["--db", str(path), "cards", "history", "enforcer", "OB-12", "--json"])
+    assert '"correction": "layout example reads 18"' in as_json.output

@@ -60,6 +60,19 @@ def test_release_freezes_cards_sets_version_and_diff_lists_changes(shipped_db: P
     assert changed_since(db, "enforcer", "edition") == ["OB-02", "OB-03", "OB-99"]
 
 
+def test_releases_survive_a_game_replaced_from_its_bundle(shipped_db: Path, run, tmp_path: Path) -> None:
+    db = open_db(shipped_db)
+    set_card(db, "enforcer", "OB-02", {"difficulty": "6"})
+    releases.create_release(db, "enforcer", "v0.2", "harder OB-02")
+    bundle = tmp_path / "enforcer.json"
+    assert run("--db", str(shipped_db), "game", "export", "enforcer", "-o", str(bundle)).exit_code == 0
+    replaced = run("--db", str(shipped_db), "game", "import", str(bundle), "--replace")
+    assert replaced.exit_code == 0, replaced.output
+    db = open_db(shipped_db, readonly=True)
+    assert [r.tag for r in releases.list_releases(db, "enforcer")] == ["edition", "v0.2"]
+    assert releases.cards_at(db, "enforcer", "v0.2")["OB-02"]["fields"]["difficulty"] == 6
+
+
 def test_a_release_is_frozen_and_tags_are_checked(shipped_db: Path) -> None:
     db = open_db(shipped_db)
     releases.create_release(db, "hackers", "v1")

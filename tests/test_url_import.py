@@ -73,6 +73,7 @@ def test_bad_rows_from_a_link_refuse_everything(mini_db: Path, run, server: str)
     PAGES["/bad"] = "id,type,name,power\nH-01,hero,火龍騎士,99\n".encode()
     res = run("--db", mini_db, "import", "mini", f"{server}/bad")
     assert res.exit_code == 1 and f"{server}/bad, line 2" in res.stderr
+    assert f"import of {server}/bad refused" in res.stderr  # the link as given, not as a path
 
 
 def test_big5_link_with_encoding(mini_db: Path, run, server: str) -> None:

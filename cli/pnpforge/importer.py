@@ -22,6 +22,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge import cardio
+from pnpforge.design import urlimport
 from pnpforge.edit import assign, load_index, refuse
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.model import Card, card_changes
@@ -100,10 +101,11 @@ def import_cards(
     """
     repo.get_game(db, game)  # an unknown game is named before the file is read
     records = cardio.read_records(path, fmt, encoding)
+    source = urlimport.as_url(path) or path  # a link is named as given, not as a path
     with transaction(db, rollback_only=dry_run) as conn:
         index = load_index(db, game)
         changes, problems = _stream(conn, index, game, records, correction)
-        problems.raise_if_any(f"import of {path}")
+        problems.raise_if_any(f"import of {source}")
         if correction and not dry_run:
             for ch in changes:
                 if ch.op != "same":

@@ -241,12 +241,15 @@ def history_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Every insert, update and delete of a game's cards (recorded by database triggers)."""
-    from pnpforge.store import repo
+    from pnpforge.store import edition, repo
 
     with handled():
         db = open_db(readonly=True)
         repo.get_game(db, game)
         rows = repo.history(db, game, card_id)
+        reasons = edition.corrections(db, game, card_id)
+        for r in rows:
+            r["correction"] = reasons.get(r["seq"])
         if as_json:
             echo_json(rows)
             return
@@ -260,5 +263,7 @@ def history_cmd(
                 if r["op"] == "update"
                 else (a or b).get("name", "")
             )
+            if r["correction"]:
+                detail = f"{detail} (correction: {r['correction']})"
             out.append([r["seq"], r["at"], r["op"], r["card"], detail])
         typer.echo(table(["#", "at", "op", "card", "change"], out, max_col=80))

@@ -38,7 +38,7 @@ import sqlite_utils
 from pnpforge import model
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, field_names
-from pnpforge.store import constraints, edition, repo
+from pnpforge.store import constraints, edition, releases, repo
 
 FORMAT = "pnpforge-game/1"
 
@@ -124,6 +124,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
     if exists and not replace:
         raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
     kept_edition = edition.entries(conn, slug) if exists else []
+    kept_releases = releases.keep_releases(conn, slug) if exists else ([], [])
     if exists:
         conn.execute("DELETE FROM cards WHERE game = ?", [slug])
         conn.execute("DELETE FROM games WHERE slug = ?", [slug])
@@ -153,6 +154,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
         for pos, item in enumerate(data.get(key, [])):
             _insert(conn, table, {**item, "game": slug, "position": pos})
     _write_deck_data(conn, slug, data, kept_edition)
+    releases.restore_releases(conn, kept_releases)
 
 
 def _write_deck_data(

@@ -224,3 +224,31 @@ if __name__ == "__main__":  # pragma: no cover - the data script: `python -m pnp
     for path in sys.argv[1:] or ["cards.db"]:
         created = ensure_schema(open_db(path))
         print(f"{path}: release tables {'added' if created else 'already present'}")
+
+
+KeptReleases = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+
+_RELEASE_COLUMNS = "game, tag, version, notes, seq, created_at, position"
+_RELEASE_CARD_COLUMNS = "game, tag, card, snapshot"
+
+
+def keep_releases(conn: sqlite3.Connection, game: str) -> KeptReleases:
+    """The game's releases as stored, so a game replaced from a bundle keeps them.
+
+    Deleting a game deletes its releases with it (foreign keys); a bundle carries
+    no releases, so `game import --replace` would otherwise lose them.
+    """
+    if not has_schema(conn):
+        return [], []
+    releases = conn.execute(f"SELECT {_RELEASE_COLUMNS} FROM releases WHERE game = ?", [game]).fetchall()
+    cards = conn.execute(
+        f"SELECT {_RELEASE_CARD_COLUMNS} FROM release_cards WHERE game = ?", [game]
+    ).fetchall()
+    return releases, cards
+
+
+def restore_releases(conn: sqlite3.Connection, kept: KeptReleases) -> None:
+    """Put back what `keep_releases` took, after the game itself is back."""
+    releases, cards = kept
+    conn.executemany(f"INSERT INTO releases ({_RELEASE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", releases)
+    conn.executemany(f"INSERT INTO release_cards ({_RELEASE_CARD_COLUMNS}) VALUES (?, ?, ?, ?)", cards)
