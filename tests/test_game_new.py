@@ -196,3 +196,36 @@ def test_new_game_from_xlsx_types_from_sheet_names(tmp_path: Path, run) -> None:
     opened = open_db(db, readonly=True)
     assert [t.slug for t in repo.card_types(opened, "x")] == ["hero", "spell"]
     assert repo.get_card(opened, "x", "hero-002").fields == {"power": 3}
+
+
+def test_on_a_terminal_it_asks_for_what_the_flags_leave_out(tmp_path: Path, run, monkeypatch) -> None:
+    from pnpforge.commands import new
+
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    monkeypatch.setattr(new, "is_tty", lambda: True)
+    res = run(
+        "--db",
+        db,
+        "game",
+        "new",
+        "asked",
+        input="Asked Game\nhero, spell\npower:integer, element:enum=fire|water\n",
+    )
+    assert res.exit_code == 0, res.output
+    assert "Title" in res.output and "Card types" in res.output
+    read = open_db(db, readonly=True)
+    assert repo.get_game(read, "asked").title == "Asked Game"
+    types = repo.card_types(read, "asked")
+    assert [t.slug for t in types] == ["hero", "spell"]
+    assert [(f.name, f.type) for f in types[0].fields] == [("power", "integer"), ("element", "enum")]
+
+
+def test_without_a_terminal_the_title_is_required(tmp_path: Path, run, monkeypatch) -> None:
+    from pnpforge.commands import new
+
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    monkeypatch.setattr(new, "is_tty", lambda: False)
+    res = run("--db", db, "game", "new", "quiet")
+    assert res.exit_code != 0 and "--title is required" in res.output + res.stderr

@@ -120,7 +120,9 @@ def write_layouts(
     folder: Path, title: str, types: list[tuple[str, str, list[FieldDef]]], width: float, height: float
 ) -> tuple[list[Path], list[Path]]:
     """Write base.toml and one TYPE.toml per (slug, name, fields); (written, kept as they were)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    from pnpforge.outfile import ensure_folder, write_text
+
+    ensure_folder(folder)
     wanted = [(folder / "base.toml", base_layout(title))]
     wanted += [
         (folder / f"{slug}.toml", type_layout(name, fields, width, height)) for slug, name, fields in types
@@ -131,6 +133,6 @@ def write_layouts(
         if path.exists():
             kept.append(path)
             continue
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         written.append(path)
     return written, kept
