@@ -243,6 +243,15 @@ MUTATIONS: list[Mutation] = [
     M("acc-raw-volume-text", A, "聲量 'x' (raw SQL)", rawf(A, "cro06", "volume", "x")),
     M("acc-symbols", A, "狐渡 gains a symbol", setf(A, "fox13", symbols="野性,自然")),
     M("acc-ritual-removed", A, "a 鴉教團 ritual deleted", pnp("cards", "rm", A, "cro03", "--yes")),
+    # ---- design mistakes in provisional values: only the sample games can see these ----------
+    M("dm-art-priced-out", D, "an art piece costs 20: no one can ever buy it", setf(D, "US-ART-4", cost=20)),
+    M(
+        "enf-luxury-unusable",
+        E,
+        "查封精品 only against 難度 20 or more: no obligor qualifies",
+        setf(E, "EX-seize-luxury", effect_value=20),
+    ),
+    M("hk-defence-priced-out", H, "D-05R costs 9: no one can ever afford it", setf(H, "D-05R", cost=9)),
     # ---- legal design changes of provisional values -------------------------------
     M("enf-legal-instalment", E, "分期繳納 power 2 → 3", setf(E, "EX-instalment", power=3), kind=LEGAL),
     M(
