@@ -31,7 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PNP = [sys.executable, "-m", "pnpforge"]
-TARGET_S = 15.0
+TARGET_S = 15.0  # a full build of the five kits
+WARM_TARGET_S = 3.0  # a rebuild with nothing changed (issue: `pnp build --all` <= 3 s warm)
 
 
 def _children(pid: int) -> list[int]:
@@ -75,8 +76,7 @@ def run_build(db: Path, out: Path, jobs: int, clean: bool = True) -> tuple[float
         shutil.rmtree(out, ignore_errors=True)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu0 = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
-    cmd = PNP + ["--db", str(db), "build", "--all", "-o", str(out), "--no-progress",
-                 "--jobs", str(jobs)]
+    cmd = PNP + ["--db", str(db), "build", "--all", "-o", str(out), "--no-progress", "--jobs", str(jobs)]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
@@ -134,7 +134,7 @@ def main() -> None:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="pnp-bench-build-") as tmp:
         db = Path(tmp) / "cards.db"
-        shutil.copy(args.db, db)        # the benchmark never touches the real database
+        shutil.copy(args.db, db)  # the benchmark never touches the real database
         out = Path(tmp) / "output"
         # warm-up: converts and caches the fonts once, as any user's first run does
         run_build(db, out, args.jobs)
@@ -148,29 +148,42 @@ def main() -> None:
     tree = statistics.median(r[1] for r in runs)
     single = max(r[2] for r in runs)
     figures = {
-        "runs": args.runs, "jobs": args.jobs or os.cpu_count(), "cpus": os.cpu_count(),
-        "build_all_s": round(wall, 2), "build_all_runs_s": [round(r[0], 2) for r in runs],
+        "runs": args.runs,
+        "jobs": args.jobs or os.cpu_count(),
+        "cpus": os.cpu_count(),
+        "build_all_s": round(wall, 2),
+        "build_all_runs_s": [round(r[0], 2) for r in runs],
         "build_all_cpu_s": round(cpu, 2),
         "unchanged_rebuild_s": round(statistics.median(r[0] for r in kept), 2),
         "unchanged_rebuild_cpu_s": round(statistics.median(r[3] for r in kept), 2),
-        "peak_rss_tree_mb": round(tree / 1024, 1), "peak_rss_single_mb": round(single / 1024, 1),
+        "peak_rss_tree_mb": round(tree / 1024, 1),
+        "peak_rss_single_mb": round(single / 1024, 1),
         "load_average_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
         "baseline_pnp_help_s": round(startup, 3),
         "serial_steps_s": {g: {k: round(v, 2) for k, v in s.items()} for g, s in steps.items()},
         "serial_total_s": round(sum(sum(s.values()) for s in steps.values()), 2),
         "target_s": TARGET_S,
+        "warm_target_s": WARM_TARGET_S,
     }
     if args.json:
         print(json.dumps(figures, indent=2))
         return
-    print(f"pnp build --all ({figures['jobs']} jobs, {figures['cpus']} CPUs), median of {args.runs}: "
-          f"{wall:.2f} s  (runs: {', '.join(f'{r[0]:.2f}' for r in runs)}; target < {TARGET_S:g} s)")
-    print(f"CPU time (all processes), median: {cpu:.2f} s; 1-minute load average before/after: "
-          f"{load_before[0]:.2f}/{load_after[0]:.2f} (other work on the machine slows the build)")
-    print(f"peak memory: {tree / 1024:.0f} MB for the process tree, "
-          f"{single / 1024:.0f} MB for the largest process")
-    print(f"rebuild with nothing changed (kits kept), median: {figures['unchanged_rebuild_s']:.2f} s, "
-          f"CPU {figures['unchanged_rebuild_cpu_s']:.2f} s")
+    print(
+        f"pnp build --all ({figures['jobs']} jobs, {figures['cpus']} CPUs), median of {args.runs}: "
+        f"{wall:.2f} s  (runs: {', '.join(f'{r[0]:.2f}' for r in runs)}; target < {TARGET_S:g} s)"
+    )
+    print(
+        f"CPU time (all processes), median: {cpu:.2f} s; 1-minute load average before/after: "
+        f"{load_before[0]:.2f}/{load_after[0]:.2f} (other work on the machine slows the build)"
+    )
+    print(
+        f"peak memory: {tree / 1024:.0f} MB for the process tree, "
+        f"{single / 1024:.0f} MB for the largest process"
+    )
+    print(
+        f"rebuild with nothing changed (kits kept), median: {figures['unchanged_rebuild_s']:.2f} s, "
+        f"CPU {figures['unchanged_rebuild_cpu_s']:.2f} s (target < {WARM_TARGET_S:g} s)"
+    )
     print(f"baseline: pnp --help {startup:.3f} s")
     print(f"serial in-process build, seconds per step (total {figures['serial_total_s']:.2f} s):")
     names = list(next(iter(steps.values())).keys()) if steps else []

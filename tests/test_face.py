@@ -393,3 +393,91 @@ def test_a_missing_golden_fails_and_is_not_written(db, renderers, tmp_path) -> N
     failures = _golden_failures(db, renderers, tmp_path, update=False)
     assert failures and all("no golden" in f for f in failures)
     assert not any(tmp_path.iterdir())
+
+
+# ---- the drawing fast paths write what reportlab would ------------------------------------
+
+
+def _canvas() -> Any:
+    from reportlab.pdfgen.canvas import Canvas
+
+    return Canvas(io.BytesIO(), invariant=1)
+
+
+_STRINGS = ["執行官查封土地", "Unit 12 (x) \\ back", "", "混合 mixed 文字 123", "†"]
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_draw_string_writes_reportlabs_bytes(bold: bool) -> None:
+    from pnpforge.render import pdf_ops
+    from pnpforge.render.fonts import ensure_fonts
+
+    fonts = ensure_fonts("zh-Hant")
+    font = fonts.bold if bold else fonts.regular
+    # more than 256 distinct glyphs: the text crosses into a second font subset
+    many = "".join(chr(0x4E00 + i * 7) for i in range(300))
+    ours, theirs = _canvas(), _canvas()
+    for n, text in enumerate([*_STRINGS, many, many[::-1]]):
+        size, x, y = 5.5 + n * 0.37, 10.123456 + n, 200.5 - n * 9.75
+        pdf_ops.fill_hex(ours, "#3d4a57")
+        pdf_ops.draw_string(ours, font, size, x, y, text)
+        theirs.setFillColorRGB(0x3D / 255, 0x4A / 255, 0x57 / 255)
+        theirs.setFont(font, size)
+        theirs.drawString(x, y, text)
+    assert ours._code == theirs._code
+    assert any("+1 " in line for line in ours._code)  # the second subset was exercised
+    assert (ours._fontname, ours._fontsize, ours._fillColorObj) == (
+        theirs._fontname,
+        theirs._fontsize,
+        theirs._fillColorObj,
+    )
+
+
+def test_static_ops_are_replayed_byte_for_byte() -> None:
+    from pnpforge.render import op_replay
+    from pnpforge.render.face_paint import background_op, badge_op
+    from pnpforge.render.fonts import ensure_fonts
+
+    fonts = ensure_fonts("zh-Hant")
+    ops = [
+        background_op("#faf5ee", 63.0, 88.0),
+        badge_op("†", 3.0, 3.0, 5.0, 88.0, "#b03a2e", "#fff", fonts.bold, True),
+    ]
+    calls = []
+
+    def counted(c: Any, x: float, y: float, bleed: float) -> None:
+        calls.append(1)
+        ops[0](c, x, y, bleed)
+
+    op_replay.mark_static(counted)
+    replayed, drawn = _canvas(), _canvas()
+    for _card in range(3):
+        for op in [*ops, counted]:
+            op_replay.draw_op(replayed, op, 0.0, 0.0, 8.5)
+            drawn.saveState()
+            op(drawn, 0.0, 0.0, 8.5)
+            drawn.restoreState()
+    assert replayed._code == drawn._code
+    assert len(calls) == 1 + 3  # once when recorded on `replayed`, three times on `drawn`
+    op_replay.draw_op(replayed, counted, 0.0, 0.0, 0.0)  # another bleed: drawn afresh
+    assert len(calls) == 5
+
+
+def test_template_code_is_cached_on_disk_and_survives_a_bad_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pnpforge.render import code_cache
+    from pnpforge.render.templating import sandboxed_environment
+
+    monkeypatch.setattr(code_cache, "_folder", tmp_path)
+    source = "{{ card.name }} · {{ '%02d' % n }}{% if n > 3 %}!{% endif %}"
+    first = sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7)
+    [entry] = list(tmp_path.iterdir())
+    assert first == "卡 · 07!"
+    compiled: list[str] = []
+    monkeypatch.setattr(code_cache, "compile", lambda *a: compiled.append(a[0]) or compile(*a), raising=False)
+    assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7) == first
+    assert compiled == []  # read from the cache, not compiled again
+    entry.write_bytes(b"not code")
+    assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=2) == "卡 · 02"
+    assert len(compiled) == 1 and entry.read_bytes() != b"not code"  # recompiled and rewritten

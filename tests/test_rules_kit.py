@@ -211,6 +211,23 @@ def test_zones_cached_ids_and_texts_follow_every_kind_of_change():
     assert z.view("discard") == [A, B] and z.all_views()["hand"] == [C]
 
 
+def test_counted_piles_keep_per_id_counts_through_every_move():
+    twins = [CardInstance("T", 0), CardInstance("T", 1), CardInstance("U", 0)]
+    z = Zones(["deck", "hand", "discard"], counted=["deck", "discard"])
+    z.deal(twins, "deck")
+    assert z.id_counts("deck") == Counter({"T": 2, "U": 1})
+    z.draw("deck", "hand")  # U
+    z.move(twins[0], "deck", "discard")
+    assert z.id_counts("deck") == Counter({"T": 1}) and "U" not in z.id_counts("deck")
+    z.move_all("hand", "discard")
+    assert z.id_counts("discard") == Counter({"T": 1, "U": 1})
+    z.move_all("discard", "deck")
+    assert z.id_counts("deck") == Counter({"T": 2, "U": 1}) and not z.id_counts("discard")
+    assert z.copy().id_counts("deck") == z.id_counts("deck")
+    with pytest.raises(RuleViolation, match="pile 'hand' is not counted"):
+        z.id_counts("hand")
+
+
 def test_conservation_names_missing_and_duplicated_cards():
     problem = conservation_error({"a": [A, A], "b": []}, Counter([A, B]))
     assert problem is not None and "missing ['B#0']" in problem and "duplicated ['A#0']" in problem

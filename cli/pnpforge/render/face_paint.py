@@ -165,7 +165,8 @@ def badge_op(
         c.setFont(font, size)
         c.drawCentredString(cx, cy - (tx.ASCENT - 0.5) * size, text)
 
-    return op
+    # the same on every card it is on; its font is a document resource, not a page's
+    return mark_static(op)
 
 
 @lru_cache(maxsize=256)

@@ -67,4 +67,3 @@ def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, te
             current = subset
         parts.append(f"({escape(chunk)}) Tj")
     canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
-

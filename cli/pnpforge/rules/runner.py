@@ -135,8 +135,8 @@ def _sampled(step: int) -> bool:
 
     Every step is checked cheaply (legality, sortedness, events, the engine's invariants); the
     checks that walk every card or every observed value run at doubling intervals and at the end,
-    so a game of n steps pays for about log2(n) of them and a broken engine still fails within
-    twice the steps it took to break.
+    so a game of n steps pays for about log2(n) of them, and a lasting break (a lost or doubled
+    card, a leaking observation) is still caught within twice the steps it took to happen.
     """
     return step & (step - 1) == 0
 

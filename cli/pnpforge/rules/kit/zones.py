@@ -16,16 +16,42 @@ from pnpforge.rules.kit.core import CardInstance, RuleViolation
 class Zones:
     """Named piles; each card instance is in exactly one of them."""
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], counted: Iterable[str] = ()) -> None:
         self._piles: dict[str, list[CardInstance]] = {name: [] for name in names}
         self._where: dict[CardInstance, str] = {}
+        # Copies of each card id in the `counted` piles (the decks chance draws from), kept up to
+        # date by every move instead of recounted at every chance step.
+        self._id_counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
         # Derived read-outs of piles (see `ids`), dropped whenever the pile changes.
         self._ids_of: dict[str, tuple[str, ...]] = {}
         self._texts_of: dict[str, tuple[str, ...]] = {}
 
     def _changed(self, name: str) -> None:
-        self._ids_of.pop(name, None)
-        self._texts_of.pop(name, None)
+        if self._ids_of:  # empty unless an engine reads them: every move comes through here
+            self._ids_of.pop(name, None)
+        if self._texts_of:
+            self._texts_of.pop(name, None)
+
+    def _two(self, src: str, dst: str) -> tuple[list[CardInstance], list[CardInstance]]:
+        """The piles named `src` and `dst`, or RuleViolation naming the unknown one."""
+        piles = self._piles
+        try:
+            return piles[src], piles[dst]
+        except KeyError:
+            raise self._unknown(src if src not in piles else dst) from None
+
+    def _counted_move(self, card: CardInstance, src: str | None, dst: str) -> None:
+        """Keep the per-id counts of counted piles in step with one card's move."""
+        counts = self._id_counts.get(src) if src is not None else None
+        if counts is not None:
+            left = counts[card.card] - 1
+            if left:
+                counts[card.card] = left
+            else:
+                del counts[card.card]
+        counts = self._id_counts.get(dst)
+        if counts is not None:
+            counts[card.card] += 1
 
     def add_pile(self, name: str) -> None:
         """A new empty pile (e.g. one per seat once the player count is known)."""
@@ -50,11 +76,13 @@ class Zones:
                 raise RuleViolation(f"card {card} dealt twice (already in '{self._where[card]}')")
             self._where[card] = pile
             target.append(card)
+            if self._id_counts:
+                self._counted_move(card, None, pile)
         self._changed(pile)
 
     def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
         """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`."""
-        source, target = self._get(src), self._get(dst)
+        source, target = self._two(src, dst)
         if self._where.get(card) != src:
             actual = self._where.get(card, "no pile")
             raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
@@ -73,10 +101,12 @@ class Zones:
         self._where[card] = dst
         self._changed(src)
         self._changed(dst)
+        if self._id_counts:
+            self._counted_move(card, src, dst)
 
     def draw(self, src: str, dst: str) -> CardInstance:
         """The top card of `src` moved onto `dst`."""
-        source, target = self._get(src), self._get(dst)
+        source, target = self._two(src, dst)
         if not source:
             raise RuleViolation(f"cannot draw from empty pile '{src}'")
         card = source.pop()
@@ -84,13 +114,17 @@ class Zones:
         self._where[card] = dst
         self._changed(src)
         self._changed(dst)
+        if self._id_counts:
+            self._counted_move(card, src, dst)
         return card
 
     def move_all(self, src: str, dst: str) -> None:
         """Every card of `src` onto `dst`, keeping their order (the top of `src` ends on top)."""
-        source, target = self._get(src), self._get(dst)
+        source, target = self._two(src, dst)
         for card in source:
             self._where[card] = dst
+            if self._id_counts:
+                self._counted_move(card, src, dst)
         target.extend(source)
         source.clear()
         self._changed(src)
@@ -111,11 +145,24 @@ class Zones:
     def view(self, name: str) -> Sequence[CardInstance]:
         """The pile itself, bottom first, without a copy: for readers that neither change it nor
         keep it across a move (legal actions, observations, invariants read piles every step)."""
-        return self._get(name)
+        try:
+            return self._piles[name]
+        except KeyError:
+            raise self._unknown(name) from None
 
     def all_views(self) -> Mapping[str, Sequence[CardInstance]]:
         """Every pile by name, uncopied (see `view`): one look-up per pile for a reader of many."""
         return self._piles
+
+    def id_counts(self, name: str) -> Counter[str]:
+        """Copies of each card id in a pile named `counted` at creation (ids with no copy left
+        are absent); the live counts: read them, never change them."""
+        try:
+            return self._id_counts[name]
+        except KeyError:
+            raise RuleViolation(
+                f"pile '{name}' is not counted (counted: {', '.join(self._id_counts)})"
+            ) from None
 
     def ids(self, name: str) -> tuple[str, ...]:
         """The card ids of a pile, bottom first; built once and reused until the pile changes,
@@ -162,6 +209,7 @@ class Zones:
         other = Zones(())
         other._piles = {name: list(cards) for name, cards in self._piles.items()}
         other._where = dict(self._where)
+        other._id_counts = {name: Counter(counts) for name, counts in self._id_counts.items()}
         return other
 
 

@@ -82,7 +82,7 @@ def observe(state: AccusationState, seat: int) -> AccusationObservation:
     seats = range(state.players)
     decision = state.decision
     context = decision.context if decision else {}
-    return AccusationObservation(
+    return AccusationObservation.of(
         seat=seat,
         turn_seat=state.turn_seat,
         actions_left=state.actions_left,

@@ -74,7 +74,7 @@ def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
         projects.append(str(project[-1]) if project else None)
         awards.append(zones.ids(names["award"]))
         scored.append(zones.texts(names["scored"]))
-    return EnforcerObservation(
+    return EnforcerObservation.of(
         seat=seat,
         actor=st.actor(),
         phase=st.phase,
@@ -159,17 +159,6 @@ class Greedy:
             self._spotlit = [o for o in self.obs.table if self.spotlight(o)]
         return self._spotlit
 
-    def power(self, seat: int, target: str, source: str, played: list[str], voided: frozenset[str]) -> int:
-        obs = self.obs
-        award = 0
-        if source == "project" and obs.projects[seat] == target:
-            award = sum(self.cards.play[cid].power for cid in obs.awards[seat])
-        officer_id = obs.officers[seat]
-        officer = self.cards.officer[officer_id] if officer_id else None
-        return total_power(
-            self.cards, self.obligor(target), self.weak(target), played, voided, officer, award
-        )
-
     def execution_power(self, extra: list[str] | None = None) -> int:
         """Power of the execution under way, with `extra` card ids played as well (look-ahead)."""
         if self._execution is None:
@@ -209,18 +198,19 @@ class Greedy:
         if source == "project" and self.obs.projects[self.obs.seat] != target:
             source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
         obs = self.obs
+        weak = self.weak(target)
         key = (
             target,
             source,
             obs.hand,
             obs.played_keys,
-            self.weak(target),
+            weak,
             obs.officers[obs.seat],
             obs.awards[obs.seat] if source == "project" else (),
         )
         known = self.memo.get(key)
         if known is None:
-            known = self.memo.put(key, self._hand_potential(target, source))
+            known = self.memo.put(key, self._hand_potential(target, source, weak))
         return known
 
     def candidates(self) -> list[tuple[str, PlayCard]]:
@@ -239,9 +229,8 @@ class Greedy:
             ]
         return self._candidates
 
-    def _hand_potential(self, target: str, source: str) -> int:
+    def _hand_potential(self, target: str, source: str, weak: bool) -> int:
         obligor = self.obligor(target)
-        weak = self.weak(target)
         immune = obligor.effect == "immune_restriction"
         usable = []
         for cid, card in self.candidates():
@@ -255,7 +244,13 @@ class Greedy:
             if card.effect == "min_difficulty" and obligor.difficulty < card.value:
                 continue
             usable.append(cid)
-        return self.power(self.obs.seat, target, source, self.pay_costs(usable), frozenset())
+        obs = self.obs
+        award = 0
+        if source == "project":  # hand_potential() asks for it only with the project's 獎檢公告 in play
+            award = sum(self.cards.play[cid].power for cid in obs.awards[obs.seat])
+        officer_id = obs.officers[obs.seat]
+        officer = self.cards.officer[officer_id] if officer_id else None
+        return total_power(self.cards, obligor, weak, self.pay_costs(usable), _NONE, officer, award)
 
     def _payers(self, cid: str) -> set[str]:
         """The hand's card ids that can pay `cid`'s discard cost (管收: only 限制 cards)."""

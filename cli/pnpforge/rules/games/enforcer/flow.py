@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 MORNING, EVENING = 0, 2
 CHANCE_PILES = {"draw": "exec_deck", "reveal": "obligor_deck", "objection": "objection_deck"}
+DRAWN_FROM = (*CHANCE_PILES.values(), "officer_deck")  # every pile a chance step draws from
 
 
 def chance_pile(task: tuple) -> str:

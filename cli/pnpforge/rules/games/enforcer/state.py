@@ -70,7 +70,7 @@ class EnforcerState(State):
             {kind: seat_pile(kind, s) for kind in SEAT_PILES} for s in range(players)
         ]
         names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
-        self.piles = Zones(names)
+        self.piles = Zones(names, counted=flow.DRAWN_FROM)
         for kind, pile in (("execution", "exec_deck"), ("obligor", "obligor_deck"),
                            ("objection", "objection_deck"), ("officer", "officer_deck"),
                            ("penalty", "penalty_supply"), ("specialty", "box")):  # fmt: skip
@@ -103,7 +103,7 @@ class EnforcerState(State):
         self.turns = 0
         self.reason = ""
         self._legal: list | None = None
-        self._chance_counts: Counter[str] | None = None  # card ids of the pile a chance step draws from
+        self._scored_sums: dict[str, tuple[tuple[str, ...], int]] = {}  # pile -> (its ids, their scores)
         for seat in range(players):
             self.pending += [("officer", seat)] * 2
         self.then = "choose_officers"
@@ -192,7 +192,6 @@ class EnforcerState(State):
     def _legal_now(self) -> list[Hashable]:
         """The legal actions of this position, computed once (apply() and the runner both ask)."""
         if self._legal is None:
-            self._chance_counts = None  # whoever dropped the legal actions changed the position
             self._legal = actions.legal_actions(self)
         return self._legal
 
@@ -200,31 +199,27 @@ class EnforcerState(State):
         return list(self._legal_now())
 
     def chance_counts(self) -> Counter[str]:
-        """Copies of each card id in the pile this chance step draws from (legal_actions() and
-        chance_outcomes() both need them; counted once per position)."""
-        if self._chance_counts is None:
-            pile = self.piles.view(flow.chance_pile(self.pending[0]))
-            self._chance_counts = Counter([card.card for card in pile])
-        return self._chance_counts
+        """Copies of each card id in the pile this chance step draws from (kept by the piles)."""
+        return self.piles.id_counts(flow.chance_pile(self.pending[0]))
 
     def chance_outcomes(self) -> list[tuple[Hashable, float]]:
         legal = self._legal_now()  # the card ids in the pile, sorted
         counts = self.chance_counts()
         total = len(self.piles.view(flow.chance_pile(self.pending[0])))
-        return [(cid, counts[cid] / total) for cid in legal]
+        return [(cid, counts[str(cid)] / total) for cid in legal]
 
     def apply(self, action: Hashable) -> None:
         if self.phase == "end":
             raise RuleViolation("the game is over")
         if action not in self._legal_now():
             raise RuleViolation(f"illegal action {action!r} in phase {self.phase}")
-        self._legal = self._chance_counts = None
+        self._legal = None
         if self.pending:
             effects.apply_chance(self, str(action))
         else:
             effects.apply_decision(self, action)  # type: ignore[arg-type]
         flow.advance(self)
-        self._legal = self._chance_counts = None
+        self._legal = None
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
@@ -322,15 +317,23 @@ class EnforcerState(State):
             if where != home["specialty"] and where != home["hand"] and where != "in_play":
                 raise RuleViolation(f"specialty card {card} strayed from its master")
 
+    def _scored_points(self, pile: str) -> int:
+        """The scores of the obligors in a scored pile, summed again only when the pile changed
+        (the kit hands out the same id tuple until then, so it stands for the pile's content)."""
+        ids = self.piles.ids(pile)
+        known = self._scored_sums.get(pile)
+        if known is None or known[0] is not ids:
+            obligors = self.cards.obligor
+            known = self._scored_sums[pile] = (ids, sum([obligors[cid].score for cid in ids]))
+        return known[1]
+
     def _check_seat(
         self, seat: int, names: dict[str, str], piles: Mapping[str, Sequence[CardInstance]]
     ) -> None:
         scored = piles[names["scored"]]
         obligors = self.cards.obligor
-        if scored and self.points[seat] != sum([obligors[c.card].score for c in scored]):
+        if self.points[seat] != self._scored_points(names["scored"]):
             raise RuleViolation(f"seat {seat}: points {self.points[seat]} do not match its scored obligors")
-        if not scored and self.points[seat]:
-            raise RuleViolation(f"seat {seat}: points {self.points[seat]} without a scored obligor")
         project = piles[names["project"]]
         if project and obligors[project[0].card].big:
             raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -83,3 +83,9 @@ class HackersRules(GameRules):
     def greedy_value(self, obs: Observation, action: Any) -> float:
         assert isinstance(obs, HackersObservation)
         return self.judge.value(obs, action)
+
+    def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
+        """Every legal action of one decision, judged in a row (the judge keeps what they share)."""
+        assert isinstance(obs, HackersObservation)
+        value = self.judge.value
+        return [value(obs, action) for action in legal]

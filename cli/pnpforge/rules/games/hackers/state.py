@@ -96,7 +96,7 @@ class HackersState(ChoosingSteps, ResolutionSteps):
         kind = decision.kind if decision else "none"
         choosing = kind in CHOOSING
         choice = self.choice[seat]
-        return HackersObservation(
+        return HackersObservation.of(
             seat=seat,
             players=self.players,
             virtual_owner=self.virtual_owner,
