@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PNP = [sys.executable, "-m", "pnpforge"]
 TARGET_S = 15.0  # a full build of the five kits
-WARM_TARGET_S = 3.0  # a rebuild with nothing changed (issue: `pnp build --all` <= 3 s warm)
+WARM_TARGET_S = 3.0  # `pnp build --all` warm: a rebuild with nothing changed
 
 
 def _children(pid: int) -> list[int]:

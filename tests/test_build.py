@@ -160,6 +160,8 @@ def test_changed_inputs_or_a_damaged_kit_rebuild(shipped_db: Path, tmp_path: Pat
     assert res.exit_code == 0 and "unchanged" not in res.output, res.output  # other data
     res = run("--db", shipped_db, "build", game, "-o", out, "--dpi", "31", "--no-progress")
     assert res.exit_code == 0 and "unchanged, nothing rebuilt" in res.output, res.output
+    res = run("--db", shipped_db, "build", game, "-o", out, "--dpi", "31", "--no-progress", "--force")
+    assert res.exit_code == 0 and "unchanged" not in res.output, res.output
 
 
 def test_build_command_arguments(shipped_db: Path, tmp_path: Path, run) -> None:

@@ -301,7 +301,7 @@ def test_garrison_raises_guard_and_guilt_ends_it(db):
     assert st.guard(loc) == 5
     st.make_guilty(scare)
     assert st.guard(loc) == 2 and scare not in st.garrisoning
-    st.guilty.discard(scare)  # 解除罪惡 does not resume 駐守
+    st.absolve(scare)  # 解除罪惡 does not resume 駐守
     assert st.guard(loc) == 2
 
 
@@ -383,7 +383,7 @@ def test_stardust_raises_calamity_when_enough_innocent_followers(db):
     assert st.stardust(0) == 4
     st.make_guilty(monk)
     assert st.stardust(0) == 2
-    st.guilty.discard(monk)
+    st.absolve(monk)
     choose(st, (PLAY, candle))
     # 災厄3 now: the 聲量1 follower may not accuse; the two cards are drawn
     assert st.decision.kind != "accuse"

@@ -128,7 +128,13 @@ def test_observation_is_a_snapshot_nothing_of_the_state(db):
     state = main_decision(rules)
     obs = state.observation(0)
     values = [getattr(obs, f.name) for f in dataclasses.fields(obs)]
-    assert not any(v is state or v is state.zones_ or v is state.guilty for v in values)
+    assert not any(v is state or v is state.zones_ for v in values)
+    # the marks may be shared only because they are immutable (the state replaces them)
+    assert isinstance(state.guilty, frozenset) and isinstance(obs.guilty, frozenset)
+    with pytest.raises(AttributeError):
+        state.guilty.add(0)  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        state.garrisoning[0] = 1  # type: ignore[index]
     before = obs.hand
     state.apply(next(a for a in state.legal_actions() if a[0] == PLAY))
     assert obs.hand == before and state.observation(0).hand != before

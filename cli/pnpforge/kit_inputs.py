@@ -131,7 +131,8 @@ def current_kit(final: Path, game: str, digest: str) -> GameKit | None:
         doc = json.loads((final / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if doc.get("format") != KIT_FORMAT or doc.get("inputs", {}).get("sha256") != digest:
+    inputs = doc.get("inputs") if isinstance(doc, dict) else None
+    if not isinstance(inputs, dict) or doc.get("format") != KIT_FORMAT or inputs.get("sha256") != digest:
         return None
     files: list[KitFile] = []
     for f in doc.get("files", []):
@@ -143,6 +144,5 @@ def current_kit(final: Path, game: str, digest: str) -> GameKit | None:
         files.append(KitFile(f["path"], f["kind"], f["bytes"], f["sha256"], f.get("pages"), f.get("cards")))
     man = final / "manifest.json"
     files.append(KitFile("manifest.json", "manifest", man.stat().st_size, file_sha256(man)))
-    return GameKit(
-        game, str(final), files, doc["database"]["sha256"], list(doc.get("warnings", [])), unchanged=True
-    )
+    db_hash = str((doc.get("database") or {}).get("sha256", ""))
+    return GameKit(game, str(final), files, db_hash, list(doc.get("warnings", [])), unchanged=True)

@@ -79,28 +79,49 @@ class AccusationObservation(Observation):
 
 def observe(state: AccusationState, seat: int) -> AccusationObservation:
     """The observation of `seat`, copied out of the state into tuples (nothing of the state is kept)."""
-    seats = range(state.players)
     decision = state.decision
     context = decision.context if decision else {}
     return AccusationObservation.of(
         seat=seat,
-        turn_seat=state.turn_seat,
-        actions_left=state.actions_left,
         decision=decision.kind if decision else "terminal",
         purpose=str(context.get("verb") or context.get("why") or ""),
         source=int(context.get("source", -1)) if decision and decision.kind == "accuse" else -1,
         hand=tuple(state.pile(seat, "hand")),
         own_under=tuple(state.pile(seat, "under")),
-        public=tuple([state.public(other) for other in seats]),
-        guilty=frozenset(state.guilty),
+        **shared_view(state),
+    )
+
+
+def shared_view(state: AccusationState) -> dict[str, Any]:
+    """The observation fields every seat sees alike (all immutable values).  Consecutive decisions
+    often come without a card moving or a mark changing (an accusation asked of each enemy, a
+    'may' step): the fields are then reused rather than read again."""
+    key = (
+        state.moves,
+        state.guilty,
+        state.garrisoning,
+        state.deconstructing,
+        state.turn_seat,
+        state.actions_left,
+    )
+    known = state.shared_view
+    if known is not None and known[0] == key:
+        return known[1]
+    fields = dict(
+        turn_seat=state.turn_seat,
+        actions_left=state.actions_left,
+        public=tuple([state.public(other) for other in range(state.players)]),
+        guilty=state.guilty,  # immutable: the state replaces it when it changes
         garrisoning=tuple(sorted(state.garrisoning.items())),
         deconstructing=tuple(sorted(state.deconstructing.items())),
         hand_counts=state.counts("hand"),
         deck_counts=state.counts("deck"),
         under_counts=state.counts("under"),
-        stardust=tuple([state.stardust(other) for other in seats]),
+        stardust=state.stardusts(),
         guards=state.guards(),
     )
+    state.shared_view = (key, fields)
+    return fields
 
 
 def greedy_value(rules: AccusationRules, obs: AccusationObservation, action: Any) -> float:

@@ -241,7 +241,7 @@ class EffectResolver(BoardState):
             choice = yield Decision(seat, "choose", options, {"verb": "absolve"})
             if choice[0] == DECLINE:
                 return True
-            self.guilty.discard(choice[1])
+            self.absolve(choice[1])
         return True
 
     def _sacrifice(self, seat: int, count: int) -> Attempt:
@@ -257,5 +257,5 @@ class EffectResolver(BoardState):
                 return False
             offered = yield Decision(seat, "discard", [(DISCARD, c) for c in hand], {"why": "sacrifice"})
             self.move(offered[1], seat, "under")
-            self.sacrificed[offered[1]] = ritual
+            self.attach("sacrificed", offered[1], ritual)
         return True

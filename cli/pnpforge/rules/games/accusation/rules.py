@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -136,3 +136,10 @@ class AccusationRules(GameRules):
 
         assert isinstance(obs, AccusationObservation)
         return greedy_value(self, obs, action)
+
+    def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
+        """`greedy_value` of every legal action of one decision, with the hook looked up once."""
+        from pnpforge.rules.games.accusation.agents import AccusationObservation, greedy_value
+
+        assert isinstance(obs, AccusationObservation)
+        return [greedy_value(self, obs, action) for action in legal]

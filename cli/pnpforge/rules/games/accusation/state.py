@@ -37,6 +37,8 @@ class AccusationState(TurnFlow, State):
             self.faction(seat, cult)
         self._turns = self.game()
         self.decision: Decision | None = None
+        # the board (`board_key`) last found clean by the pile and mark checks, and its rituals
+        self._clean: tuple[tuple[object, ...], bool] | None = None
         self._advance(None)
 
     # ---- engine interface ----------------------------------------------------------------
@@ -111,19 +113,26 @@ class AccusationState(TurnFlow, State):
     # ---- checks and words -------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        self._check_piles()
-        self._check_marks()
+        """The piles, the marks and the end of the game.  The pile and mark checks read nothing
+        but the piles and the marks, so they run again only when `board_key` changed: a step that
+        moved no card on or off a field, under pile or score pile and changed no mark leaves
+        their answer as it was."""
+        key = self.board_key()
+        if self._clean is None or self._clean[0] != key:
+            self._check_piles()
+            self._check_marks()
+            needed = self.rituals_to_win()
+            self._clean = (key, any(total >= needed for total in self.rituals_by_team().values()))
         if not 0 <= self.actions_left <= TURN_ACTIONS:
             raise RuleViolation(f"actions left {self.actions_left}")
-        if self.decision is not None:
-            needed = self.rituals_to_win()
-            if any(total >= needed for total in self.rituals_by_team().values()):
-                raise RuleViolation("a side completed enough rituals but the game goes on")
+        if self.decision is not None and self._clean[1]:
+            raise RuleViolation("a side completed enough rituals but the game goes on")
 
     def _check_piles(self) -> None:
         """Only cards of the right type are in special piles (the Zones keep each card in one pile)."""
+        where, instances, seat_pile_of = self.zones_.where, self.instances, self.seat_pile_of
         for leader in self.rules.leaders:
-            pile = self.location(leader)[1]
+            pile = seat_pile_of[where(instances[leader])][1]
             if pile not in ("conspiracy", "field", "hand"):
                 raise RuleViolation(f"leader {self.label(leader)} left play to {pile}")
         kind_of = self.kind_of
@@ -137,22 +146,27 @@ class AccusationState(TurnFlow, State):
 
     def _check_marks(self) -> None:
         """Guilt, garrisons, deconstructions and sacrifices only on cards where the rules allow them."""
-        location, kind_of = self.location, self.kind_of
+        where, instances, seat_pile_of, kind_of = (
+            self.zones_.where,
+            self.instances,
+            self.seat_pile_of,
+            self.kind_of,
+        )
         for follower in self.guilty:
-            if location(follower)[1] != "field" or kind_of[follower] != "follower":
+            if seat_pile_of[where(instances[follower])][1] != "field" or kind_of[follower] != "follower":
                 raise RuleViolation(f"{self.label(follower)} is guilty but not a follower on the field")
         for marks, kind in ((self.garrisoning, "location"), (self.deconstructing, "ritual")):
             for follower, host in marks.items():
-                seat, pile = location(follower)
+                seat, pile = seat_pile_of[where(instances[follower])]
                 if follower in self.guilty or pile != "field":
                     raise RuleViolation(f"{self.label(follower)} attached while guilty or off the field")
-                if location(host) != (seat, "field") or kind_of[host] != kind:
+                if seat_pile_of[where(instances[host])] != (seat, "field") or kind_of[host] != kind:
                     raise RuleViolation(
                         f"{self.label(follower)} attached to {self.label(host)}, not a {kind} on its field"
                     )
         for under, ritual in self.sacrificed.items():
-            seat, pile = location(under)
-            if pile != "under" or location(ritual) != (seat, "field"):
+            seat, pile = seat_pile_of[where(instances[under])]
+            if pile != "under" or seat_pile_of[where(instances[ritual])] != (seat, "field"):
                 raise RuleViolation(f"sacrificed {self.label(under)} is not under a ritual of its seat")
         if sum(self.counts("under")) != len(self.sacrificed):
             raise RuleViolation("a card is under a ritual without being sacrificed to it")

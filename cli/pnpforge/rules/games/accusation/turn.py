@@ -99,29 +99,27 @@ class TurnFlow(EffectResolver):
 
     def main_options(self, seat: int) -> list[AccusationAction]:
         """Every main-phase action open to `seat` now (END is always there)."""
+        defs, kind_of = self.rules.instance_defs, self.kind_of
         options: list[AccusationAction] = [(END,)]
-        for card in self.pile(seat, "field"):
-            definition = self.card(card)
-            free = card not in self.abilities_used
-            if definition.type == "leader" and free and definition.steps("ability"):
+        for card in self.field(seat, "leader"):
+            if card not in self.abilities_used and defs[card].steps("ability"):
                 options.append((ABILITY, card))
         if self.actions_left <= 0:
             return sorted(options)
         leader_allowed = self.any_ritual_completed()
         for card in self.pile(seat, "hand") + self.pile(seat, "conspiracy"):
-            if self.card(card).type != "leader" or leader_allowed:
+            if leader_allowed or kind_of[card] != "leader":
                 options.append((PLAY, card))
-        available = sum(self.raid_value(f) for f in self.raiders(seat)) + self.raid_bonus_all(seat)
-        for enemy in self.enemies(seat):
-            for location in self.field(enemy, "location"):
-                if available >= self.guard(location):
-                    options.append((RAID, location))
+        targets = [location for enemy in self.enemies(seat) for location in self.field(enemy, "location")]
+        if targets:
+            available = sum([self.raid_value(f) for f in self.raiders(seat)]) + self.raid_bonus_all(seat)
+            guard = dict(self.guards())  # every location's guard, summed once
+            options.extend((RAID, location) for location in targets if available >= guard[location])
         for location in self.field(seat, "location"):
-            if self.card(location).steps("action"):
+            if defs[location].steps("action"):
                 options.append((LOC_ACTION, location))
         if self.actions_left >= REBUILD_COST:
-            discarded = self.pile(seat, "discard")
-            options.extend((REBUILD, r) for r in discarded if self.card(r).type == "ritual")
+            options.extend((REBUILD, r) for r in self.pile(seat, "discard") if kind_of[r] == "ritual")
         return sorted(options)
 
     def _main_action(self, seat: int, choice: AccusationAction) -> Play:
@@ -163,7 +161,7 @@ class TurnFlow(EffectResolver):
             options = [(GARRISON, loc) for loc in self.field(seat, "location")] + [(DECLINE,)]
             choice = yield Decision(seat, "garrison", options, {"card": follower})
             if choice[0] == GARRISON:
-                self.garrisoning[follower] = choice[1]
+                self.attach("garrisoning", follower, choice[1])
                 steps = definition.steps("on_garrison")
                 if steps:
                     yield from self.execute(seat, follower, steps, "garrison")
@@ -171,7 +169,7 @@ class TurnFlow(EffectResolver):
             options = [(DECONSTRUCT, r) for r in self.field(seat, "ritual")] + [(DECLINE,)]
             choice = yield Decision(seat, "deconstruct", options, {"card": follower})
             if choice[0] == DECONSTRUCT:
-                self.deconstructing[follower] = choice[1]
+                self.attach("deconstructing", follower, choice[1])
                 steps = definition.steps("on_deconstruct")
                 if steps:
                     yield from self.execute(seat, follower, steps, "deconstruct")

@@ -107,7 +107,7 @@ def _visit_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id
     limit would blacklist, plus the best placement card the hand could then buy there (buying is
     what scores and ends the game)."""
     money = rules.money
-    spot = dict(obs.table.spots)[location_id]
+    spot = rules.table_lookups(obs.table)[0][location_id]
     cash_cards = [card_id for card_id in spot if not money[card_id].is_action]
     cash = sum(money[card_id].value for card_id in cash_cards)
     over = max(0, len(obs.hand) + len(cash_cards) - obs.hand_limit)
@@ -136,7 +136,7 @@ def _best_purchase(
     rules: DirtyMoneyRules, obs: DirtyMoneyObservation, loc: Location, hand: list[str]
 ) -> float:
     """The greedy value of the best card on sale at `loc` that `hand` can pay for, or 0."""
-    on_sale = dict(obs.table.displays)
+    on_sale = rules.table_lookups(obs.table)[1]
     mine = [rules.placements[card_id] for card_id in obs.table.tableaux[obs.seat]]
     power: dict[str, int] = {}
     best = 0.0
@@ -157,7 +157,8 @@ def _best_purchase(
 def _buying_power(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, hand: list[str], currency: str) -> int:
     """The most `hand` pays toward a price in `currency` (the Loan Shark's $2 included)."""
     villain_id = obs.table.villains[obs.seat]
-    values = [pay_value(rules, villain_id, card_id, currency) for card_id in hand]
+    value_of = rules.pay_values(villain_id, currency)
+    values = [value_of[card_id] for card_id in hand]
     shark = _villain_value(rules, obs, "loan_shark")
     bonus = max(0, shark - min(values)) if shark and values else 0
     return sum(values) + bonus

@@ -21,6 +21,7 @@ from pnpforge.rules.games.dirty_money.piles import TablePiles
 from pnpforge.rules.kit import EventLog
 
 if TYPE_CHECKING:
+    from pnpforge.rules.games.dirty_money.invariants import PileNames
     from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
 
 AUTO = -99  # internal actor: the step resolves without a decision
@@ -28,6 +29,19 @@ AUTO = -99  # internal actor: the step resolves without a decision
 # Every action is a tuple led by its kind: ("go", location id), ("pay", card id, 1), and at a
 # chance step ("draw", card id); tuples of one engine sort, and their kinds read in logs.
 Action = tuple[Any, ...]
+
+
+# The deck each chance step draws from ("pdeck:" + the step's region); an inspection draws from a hand.
+_DRAW_PILE = {
+    "deal_villain": "villain_pool",
+    "draw_placement": "pdeck:",
+    "draw_money": "money_deck",
+    "launder": "money_deck",
+}
+
+
+def _copy_number(card: CardInstance) -> int:
+    return card.copy
 
 
 @dataclass
@@ -50,6 +64,7 @@ class StateBase(EventLog):
     rules: DirtyMoneyRules
     players: int
     piles: TablePiles
+    names: PileNames  # the piles read at every step, by group
     ledger: Counter[str]  # markers counted as they are placed (scoring path 1)
     villain_of: list[str | None]
     in_play: list[Location]
@@ -61,6 +76,9 @@ class StateBase(EventLog):
     reason: str
     stack: list[Step]
     version: int
+    # (seat, effect) -> (the tableau's ids when asked, what `_owned` found then)
+    _owned_cache: dict[tuple[int, str], tuple[tuple[str, ...], list[tuple[CardInstance, Placement]]]]
+    _draw_lists: dict[str, tuple[tuple[str, ...], list[Action]]]  # pile -> (its ids, their draws)
 
     # ---- piles ----------------------------------------------------------------------------
 
@@ -74,13 +92,17 @@ class StateBase(EventLog):
 
     def _first(self, pile: str, card_id: str, exclude: tuple[str, ...] = ()) -> CardInstance:
         """The lowest copy of card_id in a pile (which copy moves never changes the game)."""
-        if not exclude and self.piles.is_counted(pile):
-            candidates = list(self.piles.copies(pile, card_id))
+        candidates: Sequence[CardInstance]
+        if not exclude:
+            if self.piles.is_counted(pile):
+                candidates = self.piles.copies(pile, card_id)
+            else:
+                candidates = [c for c in self.cards(pile) if c.card == card_id]
         else:
             candidates = [c for c in self.cards(pile) if c.card == card_id and str(c) not in exclude]
         if not candidates:
             raise RuleViolation(f"no {card_id} in {pile}")
-        return min(candidates, key=lambda c: c.copy)
+        return candidates[0] if len(candidates) == 1 else min(candidates, key=_copy_number)
 
     def _ids(self, pile: str) -> list[str]:
         """The distinct card ids of a pile, sorted."""
@@ -97,12 +119,21 @@ class StateBase(EventLog):
         return villain if villain is not None and villain.effect == effect else None
 
     def _owned(self, seat: int, effect: str) -> list[tuple[CardInstance, Placement]]:
+        """The seat's placement cards with `effect`, with their cards (read the list, never change it).
+
+        Hand limits, prices and scoring ask this many times per step; the answer is kept until the
+        tableau changes (the piles' id read-out of a pile is the same tuple until then).
+        """
+        tableau = f"tableau:{seat}"
+        ids = self.piles.ids(tableau)
+        key = (seat, effect)
+        cached = self._owned_cache.get(key)
+        if cached is not None and cached[0] is ids:
+            return cached[1]
         placements = self.rules.placements
-        return [
-            (c, placements[c.card])
-            for c in self.cards(f"tableau:{seat}")
-            if placements[c.card].effect == effect
-        ]
+        found = [(c, placements[c.card]) for c in self.cards(tableau) if placements[c.card].effect == effect]
+        self._owned_cache[key] = (ids, found)
+        return found
 
     def name(self, card_id: str) -> str:
         """A card's name for event texts."""
@@ -188,8 +219,21 @@ class StateBase(EventLog):
         return self.piles.counts("money_deck")
 
     def _legal_chance(self, step: Step) -> list[Action]:
-        """A chance step's outcomes: ("draw", card id), one per card id left to draw."""
-        return [("draw", card_id) for card_id in sorted(self._chance_weights(step))]
+        """A chance step's outcomes: ("draw", card id), one per card id left to draw.
+
+        A draw from a deck reuses the list built for the same ids (read it, never change it):
+        most draws leave a deck's set of ids alone.
+        """
+        pile = _DRAW_PILE.get(step.kind)
+        if pile is None:
+            return [("draw", card_id) for card_id in sorted(self._chance_weights(step))]
+        if pile == "pdeck:":
+            pile += step.data["region"]
+        ids = self.piles.sorted_ids(pile)
+        cached = self._draw_lists.get(pile)
+        if cached is None or cached[0] is not ids:
+            cached = self._draw_lists[pile] = (ids, [("draw", card_id) for card_id in ids])
+        return cached[1]
 
     def _money_actor(self) -> int:
         """Draws from the money deck are chance; an empty deck first needs a reshuffle."""

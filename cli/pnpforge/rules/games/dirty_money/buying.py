@@ -36,10 +36,11 @@ class BuyingSteps(StateBase):
         return total
 
     def pay_value(self, seat: int, card_id: str, currency: str) -> int:
-        money = self.rules.money[card_id]
-        if money.currency == CRYPTO:
-            return self.crypto_value(seat, money)
-        return money.value if money.currency == currency else 0
+        return self._pay_values(seat, currency)[card_id]
+
+    def _pay_values(self, seat: int, currency: str) -> dict[str, int]:
+        """Card id -> what it pays toward a price in `currency` for this seat (read only)."""
+        return self.rules.pay_values(self.villain_of[seat] or "", currency)
 
     def _shark_free(self, seat: int) -> Villain | None:
         shark = self._has(seat, "loan_shark")
@@ -50,7 +51,8 @@ class BuyingSteps(StateBase):
         return shark.value if shark else 0
 
     def max_payable(self, seat: int, hand: list[str], currency: str, shark: bool) -> int:
-        values = [self.pay_value(seat, card_id, currency) for card_id in hand]
+        value_of = self._pay_values(seat, currency)
+        values = [value_of[card_id] for card_id in hand]
         total = sum(values)
         if shark and values:
             total += max(0, max(self._shark_value(seat) - v for v in values))
@@ -61,7 +63,7 @@ class BuyingSteps(StateBase):
 
     def _legal_buy(self, step: Step) -> list[Action]:
         group = self._group_cards(step)
-        hand = [c.card for c in self.cards(f"hand:{step.seat}")]
+        hand = list(self.piles.ids(f"hand:{step.seat}"))
         picks = self._legal_picks(step, group, hand)
         if not group:
             return sorted(set(picks)) + [("done",)]
@@ -95,7 +97,8 @@ class BuyingSteps(StateBase):
         currency = REGION_CURRENCY[group[0].region]
         need = self.due(seat, group)
         shark = self._shark_free(seat)
-        value_of = {card_id: self.pay_value(seat, card_id, currency) for card_id in set(hand)}
+        pays = self._pay_values(seat, currency)
+        value_of = {card_id: pays[card_id] for card_id in set(hand)}
         values = sorted(value_of[card_id] for card_id in hand)
         total = sum(values)
         payments: list[Action] = []

@@ -242,8 +242,9 @@ class FlowSteps(StateBase):
 
     def _legal_turn(self, step: Step) -> list[Action]:
         # 常见问题 1: only a location that still has money cards can be visited.
+        views = self.piles.all_views()
         open_locations: list[Action] = [
-            ("go", loc.id) for loc in self.in_play if self.cards(f"spot:{loc.id}")
+            ("go", loc.id) for loc, spot in zip(self.in_play, self.names.spots, strict=True) if views[spot]
         ]
         return open_locations or [("pass",)]
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
-from pnpforge.rules.games.dirty_money.agents import greedy_value
+from pnpforge.rules.games.dirty_money.agents import PublicTable, greedy_value, pay_value
 from pnpforge.rules.games.dirty_money.data import (
     ACTION_EFFECTS,
     END_TARGET,
@@ -24,6 +24,8 @@ from pnpforge.rules.games.dirty_money.data import (
 from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
 from pnpforge.rules.kit import Option, check_players, parse_options
 
+# (location id -> its money cards face up, pile -> placement cards on sale) of one public table
+TableLookups = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
 # Steps one seat can take in a round at most, generously: the step cap is a safety net only.
 STEPS_PER_SEAT_ROUND = 80
 
@@ -69,6 +71,10 @@ class DirtyMoneyRules(GameRules):
         self.info = info
         self._unknown = self._find_unknown()
         self._deck = self._physical_cards()
+        # Every physical action card: a hand holding one breaks the rules (a set check, in C).
+        self.action_cards = frozenset(inst for inst in self._deck if inst.card in self.action_ids)
+        self._pay_values: dict[tuple[str, str], dict[str, int]] = {}
+        self._lookups: tuple[PublicTable, TableLookups] | None = None
 
     def _find_unknown(self) -> list[UnknownEffect]:
         found = [
@@ -119,6 +125,26 @@ class DirtyMoneyRules(GameRules):
                 f"{SLUG}: {players} players need {players} villain cards, the deck has {len(self.villains)}"
             )
         return DirtyMoneyState(self, players)
+
+    def pay_values(self, villain_id: str, currency: str) -> dict[str, int]:
+        """What each money card pays toward a price in `currency` for a holder of `villain_id`
+        (crypto as that villain values it): fixed for a game, so worked out once, not per payment."""
+        key = (villain_id, currency)
+        table = self._pay_values.get(key)
+        if table is None:
+            table = self._pay_values[key] = {
+                card_id: pay_value(self, villain_id, card_id, currency) for card_id in self.money
+            }
+        return table
+
+    def table_lookups(self, table: PublicTable) -> TableLookups:
+        """(location id -> its money cards, pile -> placement cards on sale) of a public table.
+
+        The greedy agent reads them for every action of a decision, and seats share one table
+        until a card moves: the last table's are kept (read them, never change them)."""
+        if self._lookups is None or self._lookups[0] is not table:
+            self._lookups = (table, (dict(table.spots), dict(table.displays)))
+        return self._lookups[1]
 
     def greedy_value(self, obs: Observation, action: Any) -> float:
         return greedy_value(self, obs, action)

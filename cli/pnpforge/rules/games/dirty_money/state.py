@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -14,15 +13,13 @@ from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, Publi
 from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step
 from pnpforge.rules.games.dirty_money.buying import BuyingSteps
 from pnpforge.rules.games.dirty_money.data import (
-    HAND_LIMIT,
     REGION_CURRENCY,
     REGIONS,
-    SELECTION_DISPLAY,
     SLUG,
-    SPOT_CAP,
     TUCK_EFFECTS,
 )
 from pnpforge.rules.games.dirty_money.flow import FlowSteps
+from pnpforge.rules.games.dirty_money.invariants import InvariantChecks, Ledger, PileNames
 from pnpforge.rules.games.dirty_money.piles import TablePiles
 from pnpforge.rules.games.dirty_money.scoring import Scoring
 from pnpforge.rules.games.dirty_money.text import describe_action
@@ -44,40 +41,9 @@ TABLE_PILES = (
 SEAT_PILES = ("villain", "hand", "blacklist", "tableau", "overpay", "pending")
 # Piles whose cards are markers counted in the ledger as they arrive.
 MARKER_PILES = ("blacklist:", "under:", "overpay:")
-# Steps that bring a hand back under its limit before the turn goes on.
-HAND_FIXERS = ("hand_limit", "resolve_card", "launder")
 
 
-@dataclass(frozen=True)
-class PileNames:
-    """The names of the piles read at every step, spelled out once per game."""
-
-    hands: tuple[str, ...]
-    blacklists: tuple[str, ...]
-    overpay: tuple[str, ...]
-    tableaux: tuple[str, ...]
-    locations: tuple[str, ...]
-    spots: tuple[str, ...]
-    displays: tuple[str, ...]
-    on_sale: tuple[str, ...]
-
-    @classmethod
-    def for_table(cls, players: int, locations: list[str]) -> PileNames:
-        seats = range(players)
-        displays = tuple(f"display:{region}" for region in REGIONS)
-        return cls(
-            hands=tuple(f"hand:{q}" for q in seats),
-            blacklists=tuple(f"blacklist:{q}" for q in seats),
-            overpay=tuple(f"overpay:{q}" for q in seats),
-            tableaux=tuple(f"tableau:{q}" for q in seats),
-            locations=tuple(locations),
-            spots=tuple(f"spot:{loc}" for loc in locations),
-            displays=displays,
-            on_sale=(*displays, "auction", "bear"),
-        )
-
-
-class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
+class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, InvariantChecks, State):
     """One position of a Dirty Money game."""
 
     # Step kind -> its actor, legal-action and apply functions, looked up once per class.
@@ -109,7 +75,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         self._step_handlers()
         self.rules = rules
         self.players = players
-        self.ledger = Counter()
+        self.ledger = Ledger()
         self.villain_of = [None] * players
         self.in_play = rules.locations_for(players)
         self.marker = 0
@@ -125,9 +91,14 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         self._checked_changes = -1
         self._actor_version = -1
         self._table: PublicTable | None = None
-        self._table_version = -1
+        self._owned_cache = {}
+        self._draw_lists = {}
+        self._table_parts: dict[str, tuple[Any, ...]] = {}  # PublicTable's fields but the villains
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
+        self._unchecked = self.piles.watch()  # piles moved since the invariant check read them
+        self._untabled = self.piles.watch()  # piles moved since the public table read them
+        self._over_limit: dict[int, int] = {}  # seat -> size of a hand over HAND_LIMIT
         self.stack = [Step("after_villains")] + [
             Step("deal_villain", seat=q) for q in reversed(range(players))
         ]
@@ -172,6 +143,10 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
 
     def legal_actions(self) -> list[Action]:
         """The sorted legal actions, computed once per position (`apply` checks against the same list)."""
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list[Action]:
+        """The position's legal actions, the cached list itself (read it, never change it)."""
         if self.terminal:
             return []
         if self._legal_version != self.version:
@@ -181,22 +156,31 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
             else:
                 legal = sorted(self._handlers[step.kind][1](self, step))
             self._legal, self._legal_version = legal, self.version
-        return list(self._legal)
+        return self._legal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         weights = self._chance_weights(self.stack[-1])
         total = sum(weights.values())
-        return [(draw, weights[draw[1]] / total) for draw in self.legal_actions()]
+        return [(draw, weights[draw[1]] / total) for draw in self._legal_now()]
 
     def apply(self, action: Any) -> None:
         if self.terminal:
             raise RuleViolation("the game is over")
         step = self.stack[-1]
-        if action not in self.legal_actions():
+        if not self._is_legal(action):
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
         self._handlers[step.kind][2](self, step, action)
         self._advance()
+
+    def _is_legal(self, action: Any) -> bool:
+        """Binary search in the sorted legal actions (an action of another shape is illegal)."""
+        legal = self._legal_now()
+        try:
+            index = bisect_left(legal, action)
+        except TypeError:
+            return False
+        return index < len(legal) and legal[index] == action
 
     def _actor(self, step: Step) -> int:
         actor: int = self._handlers[step.kind][0](self, step)
@@ -205,13 +189,15 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
     def _advance(self) -> None:
         """Run bookkeeping steps until a decision or a chance draw is due."""
         guard = 0
-        while self.stack:
+        handlers = self._handlers
+        while self.stack:  # the game's end replaces the stack: read it afresh each time
             step = self.stack[-1]
-            actor = self._actor(step)
+            actor_of, _legal, apply = handlers[step.kind]
+            actor = actor_of(self, step)
             if actor != AUTO:
                 self._current_actor, self._actor_version = actor, self.version
                 return
-            self._handlers[step.kind][2](self, step, None)
+            apply(self, step, None)
             guard += 1
             if guard > 10_000:
                 raise RuleViolation(f"automatic steps do not settle (at {step.kind})")
@@ -225,7 +211,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         """What `seat` may see: its own hand and pending cards, and the face-up table."""
         ids = self.piles.ids
         table = self._public_table()
-        return DirtyMoneyObservation(
+        return DirtyMoneyObservation.of(
             seat=seat,
             phase=self.phase(),
             hand=tuple(sorted(ids(self.names.hands[seat]))),
@@ -238,19 +224,26 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
         )
 
     def _public_table(self) -> PublicTable:
-        """The face-up part of every observation, rebuilt only after cards have moved."""
-        if self._table is None or self._table_version != self.piles.changes:
-            pile, ids, names = self.piles.view, self.piles.ids, self.names
-            self._table = PublicTable(
-                hand_sizes=tuple(map(len, map(pile, names.hands))),
-                blacklists=tuple(map(len, map(pile, names.blacklists))),
-                overpay=tuple(map(len, map(pile, names.overpay))),
-                villains=tuple(v or "" for v in self.villain_of),
-                tableaux=tuple(map(ids, names.tableaux)),
-                spots=tuple(zip(names.locations, map(ids, names.spots), strict=True)),
-                displays=tuple(zip(names.on_sale, map(ids, names.on_sale), strict=True)),
-            )
-            self._table_version = self.piles.changes
+        """The face-up part of every observation, its parts rebuilt only after their piles moved."""
+        untabled = self._untabled
+        if self._table is not None and not untabled:
+            return self._table
+        pile, ids, names = self.piles.view, self.piles.ids, self.names
+        parts = self._table_parts
+        if not untabled.isdisjoint(names.hand_set) or "hand_sizes" not in parts:
+            parts["hand_sizes"] = tuple(map(len, map(pile, names.hands)))
+        if not untabled.isdisjoint(names.blacklist_set) or "blacklists" not in parts:
+            parts["blacklists"] = tuple(map(len, map(pile, names.blacklists)))
+        if not untabled.isdisjoint(names.overpay_set) or "overpay" not in parts:
+            parts["overpay"] = tuple(map(len, map(pile, names.overpay)))
+        if not untabled.isdisjoint(names.tableau_set) or "tableaux" not in parts:
+            parts["tableaux"] = tuple(map(ids, names.tableaux))
+        if not untabled.isdisjoint(names.spot_set) or "spots" not in parts:
+            parts["spots"] = tuple(zip(names.locations, map(ids, names.spots), strict=True))
+        if not untabled.isdisjoint(names.on_sale_set) or "displays" not in parts:
+            parts["displays"] = tuple(zip(names.on_sale, map(ids, names.on_sale), strict=True))
+        untabled.clear()
+        self._table = PublicTable(villains=tuple(v or "" for v in self.villain_of), **parts)
         return self._table
 
     def _purchase(self) -> Purchase | None:
@@ -276,59 +269,6 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, State):
 
     def action_text(self, action: Any) -> str:
         return describe_action(self, action)
-
-    # ---- invariants -----------------------------------------------------------------------
-
-    def check_invariants(self) -> None:
-        """The rules' own limits, checked after every step.
-
-        What depends on the piles alone (markers against the ledger, action cards in hands, spot
-        and display sizes) is checked again only after a step that moved cards: the ledger changes
-        only with a marker's move, and the final scoring check recounts it anyway.
-        """
-        view = self.piles.view
-        for seat, hand_pile in enumerate(self.names.hands):
-            if len(view(hand_pile)) > HAND_LIMIT:
-                self._check_hand_limit(seat, len(view(hand_pile)))
-        if self._checked_changes != self.piles.changes:
-            self._check_piles()
-            self._checked_changes = self.piles.changes
-        paid = resolving = 0
-        for step in self.stack:
-            if step.kind == "buy":
-                paid += len(step.data["paid"])
-            elif step.kind == "resolve_card":
-                resolving += 1
-        if paid != len(view("payment")):
-            raise RuleViolation("payment zone and open purchases disagree")
-        if len(view("resolving")) != resolving:
-            raise RuleViolation("an action card is resolving outside a resolution step")
-        if not 0 <= self.marker < self.players:
-            raise RuleViolation("first-player marker is off the table")
-
-    def _check_piles(self) -> None:
-        view = self.piles.view
-        for pile, count in self.ledger.items():
-            if count != len(view(pile)):
-                raise RuleViolation(f"{pile}: {count} markers placed, {len(view(pile))} there")
-        action_ids = self.rules.action_ids
-        for seat, hand_pile in enumerate(self.names.hands):
-            if not action_ids.isdisjoint(self.piles.ids(hand_pile)):
-                raise RuleViolation(f"seat {seat} holds an action card in hand")
-        for spot in self.names.spots:
-            if len(view(spot)) > SPOT_CAP:
-                raise RuleViolation(f"{spot} has more than {SPOT_CAP} money cards")
-        for display in self.names.displays:
-            if len(view(display)) > SELECTION_DISPLAY:
-                raise RuleViolation(f"{display} is too long")
-
-    def _check_hand_limit(self, seat: int, size: int) -> None:
-        """A hand over its limit is allowed only while a pending step will bring it back."""
-        limit = self.hand_limit(seat)
-        if size > limit and not any(step.seat == seat and step.kind in HAND_FIXERS for step in self.stack):
-            raise RuleViolation(
-                f"seat {seat} holds {size} money cards, over the limit {limit}, with nothing to fix it"
-            )
 
     # ---- building positions (tests, worked examples) --------------------------------------
 

@@ -12,13 +12,13 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from .data import AID, RESTRICTION, SEIZURE, STRATEGY, PlayCard
+from .data import AID, RESTRICTION, SEIZURE, STRATEGY, Obligor, PlayCard
 from .effects import instance
 from .flow import master_can_take
 from .power import active_objections
 
 if TYPE_CHECKING:
-    from .state import EnforcerState, Execution
+    from .state import EnforcerState
 
 MORNING, EVENING = 0, 2
 PERIOD_NAMES = ("上午", "下午", "晚上")
@@ -56,8 +56,8 @@ def main_actions(st: EnforcerState, seat: int) -> list:
     if master_can_take(st, seat):
         acts.append(("research_sp",))
     blocked = st.award_block  # cards are interned: `is` is their equality
-    for card in st.piles.view("table"):
-        text = str(card)
+    # the table's texts are kept by the piles until the table changes
+    for card, text in zip(st.piles.view("table"), st.piles.texts("table"), strict=True):
         if card is not blocked and not (st.delayed and st.delayed.get(card)):
             acts.append(("execute", text))
         if not st.obligor(card).big and not st.affected(card):  # on the table: projectable
@@ -86,10 +86,9 @@ def strategy_actions(st: EnforcerState, seat: int) -> list:
     return acts
 
 
-def play_block(st: EnforcerState, card: PlayCard, execution: Execution) -> str | None:
-    """Why `card` cannot be played in `execution` (None: it can)."""
-    obligor = st.obligor(execution.target)
-    weak = st.weak(execution.target)
+def play_block(st: EnforcerState, card: PlayCard, obligor: Obligor, weak: bool) -> str | None:
+    """Why `card` cannot be played against `obligor` (None: it can); `weak` as `st.weak` says of
+    the target, worked out once per decision by the caller."""
     if weak and (card.family in (SEIZURE, RESTRICTION) or card.effect == "not_vs_weak"):
         return "無效：弱勢"
     if not weak and card.family == AID:
@@ -110,15 +109,15 @@ def execution_actions(st: EnforcerState, seat: int) -> list:
     acts: list = [("resolve",)]
     hand = st.piles.view(st.seat_names[seat]["hand"])
     ids = Counter([c.card for c in hand])
-    shown = [c.card for c in st.piles.pile("objection_shown")]
-    active = active_objections(shown, execution.cancelled)
+    active = active_objections(st.piles.ids("objection_shown"), execution.cancelled)
+    obligor, weak, play = st.obligor(execution.target), st.weak(execution.target), st.cards.play
     for cid in ids:
-        card = st.cards.play[cid]
+        card = play[cid]
         if card.family == STRATEGY:
             if card.effect == "cowork":
                 acts.append(("strat", cid))
             continue
-        if play_block(st, card, execution):
+        if play_block(st, card, obligor, weak):
             continue
         if card.effect == "discard_cost":
             acts += [("play", cid, other) for other, k in ids.items() if k > (other == cid)]

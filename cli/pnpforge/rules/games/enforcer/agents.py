@@ -136,7 +136,6 @@ class Greedy:
         self.cards = cards
         self.obs = obs
         self.memo = memo if memo is not None else PotentialMemo()
-        self._hand_keys = {cards.play[cid].key for cid in obs.hand}
         self._candidates: list[tuple[str, PlayCard]] | None = None  # hand cards any execution may use
         self._spotlit: list[str] | None = None
         # what the power of the execution under way depends on besides the cards played
@@ -200,7 +199,7 @@ class Greedy:
         obs = self.obs
         weak = self.weak(target)
         key = (
-            target,
+            self.cards.obligor_at[target].id,  # copies of one obligor look ahead alike
             source,
             obs.hand,
             obs.played_keys,
@@ -217,7 +216,8 @@ class Greedy:
         """The hand's cards, in hand order, that some execution could use whatever its target:
         no strategy card, and a 'requires_card' card only with its partner at hand or played."""
         if self._candidates is None:
-            hand_keys, played_keys, play = self._hand_keys, self.obs.played_keys, self.cards.play
+            play, played_keys = self.cards.play, self.obs.played_keys
+            hand_keys = {play[cid].key for cid in self.obs.hand}
             self._candidates = [
                 (cid, card)
                 for cid in self.obs.hand
@@ -289,6 +289,8 @@ class Greedy:
         if not isinstance(action, tuple):
             return 0.0
         kind = action[0]
+        if kind == "play":  # the commonest question, asked first
+            return self.play_value(action)
         if kind == "officer":
             effect = self.cards.officer[action[1]].effect
             return {"specialist": 2.0, "master": 1.5, "draw_on_success": 1.2}.get(effect, 1.0)
@@ -302,8 +304,6 @@ class Greedy:
             return self.project_value(action[1])
         if kind == "strat":
             return self.strategy_value(action)
-        if kind == "play":
-            return self.play_value(action)
         if kind == "resolve":
             power, need = self.current()
             return 100.0 if power >= need else -20.0

@@ -69,6 +69,10 @@ class EnforcerState(State):
         self.seat_names: list[dict[str, str]] = [
             {kind: seat_pile(kind, s) for kind in SEAT_PILES} for s in range(players)
         ]
+        # every seat's pile of one kind, seat by seat (observations and checks read them all)
+        self.piles_of_kind: dict[str, list[str]] = {
+            kind: [names[kind] for names in self.seat_names] for kind in SEAT_PILES
+        }
         names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
         self.piles = Zones(names, counted=flow.DRAWN_FROM)
         for kind, pile in (("execution", "exec_deck"), ("obligor", "obligor_deck"),
@@ -297,8 +301,7 @@ class EnforcerState(State):
 
     def check_invariants(self) -> None:
         piles = self.piles.all_views()  # every pile uncopied: the checks only read them
-        for seat, names in enumerate(self.seat_names):
-            self._check_seat(seat, names, piles)
+        self._check_seats(piles)
         if self.execution is None and (piles["in_play"] or piles["objection_shown"]):
             raise RuleViolation("cards left in play outside an execution")
         if (
@@ -327,21 +330,28 @@ class EnforcerState(State):
             known = self._scored_sums[pile] = (ids, sum([obligors[cid].score for cid in ids]))
         return known[1]
 
-    def _check_seat(
-        self, seat: int, names: dict[str, str], piles: Mapping[str, Sequence[CardInstance]]
-    ) -> None:
-        scored = piles[names["scored"]]
+    def _check_seats(self, piles: Mapping[str, Sequence[CardInstance]]) -> None:
+        """Each seat's points, project, awards, elimination and helped obligors (one loop over the
+        seats rather than a call per seat: every step runs it)."""
         obligors = self.cards.obligor
-        if self.points[seat] != self._scored_points(names["scored"]):
-            raise RuleViolation(f"seat {seat}: points {self.points[seat]} do not match its scored obligors")
-        project = piles[names["project"]]
-        if project and obligors[project[0].card].big:
-            raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")
-        if not project and piles[names["award"]]:
-            raise RuleViolation(f"seat {seat}: 獎檢公告 without a project")
-        if self.out_of_game[seat] != (self.penalties[seat] >= self.tracks[seat].eliminate_at):
-            raise RuleViolation(f"seat {seat}: eliminated flag disagrees with the penalties")
-        if self.out_of_game[seat] and (piles[names["hand"]] or project):
-            raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
-        if self.helped[seat] and not self.helped[seat] <= set(scored):
-            raise RuleViolation(f"seat {seat}: helped obligors not among its scored ones")
+        of_kind = self.piles_of_kind
+        seats = zip(of_kind["scored"], of_kind["project"], of_kind["award"], of_kind["hand"], strict=True)
+        for seat, (scored_name, project_name, award_name, hand_name) in enumerate(seats):
+            if self.points[seat] != self._scored_points(scored_name):
+                raise RuleViolation(
+                    f"seat {seat}: points {self.points[seat]} do not match its scored obligors"
+                )
+            project = piles[project_name]
+            if project:
+                if obligors[project[0].card].big:
+                    raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")
+            elif piles[award_name]:
+                raise RuleViolation(f"seat {seat}: 獎檢公告 without a project")
+            out = self.out_of_game[seat]
+            if out != (self.penalties[seat] >= self.tracks[seat].eliminate_at):
+                raise RuleViolation(f"seat {seat}: eliminated flag disagrees with the penalties")
+            if out and (piles[hand_name] or project):
+                raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
+            helped = self.helped[seat]
+            if helped and not helped <= set(piles[scored_name]):
+                raise RuleViolation(f"seat {seat}: helped obligors not among its scored ones")

@@ -60,24 +60,25 @@ class SeatObservation(Observation):
 def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
     """The seat's observation of `state`, copied into immutable values."""
     piles = state.piles
+    views = piles.all_views()  # len(views[name]): a pile's size without a method call
     seats = range(state.players)
     hands_out = state.mission.has("hands_out")
     others = (
         tuple((s, tuple(piles.pile(state.hand_piles[s]))) for s in seats if s != seat) if hands_out else ()
     )
-    occupied = tuple(piles.count(pile) > 0 for pile in state.stand_piles)
+    occupied = tuple(len(views[pile]) > 0 for pile in state.stand_piles)
     covers = [tuple(piles.pile(pile)) for pile in state.cover_piles]
     aside = piles.top(ASIDE_PILE)
-    return SeatObservation(
+    return SeatObservation.of(
         seat=seat,
         players=state.players,
         stage=state.stage,
         turn=state.turn,
         bullets=state.bullets,
-        unsolved=piles.count(LINEUP) + sum(occupied) + (aside is not None),
-        deck_size=piles.count(DECK),
-        lineup_size=piles.count(LINEUP),
-        hand_sizes=tuple(piles.count(pile) for pile in state.hand_piles),
+        unsolved=len(views[LINEUP]) + sum(occupied) + (aside is not None),
+        deck_size=len(views[DECK]),
+        lineup_size=len(views[LINEUP]),
+        hand_sizes=tuple(len(views[pile]) for pile in state.hand_piles),
         hand=None if hands_out else tuple(piles.pile(state.hand_piles[seat])),
         other_hands=others,
         my_suspect=piles.top(state.stand_piles[seat]),
@@ -87,7 +88,7 @@ def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
         tiles=tuple(state.tile_of),
         hints=state.hints_view(),
         discard_up=tuple(piles.pile(DISCARD_UP)),
-        discard_down_count=piles.count(DISCARD_DOWN),
+        discard_down_count=len(views[DISCARD_DOWN]),
         shared_specials=tuple(piles.pile(SHARED)),
         rewards=tuple(piles.pile(REWARDS)),
         aside_present=aside is not None,

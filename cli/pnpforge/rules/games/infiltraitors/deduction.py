@@ -10,7 +10,7 @@ that depends only on the observation is computed once and kept.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
 from .agents import SeatObservation
@@ -50,6 +50,12 @@ class CardTables:
         ]
         self.single_copies = all(copies == 1 for copies in rules.suspect_pool.values())
         self.single_entries = [(cid, (ident, bit, 1)) for cid, _, ident, bit in self.pool]
+        # Per card, what a hint's upright share is summed from: its suit, and each number it
+        # relates to with the identity counted by both suit and number (built once, not per hint).
+        self.shares: dict[str, tuple[str, tuple[tuple[int, Identity], ...]]] = {
+            cid: (self.suit[cid], tuple((number, (self.suit[cid], number)) for number in self.numbers[cid]))
+            for cid in specs
+        }
 
 
 Relations = tuple[dict[str, frozenset[Identity]], dict[Identity, int], dict[str, int]]
@@ -95,6 +101,8 @@ class Deduction:
         self._shots: dict[tuple[Any, ...], float] | None = None
         self._known: dict[int, Identity | None] = {}
         self._gains: dict[int, dict[str, float]] = {}  # target -> card -> bits told
+        # target -> (known identity, its possibilities' margins): what every hint beside it shares
+        self._gain_parts: dict[int, tuple[Identity | None, Margins]] = {}
 
     # -- what is known ---------------------------------------------------------------
 
@@ -107,7 +115,7 @@ class Deduction:
             cards += obs.hand or ()
             cards += [card for _, hand in obs.other_hands for card in hand]
             cards += [card for card in (obs.my_suspect, obs.my_cover, obs.aside_known) if card]
-        return Counter(card.card for card in cards)
+        return Counter([card.card for card in cards])
 
     def unseen(self, public: bool) -> dict[str, int]:
         """Cards that could still be a suspect: the mission's deck less what this seat (or anyone) saw."""
@@ -175,11 +183,11 @@ class Deduction:
         key = (target, public)
         if key not in self._margins:
             weights = self.weights(target, public)
-            by_suit: dict[str, int] = {}
-            by_number: dict[int, int] = {}
+            by_suit: defaultdict[str, int] = defaultdict(int)  # read with .get(): no key is added
+            by_number: defaultdict[int, int] = defaultdict(int)
             for (suit, number), w in weights.items():
-                by_suit[suit] = by_suit.get(suit, 0) + w
-                by_number[number] = by_number.get(number, 0) + w
+                by_suit[suit] += w
+                by_number[number] += w
             self._margins[key] = (weights, by_suit, by_number, sum(by_suit.values()))
         return self._margins[key]
 
@@ -224,12 +232,15 @@ class Deduction:
         return up, total
 
     def _info_gain(self, card: str, target: int) -> float:
-        known = self.own_identity(target)
-        weights, by_suit, by_number, total = self.margins(target, known is not None)
-        suit = self.suit[card]
+        parts = self._gain_parts.get(target)
+        if parts is None:
+            known = self.own_identity(target)
+            parts = self._gain_parts[target] = (known, self.margins(target, known is not None))
+        known, (weights, by_suit, by_number, total) = parts
+        suit, pairs = self.tables.shares[card]
         up = by_suit.get(suit, 0)
-        for number in self.numbers[card]:
-            up += by_number.get(number, 0) - weights.get((suit, number), 0)
+        for number, ident in pairs:
+            up += by_number.get(number, 0) - weights.get(ident, 0)
         if total <= 0:
             return 0.0
         if known is not None:  # we know the answer: the surviving share is what others learn

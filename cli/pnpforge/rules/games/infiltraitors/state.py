@@ -134,31 +134,31 @@ class InfiltraitorsState(Effects, State):
         suspect either solved or still in play."""
         if not 0 <= self.bullets <= self.bullets_start:
             raise RuleViolation(f"bullets out of range: {self.bullets}")
-        count = self.piles.count
+        views = self.piles.all_views()  # len(views[name]): a pile's size without a method call
         settled = not self.chance_queue and self.result is None
         ordered = self.mission.has("ordered")
         limit = self.mission.hand_limit
         on_stands = 0
         for seat in range(self.players):
-            on_stand = count(self.stand_piles[seat])
+            on_stand = len(views[self.stand_piles[seat]])
             on_stands += on_stand > 0
             if on_stand > 1:
                 raise RuleViolation(f"seat {seat} has {on_stand} suspects on its stand")
-            if not on_stand and (count(self.cover_piles[seat]) or count(self.hint_piles[seat])):
+            if not on_stand and (len(views[self.cover_piles[seat]]) or len(views[self.hint_piles[seat]])):
                 raise RuleViolation(f"seat {seat} has a cover card or hints but no suspect")
             if (self.tile_of[seat] is None) != (not on_stand or not ordered):
                 raise RuleViolation(f"seat {seat}: number tile and suspect disagree")
-            held = count(self.hand_piles[seat])
+            held = len(views[self.hand_piles[seat]])
             if held and self.withdrawn[seat]:
                 raise RuleViolation(f"withdrawn seat {seat} still holds cards")
             if held > limit and settled and seat != self.turn:
                 raise RuleViolation(f"seat {seat} holds {held} cards, limit {limit}")
-        if count(self.hint_piles[ASIDE]) and not count(ASIDE_PILE):
+        if len(views[self.hint_piles[ASIDE]]) and not len(views[ASIDE_PILE]):
             raise RuleViolation("hints beside an empty place (the aside suspect)")
         if settled:
             if self.withdrawn[self.actor]:
                 raise RuleViolation(f"withdrawn seat {self.actor} is to act")
-            unsolved = count(LINEUP) + on_stands + count(ASIDE_PILE)
+            unsolved = len(views[LINEUP]) + on_stands + len(views[ASIDE_PILE])
             if self.solved + unsolved != self.suspects_total:
                 raise RuleViolation(
                     f"{self.solved} solved + {unsolved} unsolved suspects, mission has {self.suspects_total}"

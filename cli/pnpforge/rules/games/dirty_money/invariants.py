@@ -1,0 +1,176 @@
+"""The invariant check of a Dirty Money position, and the bookkeeping that keeps it cheap.
+
+The check runs after every step.  What depends on the piles alone (markers against the ledger,
+action cards in hands, spot and display sizes, which hands are over the base limit) is checked
+again only after a step that moved cards, and then only for the piles that moved or the ledger
+entries that changed: an untouched pile, or an entry neither counted nor moved, still holds
+what passed the last check.  What depends on the pending steps is checked every time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pnpforge.rules.engine import CardInstance, RuleViolation
+from pnpforge.rules.games.dirty_money.base import StateBase
+from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, REGIONS, SELECTION_DISPLAY, SPOT_CAP
+
+# Steps that bring a hand back under its limit before the turn goes on.
+HAND_FIXERS = ("hand_limit", "resolve_card", "launder")
+# The per-pile limits of the invariant check: no action card in a hand, spot and display sizes.
+_HAND, _SPOT, _DISPLAY = "hand", "spot", "display"
+
+
+class Ledger(Counter[str]):
+    """Markers counted per pile as they are placed, remembering which entries changed since the
+    invariant check last compared them with the piles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed: set[str] = set()
+
+    def __setitem__(self, key: str, value: int) -> None:
+        self.changed.add(key)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: object) -> None:
+        if isinstance(key, str):
+            self.changed.add(key)
+        super().__delitem__(key)
+
+
+@dataclass(frozen=True)
+class PileNames:
+    """The names of the piles read at every step, spelled out once per game."""
+
+    hands: tuple[str, ...]
+    blacklists: tuple[str, ...]
+    overpay: tuple[str, ...]
+    tableaux: tuple[str, ...]
+    locations: tuple[str, ...]
+    spots: tuple[str, ...]
+    displays: tuple[str, ...]
+    on_sale: tuple[str, ...]
+    limits: dict[str, str]  # pile -> which per-pile limit the invariant check holds it to
+    seat_of_hand: dict[str, int]  # hand pile -> its seat
+    # The same groups as sets: which parts of the public table a moved pile changes.
+    hand_set: frozenset[str]
+    blacklist_set: frozenset[str]
+    overpay_set: frozenset[str]
+    tableau_set: frozenset[str]
+    spot_set: frozenset[str]
+    on_sale_set: frozenset[str]
+
+    @classmethod
+    def for_table(cls, players: int, locations: list[str]) -> PileNames:
+        seats = range(players)
+        displays = tuple(f"display:{region}" for region in REGIONS)
+        hands = tuple(f"hand:{q}" for q in seats)
+        blacklists = tuple(f"blacklist:{q}" for q in seats)
+        overpay = tuple(f"overpay:{q}" for q in seats)
+        tableaux = tuple(f"tableau:{q}" for q in seats)
+        spots = tuple(f"spot:{loc}" for loc in locations)
+        on_sale = (*displays, "auction", "bear")
+        return cls(
+            hands=hands,
+            blacklists=blacklists,
+            overpay=overpay,
+            tableaux=tableaux,
+            locations=tuple(locations),
+            spots=spots,
+            displays=displays,
+            on_sale=on_sale,
+            hand_set=frozenset(hands),
+            blacklist_set=frozenset(blacklists),
+            overpay_set=frozenset(overpay),
+            tableau_set=frozenset(tableaux),
+            spot_set=frozenset(spots),
+            on_sale_set=frozenset(on_sale),
+            seat_of_hand={hand: seat for seat, hand in enumerate(hands)},
+            limits={
+                **{f"hand:{q}": _HAND for q in seats},
+                **{f"spot:{loc}": _SPOT for loc in locations},
+                **{display: _DISPLAY for display in displays},
+            },
+        )
+
+
+class InvariantChecks(StateBase):
+    """`check_invariants` for the state; what it reads is kept by the state's constructor."""
+
+    ledger: Ledger
+    _unchecked: set[str]  # piles moved since the check last read them (a `TablePiles.watch()`)
+    _checked_changes: int  # the piles' `changes` at the last check of the piles
+    _over_limit: dict[int, int]  # seat -> hand size, for hands over HAND_LIMIT
+
+    def check_invariants(self) -> None:
+        """The rules' own limits, checked after every step."""
+        views = self.piles.all_views()
+        if self._checked_changes != self.piles.changes:
+            self._check_piles(views)
+            self._checked_changes = self.piles.changes
+        if self._over_limit:  # hand sizes change only with a move
+            for seat, size in sorted(self._over_limit.items()):
+                self._check_hand_limit(seat, size)
+        paid = resolving = 0
+        for step in self.stack:
+            kind = step.kind
+            if kind == "buy":
+                paid += len(step.data["paid"])
+            elif kind == "resolve_card":
+                resolving += 1
+        if paid != len(views["payment"]):
+            raise RuleViolation("payment zone and open purchases disagree")
+        if len(views["resolving"]) != resolving:
+            raise RuleViolation("an action card is resolving outside a resolution step")
+        if not 0 <= self.marker < self.players:
+            raise RuleViolation("first-player marker is off the table")
+
+    def _check_piles(self, views: Mapping[str, Sequence[CardInstance]]) -> None:
+        """Ledger entries against their piles, and the per-pile limits, for what changed."""
+        touched, ledger, limits = self._unchecked, self.ledger, self.names.limits
+        for pile in touched:
+            if pile in ledger:
+                self._check_markers(pile, views)
+            kind = limits.get(pile)
+            if kind is None:
+                continue
+            if kind == _HAND:
+                self._check_hand(pile, views)
+            elif kind == _SPOT:
+                if len(views[pile]) > SPOT_CAP:
+                    raise RuleViolation(f"{pile} has more than {SPOT_CAP} money cards")
+            elif len(views[pile]) > SELECTION_DISPLAY:
+                raise RuleViolation(f"{pile} is too long")
+        touched.clear()
+        if ledger.changed:  # entries counted or discounted without their pile moving
+            for pile in ledger.changed:
+                if pile in ledger:
+                    self._check_markers(pile, views)
+            ledger.changed.clear()
+
+    def _check_markers(self, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
+        count = self.ledger[pile]
+        if count != len(views[pile]):
+            raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
+
+    def _check_hand(self, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
+        """No action card in a hand; note whether the hand is over the base limit."""
+        seat = self.names.seat_of_hand[pile]
+        hand = views[pile]
+        if not self.rules.action_cards.isdisjoint(hand):
+            raise RuleViolation(f"seat {seat} holds an action card in hand")
+        if len(hand) > HAND_LIMIT:
+            self._over_limit[seat] = len(hand)
+        else:
+            self._over_limit.pop(seat, None)
+
+    def _check_hand_limit(self, seat: int, size: int) -> None:
+        """A hand over its limit is allowed only while a pending step will bring it back."""
+        limit = self.hand_limit(seat)
+        if size > limit and not any(step.seat == seat and step.kind in HAND_FIXERS for step in self.stack):
+            raise RuleViolation(
+                f"seat {seat} holds {size} money cards, over the limit {limit}, with nothing to fix it"
+            )
