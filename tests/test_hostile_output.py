@@ -93,3 +93,18 @@ def test_cli_output_errors_are_one_line(run, mini_db, tmp_path):
         r = run("--db", mini_db, "export", "mini", "-o", target)
         assert r.exit_code == 2 and r.stderr.startswith("Error: ") and len(r.stderr.splitlines()) == 1
         assert str(target) in r.stderr or str(target.parent) in r.stderr
+
+
+def test_a_kit_set_aside_by_a_build_killed_mid_swap_comes_back(tmp_path):
+    from pnpforge.kit_files import stage_dir
+
+    aside = tmp_path / ".mini.old-999999999-abc"  # a dead build moved the kit aside, then died
+    aside.mkdir()
+    (aside / "manifest.json").write_text("{}")
+    work = stage_dir(tmp_path, "mini")
+    assert (tmp_path / "mini" / "manifest.json").read_text() == "{}" and not aside.exists()
+    work.rmdir()
+    again = tmp_path / ".mini.old-999999999-def"  # after a good swap: only a leftover, removed
+    again.mkdir()
+    stage_dir(tmp_path, "mini").rmdir()
+    assert not again.exists() and (tmp_path / "mini").is_dir()

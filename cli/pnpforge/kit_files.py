@@ -168,7 +168,27 @@ def stage_dir(root: Path, game: str) -> Path:
 
     ensure_folder(root)
     remove_stale_staging(root, f".{game}.building-")
+    _recover_set_aside(root, game)
     return Path(tempfile.mkdtemp(prefix=f".{game}.building-{os.getpid()}-", dir=root))
+
+
+def _recover_set_aside(root: Path, game: str) -> None:
+    """A kit set aside by a build killed mid-swap: put it back if the kit is gone, else delete it.
+
+    `_swap` moves the old kit to `.GAME.old-PID-…` before moving the new one in;
+    a `kill -9` between the two renames leaves no kit at all, only that folder.
+    """
+    from pnpforge.outfile import process_alive, remove_stale_staging
+
+    final = root / game
+    prefix = f".{game}.old-"
+    if not final.exists():
+        for aside in sorted(root.glob(prefix + "*"), key=lambda p: p.stat().st_mtime, reverse=True):
+            owner = aside.name[len(prefix) :].split("-", 1)[0]
+            if aside.is_dir() and owner.isdigit() and not process_alive(int(owner)):
+                os.replace(aside, final)
+                break
+    remove_stale_staging(root, prefix)
 
 
 def finish(
@@ -228,7 +248,7 @@ def _swap(work: Path, final: Path) -> None:
     """
     old: Path | None = None
     if final.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-{os.getpid()}-", dir=final.parent))
         os.rmdir(old)
         os.replace(final, old)
     try:

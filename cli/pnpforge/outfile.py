@@ -116,7 +116,8 @@ def confined(folder: Path | str, name: str) -> Path:
     return target
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a staging folder of a running build is left alone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -143,7 +144,7 @@ def remove_stale_staging(root: Path, prefix: str) -> list[Path]:
     for path in root.glob(prefix + "*"):
         owner = path.name[len(prefix) :].split("-", 1)[0]
         if owner.isdigit():
-            if _alive(int(owner)):
+            if process_alive(int(owner)):
                 continue
         elif time.time() - path.stat().st_mtime < STALE_SECONDS:
             continue

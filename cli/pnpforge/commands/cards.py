@@ -80,7 +80,7 @@ def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = Fal
 
 @app.command("list")
 def list_cmd(
-    game: str = typer.Argument(..., help="Game slug, e.g. enforcer."),
+    game: str = typer.Argument(..., help="Game slug (pnp games lists them)."),
     type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
     as_csv: bool = typer.Option(False, "--csv", help="Print CSV."),

@@ -37,7 +37,7 @@ _PRINT_HELP = (
 
 
 def print_cmd(
-    game: str = typer.Argument(..., help="Game slug (e.g. enforcer), or 'calibration'."),
+    game: str = typer.Argument(..., help="Game slug (pnp games lists them), or 'calibration'."),
     type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
     query: str | None = typer.Option(
         None, "--query", "-q", help="Only cards matching this search, e.g. 'is:provisional'."

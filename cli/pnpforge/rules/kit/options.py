@@ -84,7 +84,7 @@ def parse_options(declared: Sequence[Option], given: Mapping[str, Any], *, game:
     """Every declared option with its value: CLI strings converted to `kind`, defaults filled.
 
     Unknown names and bad values raise PnpError listing what is allowed, e.g.
-    "hackers: unknown option 'rounds2' (allowed: handicap, rounds)".
+    "GAME: unknown option 'rounds2' (allowed: handicap, rounds)".
     """
     by_name = {o.name: o for o in declared}
     for name in given:

@@ -21,7 +21,7 @@ def game_info(db, slug: str, *, max_steps: int, cooperative: bool = False) -> Ga
 
 
 def check_players(info: GameInfo, players: int) -> None:
-    """PnpError such as "hackers is for 2–4 players, got 5" when the count is outside the range."""
+    """PnpError such as "GAME is for 2–4 players, got 5" when the count is outside the range."""
     if not info.players_min <= players <= info.players_max:
         span = (
             str(info.players_min)
