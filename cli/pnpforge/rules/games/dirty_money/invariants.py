@@ -27,9 +27,10 @@ class Ledger(Counter[str]):
     """Markers counted per pile as they are placed, remembering which entries changed since the
     invariant check last compared them with the piles."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, counts: Mapping[str, int] | None = None) -> None:
+        # Counter.copy() calls the class with the counts: a copy starts with every entry changed
         self.changed: set[str] = set()
+        super().__init__(counts or {})
 
     def __setitem__(self, key: str, value: int) -> None:
         self.changed.add(key)
