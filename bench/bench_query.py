@@ -37,35 +37,76 @@ def median_time(fn, runs: int) -> float:
 
 
 def run_cmd(args: list[str]) -> None:
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PNP_DB": str(ROOT / "cards.db")})
+    subprocess.run(
+        args, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PNP_DB": str(ROOT / "cards.db")}
+    )
 
 
 def synthetic_db(path: Path, n: int = 10_000) -> None:
     """A game of n cards over two types, built through the public bundle import."""
     from pnpforge.edit import import_game
     from pnpforge.store.db import open_db
+
     traits = ["大戶", "矚目", "弱勢", "假弱勢", "聲明異議"]
     cats = ["稅", "健", "罰", "費"]
-    cards = [{"id": f"C{i:05d}", "type": "unit" if i % 3 else "spell", "name": f"卡片{i}號",
-              "name_en": f"Card {i}", "copies": 1 + i % 3,
-              "fields": ({"difficulty": i % 20, "category": cats[i % 4],
-                          "traits": [traits[i % 5], traits[(i * 7) % 5]] if i % 2 else []}
-                         if i % 3 else {"power": i % 9}),
-              "text": f"效果{i % 97}：抽{i % 4}張牌。", "provenance": "provisional"} for i in range(n)]
+    cards = [
+        {
+            "id": f"C{i:05d}",
+            "type": "unit" if i % 3 else "spell",
+            "name": f"卡片{i}號",
+            "name_en": f"Card {i}",
+            "copies": 1 + i % 3,
+            "fields": (
+                {
+                    "difficulty": i % 20,
+                    "category": cats[i % 4],
+                    "traits": [traits[i % 5], traits[(i * 7) % 5]] if i % 2 else [],
+                }
+                if i % 3
+                else {"power": i % 9}
+            ),
+            "text": f"效果{i % 97}：抽{i % 4}張牌。",
+            "provenance": "provisional",
+        }
+        for i in range(n)
+    ]
     for c in cards:
         if "traits" in c["fields"]:
             c["fields"]["traits"] = sorted(set(c["fields"]["traits"]))
-    bundle = {"format": "pnpforge-game/1",
-              "game": {"slug": "synth", "title": "合成", "title_en": "Synthetic", "language": "zh-Hant",
-                       "players_min": 2, "players_max": 4},
-              "card_types": [
-                  {"slug": "unit", "name": "單位", "name_en": "Unit", "width_mm": 63, "height_mm": 88,
-                   "fields": [{"name": "difficulty", "type": "integer", "label": "難度"},
-                              {"name": "category", "type": "enum", "allowed": cats},
-                              {"name": "traits", "type": "list", "allowed": traits}]},
-                  {"slug": "spell", "name": "法術", "name_en": "Spell", "width_mm": 63, "height_mm": 88,
-                   "fields": [{"name": "power", "type": "integer"}]}],
-              "cards": cards}
+    bundle = {
+        "format": "pnpforge-game/1",
+        "game": {
+            "slug": "synth",
+            "title": "合成",
+            "title_en": "Synthetic",
+            "language": "zh-Hant",
+            "players_min": 2,
+            "players_max": 4,
+        },
+        "card_types": [
+            {
+                "slug": "unit",
+                "name": "單位",
+                "name_en": "Unit",
+                "width_mm": 63,
+                "height_mm": 88,
+                "fields": [
+                    {"name": "difficulty", "type": "integer", "label": "難度"},
+                    {"name": "category", "type": "enum", "allowed": cats},
+                    {"name": "traits", "type": "list", "allowed": traits},
+                ],
+            },
+            {
+                "slug": "spell",
+                "name": "法術",
+                "name_en": "Spell",
+                "width_mm": 63,
+                "height_mm": 88,
+                "fields": [{"name": "power", "type": "integer"}],
+            },
+        ],
+        "cards": cards,
+    }
     src = path.with_suffix(".json")
     src.write_text(json.dumps(bundle, ensure_ascii=False), encoding="utf-8")
     import_game(open_db(path, create=True), src)
@@ -78,25 +119,29 @@ def main() -> None:
     rows = []
     base = median_time(lambda: run_cmd([sys.executable, "-c", "pass"]), args.runs)
     rows.append(("python -c pass (baseline)", base, 1.0))
-    for label, cmd in (("pnp --help", PNP + ["--help"]),
-                       ("pnp cards search enforcer 'difficulty>=8'",
-                        PNP + ["cards", "search", "enforcer", "difficulty>=8"])):
-        t = median_time(lambda: run_cmd(cmd), args.runs)
+    for label, cmd in (
+        ("pnp --help", PNP + ["--help"]),
+        ("pnp cards search enforcer 'difficulty>=8'", PNP + ["cards", "search", "enforcer", "difficulty>=8"]),
+    ):
+        t = median_time(lambda cmd=cmd: run_cmd(cmd), args.runs)
         rows.append((label, t, t / base))
 
     from pnpforge.query import search
     from pnpforge.store.db import open_db
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "synth.db"
         synthetic_db(path)
         db = open_db(path)
         conn = sqlite3.connect(path)
-        scan = median_time(lambda: conn.execute(
-            "SELECT id, name, fields, text FROM cards WHERE game = 'synth'").fetchall(), args.runs)
+        scan = median_time(
+            lambda: conn.execute("SELECT id, name, fields, text FROM cards WHERE game = 'synth'").fetchall(),
+            args.runs,
+        )
         rows.append(("bare SQLite scan of 10,000 rows (baseline)", scan, 1.0))
         for q in ("type:unit difficulty>=8 -traits:大戶", "卡片99", "category:稅 or power>5"):
             n = len(search(db, "synth", q))
-            t = median_time(lambda: search(db, "synth", q), args.runs)
+            t = median_time(lambda q=q: search(db, "synth", q), args.runs)
             rows.append((f"search 10,000 cards: {q!r} ({n} hits)", t, t / scan))
     print(f"{'what':<62} {'median':>10} {'ratio':>7}")
     for label, t, ratio in rows:

@@ -132,9 +132,9 @@ def test_observation_is_a_snapshot_nothing_of_the_state(db):
     # the marks may be shared only because they are immutable (the state replaces them)
     assert isinstance(state.guilty, frozenset) and isinstance(obs.guilty, frozenset)
     with pytest.raises(AttributeError):
-        state.guilty.add(0)  # type: ignore[attr-defined]
+        state.guilty.add(0)
     with pytest.raises(TypeError):
-        state.garrisoning[0] = 1  # type: ignore[index]
+        state.garrisoning[0] = 1
     before = obs.hand
     state.apply(next(a for a in state.legal_actions() if a[0] == PLAY))
     assert obs.hand == before and state.observation(0).hand != before
