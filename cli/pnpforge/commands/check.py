@@ -259,7 +259,8 @@ def _print_report(report: dict[str, Any]) -> None:
     never_won = sim.get("never_won", []) if sim else []
     for entry in never_won[:5]:
         typer.echo(f"  {entry['scenario']}: {entry['replay']}")
-    verdict = "passed" if report["ok"] else f"FAILED ({len(report['errors'])} errors)"
+    n_errors = len(report["errors"])
+    verdict = "passed" if report["ok"] else f"FAILED ({n_errors} error{'s' if n_errors != 1 else ''})"
     typer.echo(f"\ncheck {verdict}{' (strict)' if report['strict'] else ''}")
 
 
