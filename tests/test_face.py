@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -433,6 +434,58 @@ def test_draw_string_writes_reportlabs_bytes(bold: bool) -> None:
     )
 
 
+def test_repeated_strings_reuse_their_operators_byte_for_byte() -> None:
+    from pnpforge.render import pdf_ops
+    from pnpforge.render.fonts import ensure_fonts
+
+    fonts = ensure_fonts("zh-Hant")
+    # labels recur between new text; the 300 new glyphs push later strings into subset 1
+    fresh = "".join(chr(0x4E00 + i * 7) for i in range(300))
+    texts = ["費用", "陣營", fresh, "費用", "Unit 7", "陣營", fresh[::-1], "費用", "Unit 7"]
+    ours, theirs = _canvas(), _canvas()
+    for n, text in enumerate(texts):
+        font = fonts.bold if n % 2 else fonts.regular
+        size = 7.0 if n % 3 else 6.5
+        pdf_ops.draw_string(ours, font, size, 12.5 + n, 300.25 - n * 8, text)
+        theirs.setFont(font, size)
+        theirs.drawString(12.5 + n, 300.25 - n * 8, text)
+    assert ours._code == theirs._code
+    assert len(ours._pnp_shown) < len(texts)  # repeats came from the per-canvas store
+
+
+def test_fast_state_save_matches_reportlabs() -> None:
+    from pnpforge.render import op_replay
+    from pnpforge.render.fonts import ensure_fonts
+
+    fonts = ensure_fonts("zh-Hant")
+
+    def op(c: Any) -> None:
+        c.setFont(fonts.bold, 9)
+        c.setFillColorRGB(0.2, 0.3, 0.4)
+        c.setLineWidth(2.5)
+        c.translate(10, 20)
+        c.rotate(90)
+        c.saveState()  # nested reportlab save inside ours
+        c.setStrokeColorRGB(1, 0, 0)
+        c.restoreState()
+
+    ours, theirs = _canvas(), _canvas()
+    for c in (ours, theirs):
+        c.setFont(fonts.regular, 6)
+    saved = op_replay.save_state(ours)
+    op(ours)
+    op_replay.restore_state(ours, saved)
+    theirs.saveState()
+    op(theirs)
+    theirs.restoreState()
+    assert ours._code == theirs._code
+    for name in type(ours).STATE_ATTRIBUTES:
+        if name != "_extgstate":
+            assert getattr(ours, name) == getattr(theirs, name), name
+    assert ours._extgstate.__dict__ == theirs._extgstate.__dict__
+    assert ours.state_stack == theirs.state_stack == []
+
+
 def test_static_ops_are_replayed_byte_for_byte() -> None:
     from pnpforge.render import op_replay
     from pnpforge.render.face_paint import background_op, badge_op
@@ -472,12 +525,47 @@ def test_template_code_is_cached_on_disk_and_survives_a_bad_entry(
     monkeypatch.setattr(code_cache, "_folder", tmp_path)
     source = "{{ card.name }} · {{ '%02d' % n }}{% if n > 3 %}!{% endif %}"
     first = sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7)
-    [entry] = list(tmp_path.iterdir())
+    # two layers: the template text's finished code, and the generated Python's code
+    [template_entry] = list(tmp_path.glob("*-tmpl-*"))
+    [entry] = [p for p in tmp_path.iterdir() if p != template_entry]
     assert first == "卡 · 07!"
     compiled: list[str] = []
+    generated: list[str] = []
     monkeypatch.setattr(code_cache, "compile", lambda *a: compiled.append(a[0]) or compile(*a), raising=False)
+    real_generate = jinja2.Environment._generate
+    monkeypatch.setattr(
+        jinja2.Environment,
+        "_generate",
+        lambda self, *a, **k: generated.append(1) or real_generate(self, *a, **k),
+    )
     assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7) == first
-    assert compiled == []  # read from the cache, not compiled again
+    assert compiled == [] and generated == []  # read from the cache: neither generated nor compiled
+    # another environment (a finalize changes the generated code): its own entry
+    assert sandboxed_environment(finalize=str).from_string(source).render(card={"name": "卡"}, n=7) == first
+    assert len(list(tmp_path.glob("*-tmpl-*"))) == 2 and len(generated) == 1
+    template_entry.write_bytes(b"not code")
     entry.write_bytes(b"not code")
     assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=2) == "卡 · 02"
-    assert len(compiled) == 1 and entry.read_bytes() != b"not code"  # recompiled and rewritten
+    assert template_entry.read_bytes() != b"not code"
+    # the finalize environment's code, then this one's again: recompiled and rewritten
+    assert len(compiled) == 2 and entry.read_bytes() != b"not code"
+
+
+def test_plain_views_read_as_the_sandbox_allows() -> None:
+    from jinja2.sandbox import SandboxedEnvironment
+
+    from pnpforge.render.templating import PlainView, sandboxed_environment
+
+    class View(PlainView):
+        def __init__(self) -> None:
+            self.name, self._secret = "卡", "hidden"
+
+        def get(self, key: str) -> str:
+            return key * 2
+
+    source = (
+        "{{ v.name }}|{{ v._secret }}|{{ v.get('a') }}|{{ v.missing }}|{{ v.__class__ }}|{{ v.get.__self__ }}"
+    )
+    ours = sandboxed_environment().from_string(source).render(v=View())
+    theirs = SandboxedEnvironment().from_string(source).render(v=View())
+    assert ours == theirs == "卡||aa|||"

@@ -575,3 +575,27 @@ def test_shipped_games_print(game, tmp_path):
     assert Path(a.path).read_bytes() == Path(b.path).read_bytes()
     total = sum(c.copies for c in repo.list_cards(db, game))
     assert a.cards == total
+
+
+def test_slot_clip_and_transform_replay_byte_for_byte():
+    """place() formats a slot's clip and transform once and appends them again for later
+    sheets: the operators must be exactly what reportlab writes for each placement."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    layout = sheet.plan_layout(63.0, 88.0, SheetOptions())
+    backs = sheet.back_slots(layout, "long", (1.5, -0.5))
+    ours, theirs = Canvas(io.BytesIO(), invariant=1), Canvas(io.BytesIO(), invariant=1)
+    for _page in range(3):
+        for slot in [*layout.slots, *backs]:
+            pdf.place(ours, slot, lambda: ours.rect(0, 0, 5, 5, stroke=0, fill=1))
+            theirs.saveState()
+            pdf.clip_to(theirs, slot.clip)
+            theirs.transform(*pdf._affine_args(slot))
+            theirs.rect(0, 0, 5, 5, stroke=0, fill=1)
+            theirs.restoreState()
+        ours.translate(1, 2)  # a different matrix outside: formatted afresh, still equal
+        theirs.translate(1, 2)
+    assert ours._code == theirs._code
+    assert ours._currentMatrix == theirs._currentMatrix

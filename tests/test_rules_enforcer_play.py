@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -113,6 +114,16 @@ def test_observation_holds_the_own_hand_and_public_facts_only(rules):
     seen = set(flatten(obs)) - set(obs.hand)
     assert not any(cid in seen for cid in hidden - set(obs.hand) - {c.card for c in st.hand(1)})
     assert obs.exec_deck_size == st.piles.count("exec_deck")
+
+
+def test_observation_names_every_field_and_equals_the_checked_constructor(rules):
+    """`observe` fills the instance directly: every field must be set, and the result must equal
+    what `Observation.of` (which checks the field names) builds from the same values."""
+    st = deal_game(rules, hands={1: ["EX-award", "EX-detain"]})
+    obs = st.observation(1)
+    names = {f.name for f in dataclasses.fields(obs)}
+    assert set(vars(obs)) == names
+    assert type(obs).of(**{name: getattr(obs, name) for name in names}) == obs
 
 
 def flatten(value):

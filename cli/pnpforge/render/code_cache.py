@@ -18,8 +18,10 @@ import marshal
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import CodeType
+from typing import Any
 
 _SUFFIX = f"-py{sys.version_info[0]}{sys.version_info[1]}.code"
 _folder: Path | None = None
@@ -46,6 +48,70 @@ def compile_cached(source: str, filename: str) -> CodeType:
     except (OSError, ValueError, EOFError, TypeError):
         pass
     code = compile(source, filename, "exec")
+    _store(path, marshal.dumps(code))
+    return code
+
+
+_LEXER_OPTIONS = (
+    "block_start_string",
+    "block_end_string",
+    "variable_start_string",
+    "variable_end_string",
+    "comment_start_string",
+    "comment_end_string",
+    "line_statement_prefix",
+    "line_comment_prefix",
+    "trim_blocks",
+    "lstrip_blocks",
+    "newline_sequence",
+    "keep_trailing_newline",
+    "optimized",
+    "is_async",
+    "sandboxed",
+)
+
+
+def _callable_name(func: Any) -> str:
+    """A stable name for a callable and how Jinja passes it arguments (the generated code
+    calls filters and finalize differently by that)."""
+    if func is None or isinstance(func, bool):
+        return repr(func)
+    pass_arg = getattr(func, "jinja_pass_arg", None)
+    return (
+        f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', type(func).__name__)}:{pass_arg}"
+    )
+
+
+def environment_signature(env: Any) -> str:
+    """Everything of an environment the code generated for a template depends on: lexer
+    options, finalize, autoescape, and the filters and tests with their calling style."""
+    import jinja2
+
+    parts = [jinja2.__version__, type(env).__qualname__]
+    parts += [f"{name}={getattr(env, name, None)!r}" for name in _LEXER_OPTIONS]
+    parts.append(f"finalize={_callable_name(env.finalize)}")
+    parts.append(f"autoescape={_callable_name(env.autoescape)}")
+    parts += [f"filter {k}={_callable_name(v)}" for k, v in sorted(env.filters.items())]
+    parts += [f"test {k}={_callable_name(v)}" for k, v in sorted(env.tests.items())]
+    parts += [f"extension {k}" for k in sorted(env.extensions)]
+    return "\n".join(parts)
+
+
+def template_code_cached(
+    signature: str, source: str, name: str | None, filename: str | None, build: Callable[[], CodeType]
+) -> CodeType:
+    """The code object Jinja's parse, generate and compile give for a template source,
+    read from the cache when this source was built before in an environment with the same
+    signature (a warm run then neither lexes nor generates a template)."""
+    key = hashlib.sha256(f"{signature}\0{name!r}\0{filename!r}\0{sys.version}\0{source}".encode()).hexdigest()
+    path = _cache_folder() / (key + "-tmpl" + _SUFFIX)
+    try:
+        code = marshal.loads(path.read_bytes())
+        if isinstance(code, CodeType):
+            return code
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    code = build()
     _store(path, marshal.dumps(code))
     return code
 

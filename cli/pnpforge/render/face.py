@@ -68,12 +68,18 @@ class FaceRenderer(RegionPlanner):
     # -- planning a face --------------------------------------------------------------------
 
     def _plan(self, card: Card) -> list[Op]:
+        """The card's plan; the sheet code checks a card and then draws that same object,
+        so the last one asked for is answered without keying it again."""
+        last = self.__dict__.get("_last_plan")
+        if last is not None and last[0] is card:
+            return last[1]
         key = plan_key(card)
         if key is None:
             return self._build_plan(card)
         plan = self._plans.lookup(key)
         if plan is MISSING:
             plan = self._plans.store(key, self._build_plan(card))
+        self._last_plan = (card, plan)
         return plan
 
     def _build_plan(self, card: Card) -> list[Op]:

@@ -243,9 +243,15 @@ class FaceContext:
 
     def _where(self, ctx: PlanContext, region: str) -> str:
         who = f"card {ctx.card.id}" if ctx.card else f"back of '{ctx.ctype.slug}'"
-        layout = self.layouts.get(ctx.ctype.slug)
-        files = f" in {layout.files[0]}" if layout is not None and layout.files else ""
-        return f"{who} ({self.game.slug}/{ctx.ctype.slug}), region '{region}'{files}"
+        tails = self.__dict__.setdefault("_where_tails", {})  # every card asks for the same few
+        tail = tails.get((ctx.ctype.slug, region))
+        if tail is None:
+            layout = self.layouts.get(ctx.ctype.slug)
+            files = f" in {layout.files[0]}" if layout is not None and layout.files else ""
+            tail = tails[(ctx.ctype.slug, region)] = (
+                f" ({self.game.slug}/{ctx.ctype.slug}), region '{region}'{files}"
+            )
+        return who + tail
 
     def _render(
         self, ctx: PlanContext, source: str, where: str, track: bool = False, marks: bool = True
@@ -311,6 +317,10 @@ class FaceContext:
         """Resolve a colour option for this card: hex, palette name, category or template."""
         if not spec:
             return None
+        fixed = self.__dict__.setdefault("_fixed_colours", {})  # palette names and hex: per layout
+        hit = fixed.get((id(ctx.layout), spec))
+        if hit is not None and hit[0] is ctx.layout:
+            return hit[1]
         if "{{" in spec:
             spec = self._render(ctx, spec, where, marks=False).strip()
             if not spec:
@@ -322,10 +332,12 @@ class FaceContext:
             pick = cats[0] if spec == "category" or len(cats) == 1 else cats[1]
             col = ctx.layout.categories["colours"].get(pick, ctx.layout.categories["default"])
             return self._colour(ctx, col, where) if not is_hex_colour(col) else col
-        if spec in ctx.layout.palette:
-            return ctx.layout.palette[spec]
-        if is_hex_colour(spec):
-            return spec
+        if spec in ctx.layout.palette or is_hex_colour(spec):
+            colour = ctx.layout.palette.get(spec, spec)
+            if len(fixed) >= 4096:  # colours a template gives per card: keep memory flat
+                fixed.clear()
+            fixed[(id(ctx.layout), spec)] = (ctx.layout, colour)
+            return colour
         raise PnpError(
             f"{where}: '{spec}' is not a colour (allowed: #rgb, #rrggbb, category, "
             f"category2, or a palette name: "

@@ -231,6 +231,8 @@ def draw_rows(
 
 def tidy_text(text: str) -> str:
     """Strip each line and collapse runs of blank lines that template logic leaves."""
+    if "\n" not in text:
+        return text.strip()  # one line (most names, labels and values): what the loop gives
     lines = [ln.strip() for ln in text.replace("\r\n", "\n").split("\n")]
     out: list[str] = []
     for ln in lines:

@@ -17,6 +17,7 @@ from pnpforge.model import Card, CardType
 from pnpforge.render import text as tx
 from pnpforge.render.face_cache import LRU
 from pnpforge.render.layout import Layout
+from pnpforge.render.templating import PlainView
 
 # ---- values as templates see them ------------------------------------------------------
 
@@ -64,7 +65,7 @@ class ReadTracker:
             self.read.add(name)
 
 
-class FieldsView:
+class FieldsView(PlainView):
     """`f.NAME` / `card.fields.NAME` in templates; a missing value is undefined (empty)."""
 
     def __init__(self, values: dict[str, Any], prov: set[str], tracker: ReadTracker) -> None:
@@ -92,7 +93,7 @@ class FieldsView:
         return self[name] if name in self._values else default
 
 
-class CardView:
+class CardView(PlainView):
     """`card` in templates: the card's attributes, provisional ones marked."""
 
     _PLAIN = ("id", "type", "art", "provenance", "source", "is_provisional")

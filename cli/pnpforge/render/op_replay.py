@@ -12,6 +12,7 @@ the planner marks ops without loading the drawing library.
 
 from __future__ import annotations
 
+import operator
 import weakref
 from typing import Any
 
@@ -33,9 +34,9 @@ def draw_op(canvas: Any, op: Any, x: float, y: float, bleed: float) -> None:
     and between q and Q nothing it set outlives it).
     """
     if op not in _STATIC:
-        canvas.saveState()
+        saved = save_state(canvas)
         op(canvas, x, y, bleed)
-        canvas.restoreState()
+        restore_state(canvas, saved)
         return
     memo = canvas.__dict__.setdefault("_pnp_static_ops", {})
     key = (id(op), x, y, bleed)
@@ -51,3 +52,26 @@ def draw_op(canvas: Any, op: Any, x: float, y: float, bleed: float) -> None:
     op(canvas, x, y, bleed)
     memo[key] = (op, code[start:])
     canvas.restoreState()
+
+
+_STATE_GETTERS: dict[type, tuple[tuple[str, ...], Any]] = {}
+
+
+def save_state(canvas: Any) -> tuple[Any, ...]:
+    """`canvas.saveState()` without its stack: the same `q` and the same attributes kept
+    (reportlab's STATE_ATTRIBUTES), read in one call instead of a dict built per card op."""
+    cls = type(canvas)
+    names_getter = _STATE_GETTERS.get(cls)
+    if names_getter is None:
+        names = tuple(cls.STATE_ATTRIBUTES)
+        names_getter = _STATE_GETTERS[cls] = (names, operator.itemgetter(*names))
+    saved = names_getter[1](canvas.__dict__)
+    canvas._extgstate = canvas._extgstate.pushCopy()
+    canvas._code.append("q")
+    return saved
+
+
+def restore_state(canvas: Any, saved: tuple[Any, ...]) -> None:
+    """`canvas.restoreState()` for a state `save_state` kept: `Q`, then the attributes back."""
+    canvas._code.append("Q")
+    canvas.__dict__.update(zip(_STATE_GETTERS[type(canvas)][0], saved, strict=True))

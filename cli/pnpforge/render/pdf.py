@@ -21,6 +21,7 @@ import contextlib
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
@@ -29,6 +30,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpforge.errors import PnpError
 from pnpforge.render import sheet
+from pnpforge.render.op_replay import restore_state, save_state
+from pnpforge.render.pdf_ops import draw_string
 from pnpforge.render.sheet import MM_TO_PT, Rect, SheetLayout, Slot
 
 NOTE_GREY = (0.25, 0.25, 0.25)
@@ -195,12 +198,26 @@ def clip_to(c: Canvas, r: Rect) -> None:
 
 
 def place(c: Canvas, slot: Slot, draw: Callable[[], None]) -> None:
-    """Run `draw` (which draws one card at 0,0) clipped and transformed into `slot`."""
-    c.saveState()
-    clip_to(c, slot.clip)
-    c.transform(*_affine_args(slot))
+    """Run `draw` (which draws one card at 0,0) clipped and transformed into `slot`.
+
+    A slot's clip and transform are the same operators on every sheet of a job:
+    they are formatted for its first card and appended again for the others
+    (when the canvas stands in the same matrix as then, so the bytes match).
+    """
+    saved = save_state(c)
+    memo = c.__dict__.setdefault("_pnp_slots", {})
+    hit = memo.get(id(slot))
+    before = c._currentMatrix
+    if hit is not None and hit[0] is slot and hit[1] == before:
+        c._code.extend(hit[2])
+        c._currentMatrix = hit[3]
+    else:
+        start = len(c._code)
+        clip_to(c, slot.clip)
+        c.transform(*_affine_args(slot))
+        memo[id(slot)] = (slot, before, c._code[start:], c._currentMatrix)
     draw()
-    c.restoreState()
+    restore_state(c, saved)
 
 
 def _affine_args(slot: Slot) -> tuple[float, ...]:
@@ -229,8 +246,10 @@ def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
     c.restoreState()
 
 
+@lru_cache(maxsize=64)
 def fit_font(text: str, font: str, size: float, width_pt: float) -> tuple[str, float]:
-    """Shrink to fit `width_pt`, down to NOTE_MIN_FONT_PT; then cut with an ellipsis."""
+    """Shrink to fit `width_pt`, down to NOTE_MIN_FONT_PT; then cut with an ellipsis
+    (kept per note: every sheet of a job carries the same one)."""
     while size > NOTE_MIN_FONT_PT and pdfmetrics.stringWidth(text, font, size) > width_pt:
         size -= 0.25
     while text and pdfmetrics.stringWidth(text, font, size) > width_pt:
@@ -253,16 +272,14 @@ def draw_note(c: Canvas, band: Rect, side: str, font: str, lines: list[str]) -> 
     bar_y = 0.6
     c.setFillColorRGB(0, 0, 0)
     c.rect(0, bar_y * mm, sheet.SCALE_BAR_MM * mm, 1.0 * mm, stroke=0, fill=1)
-    c.setFont(font, 5.0)
-    c.drawString(0, (bar_y + 1.0 + 0.9) * mm, "10 mm")
+    draw_string(c, font, 5.0, 0, (bar_y + 1.0 + 0.9) * mm, "10 mm")
     c.setFillColorRGB(*NOTE_GREY)
     text_x = (sheet.SCALE_BAR_MM + 2.0) * mm
     room = length * mm - text_x
     baselines = [height * 0.55 * mm, height * 0.12 * mm]
     for text, y in zip(lines[:2], baselines):
         fitted, size = fit_font(text, font, NOTE_FONT_PT, room)
-        c.setFont(font, size)
-        c.drawString(text_x, y, fitted)
+        draw_string(c, font, size, text_x, y, fitted)
     c.restoreState()
 
 

@@ -57,6 +57,26 @@ def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, te
         canvas.drawString(x, y, text)
         return
     canvas._fontname, canvas._fontsize, canvas._leading = font_name, size, size * 1.2
+    shown = canvas.__dict__.get("_pnp_shown")
+    if shown is None or len(shown) >= _SHOWN_LIMIT:
+        shown = canvas._pnp_shown = {}
+    key = (font_name, size, text)
+    body = shown.get(key)
+    if body is None:
+        body = shown[key] = _show_ops(canvas, font, size, text)
+    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {body} T* ET")
+
+
+_SHOWN_LIMIT = 4096  # strings kept per canvas (labels and names repeat; the bound keeps memory flat)
+
+
+def _show_ops(canvas: Any, font: Any, size: float, text: str) -> str:
+    """The font and Tj operators of one string.
+
+    Once a string has been shown on a canvas every character of it has its subset
+    slot in that document, so the same string at the same size always gives the
+    same operators there: draw_string keeps them per canvas for strings that recur.
+    """
     doc = canvas._doc
     escape = canvas._escape
     parts: list[str] = []
@@ -66,4 +86,4 @@ def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, te
             parts.append(f"{font.getSubsetInternalName(subset, doc)} {_size_op(size)}")
             current = subset
         parts.append(f"({escape(chunk)}) Tj")
-    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
+    return " ".join(parts)

@@ -49,15 +49,53 @@ def sandboxed_environment(
 _SANDBOX: Any = None
 
 
+class PlainView:
+    """Base of objects handed to templates whose public attributes are all plain data or
+    ordinary methods (no `format`, no functions, types or frames): the sandbox would allow
+    each such attribute anyway, so it is read without the per-access safety checks that
+    cost a card face several microseconds each."""
+
+
 def _sandbox_class(base: Any) -> Any:
     """SandboxedEnvironment whose compiled template code is cached on disk (render.code_cache)."""
     global _SANDBOX
     if _SANDBOX is None:
-        from pnpforge.render.code_cache import compile_cached
+        from pnpforge.render.code_cache import compile_cached, environment_signature, template_code_cached
 
         class CachedSandbox(base):
             def _compile(self, source: str, filename: str) -> Any:
                 return compile_cached(source, filename)
+
+            def getattr(self, obj: Any, attribute: str) -> Any:
+                """The sandbox's getattr, short-cut for PlainView objects (the same answer:
+                a public attribute of an ordinary instance passes every check)."""
+                if isinstance(obj, PlainView) and not attribute.startswith("_"):
+                    try:
+                        return getattr(obj, attribute)
+                    except AttributeError:
+                        pass  # not an attribute: the full path tries obj[attribute]
+                return super().getattr(obj, attribute)
+
+            def compile(
+                self,
+                source: Any,
+                name: str | None = None,
+                filename: str | None = None,
+                raw: bool = False,
+                defer_init: bool = False,
+            ) -> Any:
+                """Template text -> code object, skipping lexing and code generation for
+                text built before (syntax errors are never cached: they raise each time)."""
+                if raw or defer_init or not isinstance(source, str):
+                    return super().compile(source, name, filename, raw, defer_init)
+                signature = environment_signature(self)  # filters may be added at any time
+                return template_code_cached(
+                    signature,
+                    source,
+                    name,
+                    filename,
+                    lambda: super(CachedSandbox, self).compile(source, name, filename),
+                )
 
         _SANDBOX = CachedSandbox
     return _SANDBOX

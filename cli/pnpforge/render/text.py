@@ -36,7 +36,7 @@ MARK_MAX = 8.0  # ... but never larger than this (points): a discreet sign
 ASCENT = 0.88  # Noto CJK em box: ascender 880, descender -120 (per 1000)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: made and hashed for every card's text
 class Span:
     """A run of text with one style, or one inline icon, or the provisional sign."""
 
@@ -47,7 +47,7 @@ class Span:
     mark: bool = False
 
 
-@dataclass
+@dataclass(slots=True)  # slots: one per character of every card's text
 class Atom:
     """An unbreakable piece: a Latin word, one CJK character, a space, an icon or a sign."""
 
@@ -254,7 +254,7 @@ def atomize(spans: list[Span], m: Measure) -> list[Atom]:
     """Split spans into the pieces line breaking works with."""
     atoms: list[Atom] = []
     add = atoms.append
-    widths = m._cache
+    widths, words = m._cache, m._words  # read directly: a call per character adds up
     newlines = False
     for sp in spans:
         if sp.icon:
@@ -277,10 +277,12 @@ def atomize(spans: list[Span], m: Measure) -> list[Atom]:
                     continue
                 if start >= 0:
                     s = line[start:i]
-                    add(Atom("word", s, sp, m.word(s, font)))
+                    w = words.get((font, s))
+                    add(Atom("word", s, sp, w if w is not None else m.word(s, font)))
                     start = -1
                 if cls == " ":
-                    add(Atom("space", " ", sp, m.char(" ", font)))
+                    w = widths.get((font, " "))
+                    add(Atom("space", " ", sp, w if w is not None else m.char(" ", font)))
                     continue
                 w = widths.get((font, ch))
                 add(Atom("cjk", ch, sp, w if w is not None else m.char(ch, font)))
@@ -636,7 +638,7 @@ def _runs(atoms: list[Atom]) -> list[tuple]:
 
     def flush() -> None:
         if run:
-            out.append(("text", "".join(a.text for a in run), run[0].span, sum(a.width for a in run)))
+            out.append(("text", "".join([a.text for a in run]), run[0].span, sum([a.width for a in run])))
             run.clear()
 
     for a in atoms:
@@ -656,6 +658,17 @@ def _runs(atoms: list[Atom]) -> list[tuple]:
     return out
 
 
+_PDF_OPS: list[Any] = []  # render.pdf_ops once drawing starts (it loads reportlab)
+
+
+def _load_pdf_ops() -> Any:
+    """Import the drawing operators on first use: planning and queries never load reportlab."""
+    from pnpforge.render import pdf_ops
+
+    _PDF_OPS.append(pdf_ops)
+    return pdf_ops
+
+
 def _draw_line(
     canvas: Any,
     line: Line,
@@ -669,8 +682,7 @@ def _draw_line(
     rgb,
 ) -> None:
     """Draw one line's runs from `x` (`rgb` is kept for callers; colours go through pdf_ops)."""
-    from pnpforge.render import pdf_ops  # reportlab: drawing only, never at import
-
+    pdf_ops = _PDF_OPS[0] if _PDF_OPS else _load_pdf_ops()
     pen = x
     for run in line.runs():
         kind = run[0]

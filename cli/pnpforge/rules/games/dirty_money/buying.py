@@ -7,6 +7,7 @@ the money cards paid so far and their value; cards bought together are paid toge
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pnpforge.rules.games.dirty_money.base import AUTO, Action, StateBase, Step
@@ -50,7 +51,7 @@ class BuyingSteps(StateBase):
         shark = self._has(seat, "loan_shark")
         return shark.value if shark else 0
 
-    def max_payable(self, seat: int, hand: list[str], currency: str, shark: bool) -> int:
+    def max_payable(self, seat: int, hand: Sequence[str], currency: str, shark: bool) -> int:
         value_of = self._pay_values(seat, currency)
         values = [value_of[card_id] for card_id in hand]
         total = sum(values)
@@ -63,35 +64,47 @@ class BuyingSteps(StateBase):
 
     def _legal_buy(self, step: Step) -> list[Action]:
         group = self._group_cards(step)
-        hand = list(self.piles.ids(f"hand:{step.seat}"))
+        hand = self.piles.ids(f"hand:{step.seat}")  # the kit's cached read-out: read only
         picks = self._legal_picks(step, group, hand)
         if not group:
             return sorted(set(picks)) + [("done",)]
         return sorted(set(picks + self._legal_payments(step, group, hand)))
 
-    def _legal_picks(self, step: Step, group: list[Placement], hand: list[str]) -> list[Action]:
-        """Cards that could join the purchase: same region, and the hand can still pay for all."""
+    def _legal_picks(self, step: Step, group: list[Placement], hand: Sequence[str]) -> list[Action]:
+        """Cards that could join the purchase: same region, and the hand can still pay for all.
+
+        A buy step is a quarter of a game's decisions and may look over every card on sale, so
+        the group's own price is worked out once: a card joining it costs that plus its own price
+        after the discounts the seat and the group then hold (what `_due` of the longer group is).
+        """
         seat, data = step.seat, step.data
         if data["paid"] or data["bought"] + len(group) >= data["max"]:
             return []
         picked = {inst for _pile, _card, inst in data["group"]}
         shark = bool(self._shark_free(seat))
-        exchanges = [pl for _c, pl in self._owned(seat, "crypto_exchange")]
+        owned = [pl for _c, pl in self._owned(seat, "crypto_exchange")]
+        group_due = self._due(owned, group)
+        owned += [pl for pl in group if pl.effect == "crypto_exchange"]
+        region = group[0].region if group else None
+        placements = self.rules.placements
         budget: dict[str, int] = {}  # most the hand can pay, per currency
+        discount: dict[str, int] = {}  # what the exchanges then owned take off, per region
         picks: list[Action] = []
         for pile in data["sources"]:
             for inst in self.cards(pile):
-                pl = self.rules.placements[inst.card]
-                if (group and pl.region != group[0].region) or (picked and str(inst) in picked):
+                pl = placements[inst.card]
+                if (region is not None and pl.region != region) or (picked and str(inst) in picked):
                     continue
                 currency = REGION_CURRENCY[pl.region]
                 if currency not in budget:
                     budget[currency] = self.max_payable(seat, hand, currency, shark)
-                if budget[currency] >= self._due(exchanges, group + [pl]):
+                if pl.region not in discount:
+                    discount[pl.region] = sum(x.value for x in owned if x.region == pl.region)
+                if budget[currency] >= group_due + max(0, pl.cost - discount[pl.region]):
                     picks.append(("pick", inst.card))
         return picks
 
-    def _legal_payments(self, step: Step, group: list[Placement], hand: list[str]) -> list[Action]:
+    def _legal_payments(self, step: Step, group: list[Placement], hand: Sequence[str]) -> list[Action]:
         """Money cards worth paying (the rest of the hand can still cover the price), and settling."""
         seat, data = step.seat, step.data
         currency = REGION_CURRENCY[group[0].region]

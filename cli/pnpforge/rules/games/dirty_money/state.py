@@ -94,6 +94,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         self._owned_cache = {}
         self._draw_lists = {}
         self._table_parts: dict[str, tuple[Any, ...]] = {}  # PublicTable's fields but the villains
+        self._sorted_of: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # pile -> (ids, sorted)
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
         self._unchecked = self.piles.watch()  # piles moved since the invariant check read them
@@ -167,15 +168,17 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         if self.terminal:
             raise RuleViolation("the game is over")
         step = self.stack[-1]
-        if not self._is_legal(action):
+        # the legal list the caller just read is still cached: checked without a second look-up
+        legal = self._legal if self._legal_version == self.version else self._legal_now()
+        if not self._is_legal(action, legal):
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
         self._handlers[step.kind][2](self, step, action)
         self._advance()
 
-    def _is_legal(self, action: Any) -> bool:
+    @staticmethod
+    def _is_legal(action: Any, legal: list[Action]) -> bool:
         """Binary search in the sorted legal actions (an action of another shape is illegal)."""
-        legal = self._legal_now()
         try:
             index = bisect_left(legal, action)
         except TypeError:
@@ -209,19 +212,27 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     def observation(self, seat: int) -> DirtyMoneyObservation:
         """What `seat` may see: its own hand and pending cards, and the face-up table."""
-        ids = self.piles.ids
         table = self._public_table()
         return DirtyMoneyObservation.of(
             seat=seat,
             phase=self.phase(),
-            hand=tuple(sorted(ids(self.names.hands[seat]))),
-            pending=tuple(sorted(ids(f"pending:{seat}"))),
+            hand=self._sorted_ids(self.names.hands[seat]),
+            pending=self._sorted_ids(f"pending:{seat}"),
             hand_limit=self.hand_limit(seat),
             purchase=self._purchase(),
             round_number=self.round_number,
             first_player=self.marker,
             table=table,
         )
+
+    def _sorted_ids(self, pile: str) -> tuple[str, ...]:
+        """A pile's card ids sorted, kept until the pile moves (its id read-out is then a new tuple):
+        a hand is observed at most decisions but changes at few of them."""
+        ids = self.piles.ids(pile)
+        cached = self._sorted_of.get(pile)
+        if cached is None or cached[0] is not ids:
+            cached = self._sorted_of[pile] = (ids, tuple(sorted(ids)))
+        return cached[1]
 
     def _public_table(self) -> PublicTable:
         """The face-up part of every observation, its parts rebuilt only after their piles moved."""

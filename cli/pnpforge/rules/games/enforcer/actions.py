@@ -46,7 +46,7 @@ def legal_actions(st: EnforcerState) -> list:
     elif st.phase == "give":
         acts = give_actions(st, seat)
     elif st.phase == "discard":
-        acts = [("discard", cid) for cid in {c.card for c in st.hand(seat)}]
+        acts = [("discard", cid) for cid in {c.card for c in st.piles.view(st.seat_names[seat]["hand"])}]
     return sorted(set(acts))
 
 
@@ -71,16 +71,22 @@ def main_actions(st: EnforcerState, seat: int) -> list:
 def strategy_actions(st: EnforcerState, seat: int) -> list:
     """Strategy cards, playable in any period without using it up."""
     acts: list = []
-    for cid in {c.card for c in st.hand(seat)}:
-        card = st.cards.play[cid]
+    play = st.cards.play
+    projectable: list[str] | None = None  # the projectable obligors' texts, found once per call
+    for cid in {c.card for c in st.piles.view(st.seat_names[seat]["hand"])}:
+        card = play[cid]
         if card.family != STRATEGY:
             continue
         if card.effect in ("delay", "news"):
-            acts += [("strat", cid, str(t)) for t in st.table()]
-        elif card.effect == "bonus_project":
-            acts += [("strat", cid, str(t)) for t in st.table() if st.projectable(t)]
-        elif card.effect == "assign_project":
-            acts += [("strat", cid, str(t), s) for t in st.table() if st.projectable(t) for s in st.alive()]
+            acts += [("strat", cid, text) for text in st.piles.texts("table")]
+        elif card.effect in ("bonus_project", "assign_project"):
+            if projectable is None:
+                projectable = [str(t) for t in st.piles.view("table") if st.projectable(t)]
+            if card.effect == "bonus_project":
+                acts += [("strat", cid, text) for text in projectable]
+            else:
+                alive = st.alive()
+                acts += [("strat", cid, text, s) for text in projectable for s in alive]
         else:  # cowork, or an effect the engine does not know
             acts.append(("strat", cid))
     return acts

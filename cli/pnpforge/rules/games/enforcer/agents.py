@@ -59,74 +59,79 @@ def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
     """Copy out what `seat` may see (values only, nothing that reaches back into the state).
 
     The piles' id and text tuples are cached by the kit until a pile changes, so most fields
-    are reused from the previous observation rather than copied again.
+    are reused from the previous observation rather than copied again.  The instance is filled
+    in one step as `Observation.of` does, without its check that every field is named (a few
+    microseconds at every decision); the tests check the fields instead.
     """
     zones = st.piles
     piles = zones.all_views()
     execution = st.execution
     mine = st.seat_names[seat]
-    hand_sizes, officers, projects, awards, scored = [], [], [], [], []
-    for names in st.seat_names:
-        hand_sizes.append(len(piles[names["hand"]]))
-        officer = piles[names["officer"]]
-        officers.append(officer[-1].card if officer else None)
-        project = piles[names["project"]]
-        projects.append(str(project[-1]) if project else None)
-        awards.append(zones.ids(names["award"]))
-        scored.append(zones.texts(names["scored"]))
-    return EnforcerObservation.of(
-        seat=seat,
-        actor=st.actor(),
-        phase=st.phase,
-        period=st.period,
-        hand=zones.ids(mine["hand"]),
-        dealt=zones.ids(mine["dealt"]),
-        specialty_home=len(piles[mine["specialty"]]),
-        hand_sizes=tuple(hand_sizes),
-        officers=tuple(officers),
-        table=zones.texts("table"),
-        projects=tuple(projects),
-        awards=tuple(awards),
-        scored=tuple(scored),
-        penalties=tuple(st.penalties),
-        eliminated=tuple(st.out_of_game),
-        exposed=frozenset([str(c) for c in st.exposed]) if st.exposed else _NONE,
-        delayed=frozenset([str(c) for c, casters in st.delayed.items() if casters]) if st.delayed else _NONE,
-        news=frozenset([str(c) for c, casters in st.news.items() if casters]) if st.news else _NONE,
-        execution_seat=execution.seat if execution else None,
-        execution_target=str(execution.target) if execution else None,
-        execution_source=execution.source if execution else None,
-        in_play=zones.ids("in_play"),
-        objections_shown=zones.ids("objection_shown"),
-        cancelled=frozenset(execution.cancelled) if execution and execution.cancelled else frozenset(),
-        played_keys=frozenset(st.played_keys) if st.played_keys else _NONE,
-        exec_deck_size=len(piles["exec_deck"]),
-        obligor_deck_size=len(piles["obligor_deck"]),
+    of_kind, ids, texts = st.piles_of_kind, zones.ids, zones.texts
+    # one comprehension per field over every seat's pile of that kind (cheaper than a loop of appends)
+    officers = tuple([pile[-1].card if (pile := piles[name]) else None for name in of_kind["officer"]])
+    projects = tuple([str(pile[-1]) if (pile := piles[name]) else None for name in of_kind["project"]])
+    obs = object.__new__(EnforcerObservation)  # as `Observation.of` builds it, without its per-call checks
+    obs.__dict__.update(
+        {
+            "seat": seat,
+            "actor": st.actor(),
+            "phase": st.phase,
+            "period": st.period,
+            "hand": ids(mine["hand"]),
+            "dealt": ids(mine["dealt"]),
+            "specialty_home": len(piles[mine["specialty"]]),
+            "hand_sizes": tuple([len(piles[name]) for name in of_kind["hand"]]),
+            "officers": officers,
+            "table": texts("table"),
+            "projects": projects,
+            "awards": tuple([ids(name) for name in of_kind["award"]]),
+            "scored": tuple([texts(name) for name in of_kind["scored"]]),
+            "penalties": tuple(st.penalties),
+            "eliminated": tuple(st.out_of_game),
+            "exposed": frozenset([str(c) for c in st.exposed]) if st.exposed else _NONE,
+            "delayed": frozenset([str(c) for c, casters in st.delayed.items() if casters])
+            if st.delayed
+            else _NONE,
+            "news": frozenset([str(c) for c, casters in st.news.items() if casters]) if st.news else _NONE,
+            "execution_seat": execution.seat if execution else None,
+            "execution_target": str(execution.target) if execution else None,
+            "execution_source": execution.source if execution else None,
+            "in_play": zones.ids("in_play"),
+            "objections_shown": zones.ids("objection_shown"),
+            "cancelled": frozenset(execution.cancelled) if execution and execution.cancelled else frozenset(),
+            "played_keys": frozenset(st.played_keys) if st.played_keys else _NONE,
+            "exec_deck_size": len(piles["exec_deck"]),
+            "obligor_deck_size": len(piles["obligor_deck"]),
+        }
     )
+    return obs
 
 
 class PotentialMemo:
-    """Hand look-aheads already worked out, by everything they depend on (the target, the hand,
-    the cards played this turn, the target's weakness, the own officer and 獎檢公告 cards).
+    """Hand look-aheads already worked out, by everything they depend on: the hand, the cards
+    played this turn and the own officer (the context, shared by every question of a decision),
+    then the target, the source, the target's weakness and the 獎檢公告 cards.
 
     Consecutive decisions of a turn, and many turns, ask about the same hand against the same
     obligors; the answer is a pure function of the key, so it is shared across decisions and
-    games.  Bounded: cleared when it grows past `LIMIT` entries.
+    games.  Two levels so that a decision hashes its hand once, not once per question.
+    Bounded: cleared when it holds more than `LIMIT` contexts.
     """
 
-    LIMIT = 50_000
+    LIMIT = 10_000
 
     def __init__(self) -> None:
-        self._known: dict[tuple[object, ...], int] = {}
+        self._known: dict[tuple[object, ...], dict[tuple[object, ...], int]] = {}
 
-    def get(self, key: tuple[object, ...]) -> int | None:
-        return self._known.get(key)
-
-    def put(self, key: tuple[object, ...], value: int) -> int:
-        if len(self._known) >= self.LIMIT:
-            self._known.clear()
-        self._known[key] = value
-        return value
+    def of_context(self, context: tuple[object, ...]) -> dict[tuple[object, ...], int]:
+        """The look-aheads known for this context (a live dict: the caller adds to it)."""
+        known = self._known.get(context)
+        if known is None:
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            known = self._known[context] = {}
+        return known
 
 
 class Greedy:
@@ -141,6 +146,10 @@ class Greedy:
         # what the power of the execution under way depends on besides the cards played
         self._execution: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
         self._now: tuple[int, int] | None = None  # (power, difficulty) of the execution under way
+        # the hand's cards a look-ahead plays, costs paid, by (weak, immune, min_difficulty admitted)
+        self._chosen: dict[tuple[bool, bool, tuple[bool, ...]], list[str]] = {}
+        self._potentials: dict[tuple[object, ...], int] | None = None  # the memo's part for this hand
+        self._floors: list[int] | None = None  # the least difficulty of each 'min_difficulty' candidate
 
     def obligor(self, instance: str) -> Obligor:
         return self.cards.obligor_at[instance]
@@ -198,19 +207,21 @@ class Greedy:
             source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
         obs = self.obs
         weak = self.weak(target)
+        known = self._potentials
+        if known is None:
+            known = self._potentials = self.memo.of_context(
+                (obs.hand, obs.played_keys, obs.officers[obs.seat])
+            )
         key = (
             self.cards.obligor_at[target].id,  # copies of one obligor look ahead alike
             source,
-            obs.hand,
-            obs.played_keys,
             weak,
-            obs.officers[obs.seat],
             obs.awards[obs.seat] if source == "project" else (),
         )
-        known = self.memo.get(key)
-        if known is None:
-            known = self.memo.put(key, self._hand_potential(target, source, weak))
-        return known
+        value = known.get(key)
+        if value is None:
+            value = known[key] = self._hand_potential(target, source, weak)
+        return value
 
     def candidates(self) -> list[tuple[str, PlayCard]]:
         """The hand's cards, in hand order, that some execution could use whatever its target:
@@ -232,6 +243,27 @@ class Greedy:
     def _hand_potential(self, target: str, source: str, weak: bool) -> int:
         obligor = self.obligor(target)
         immune = obligor.effect == "immune_restriction"
+        # The cards kept depend only on the weakness, the immunity and which 'min_difficulty'
+        # cards the difficulty admits: obligors alike in these share one selection per decision.
+        floors = self._floors
+        if floors is None:
+            floors = self._floors = [c.value for _, c in self.candidates() if c.effect == "min_difficulty"]
+        admitted = tuple([obligor.difficulty >= floor for floor in floors]) if floors else ()
+        chosen = self._chosen.get((weak, immune, admitted))
+        if chosen is None:
+            chosen = self._chosen[weak, immune, admitted] = self.pay_costs(
+                self._usable(obligor, weak, immune)
+            )
+        obs = self.obs
+        award = 0
+        if source == "project":  # hand_potential() asks for it only with the project's 獎檢公告 in play
+            award = sum(self.cards.play[cid].power for cid in obs.awards[obs.seat])
+        officer_id = obs.officers[obs.seat]
+        officer = self.cards.officer[officer_id] if officer_id else None
+        return total_power(self.cards, obligor, weak, chosen, _NONE, officer, award)
+
+    def _usable(self, obligor: Obligor, weak: bool, immune: bool) -> list[str]:
+        """The candidates that may be played against `obligor`, in hand order."""
         usable = []
         for cid, card in self.candidates():
             family = card.family
@@ -244,13 +276,7 @@ class Greedy:
             if card.effect == "min_difficulty" and obligor.difficulty < card.value:
                 continue
             usable.append(cid)
-        obs = self.obs
-        award = 0
-        if source == "project":  # hand_potential() asks for it only with the project's 獎檢公告 in play
-            award = sum(self.cards.play[cid].power for cid in obs.awards[obs.seat])
-        officer_id = obs.officers[obs.seat]
-        officer = self.cards.officer[officer_id] if officer_id else None
-        return total_power(self.cards, obligor, weak, self.pay_costs(usable), _NONE, officer, award)
+        return usable
 
     def _payers(self, cid: str) -> set[str]:
         """The hand's card ids that can pay `cid`'s discard cost (管收: only 限制 cards)."""

@@ -64,7 +64,11 @@ class EnforcerRules(GameRules):
         return self._greedy.value(obs, action)
 
     def greedy_values(self, obs: Observation, legal: Sequence[Action]) -> list[float]:
-        """Every legal action valued by one look-ahead over the observation."""
+        """Every legal action valued by one look-ahead over the observation.  A lone action is
+        taken whatever its value, so it is not valued (many decisions have one: clock-in draws,
+        forced discards)."""
         assert isinstance(obs, EnforcerObservation)
+        if len(legal) < 2:
+            return [0.0] * len(legal)
         value = self._greedy.greedy(obs).value
         return [value(action) for action in legal]

@@ -73,6 +73,10 @@ class EnforcerState(State):
         self.piles_of_kind: dict[str, list[str]] = {
             kind: [names[kind] for names in self.seat_names] for kind in SEAT_PILES
         }
+        # the pile names `_check_seats` reads, seat by seat
+        self._seat_check_names: list[tuple[str, str, str, str]] = [
+            (names["scored"], names["project"], names["award"], names["hand"]) for names in self.seat_names
+        ]
         names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
         self.piles = Zones(names, counted=flow.DRAWN_FROM)
         for kind, pile in (("execution", "exec_deck"), ("obligor", "obligor_deck"),
@@ -320,35 +324,27 @@ class EnforcerState(State):
             if where != home["specialty"] and where != home["hand"] and where != "in_play":
                 raise RuleViolation(f"specialty card {card} strayed from its master")
 
-    def _scored_points(self, pile: str) -> int:
-        """The scores of the obligors in a scored pile, summed again only when the pile changed
-        (the kit hands out the same id tuple until then, so it stands for the pile's content)."""
-        ids = self.piles.ids(pile)
-        known = self._scored_sums.get(pile)
-        if known is None or known[0] is not ids:
-            obligors = self.cards.obligor
-            known = self._scored_sums[pile] = (ids, sum([obligors[cid].score for cid in ids]))
-        return known[1]
-
     def _check_seats(self, piles: Mapping[str, Sequence[CardInstance]]) -> None:
         """Each seat's points, project, awards, elimination and helped obligors (one loop over the
-        seats rather than a call per seat: every step runs it)."""
+        seats rather than a call per seat, and the scored sums looked up inline: every step runs it)."""
         obligors = self.cards.obligor
-        of_kind = self.piles_of_kind
-        seats = zip(of_kind["scored"], of_kind["project"], of_kind["award"], of_kind["hand"], strict=True)
-        for seat, (scored_name, project_name, award_name, hand_name) in enumerate(seats):
-            if self.points[seat] != self._scored_points(scored_name):
-                raise RuleViolation(
-                    f"seat {seat}: points {self.points[seat]} do not match its scored obligors"
-                )
+        ids_of, sums = self.piles.ids, self._scored_sums
+        points, penalties, out_of_game, tracks = self.points, self.penalties, self.out_of_game, self.tracks
+        for seat, (scored_name, project_name, award_name, hand_name) in enumerate(self._seat_check_names):
+            ids = ids_of(scored_name)  # the same tuple until the pile changes: it keys the sum
+            known = sums.get(scored_name)
+            if known is None or known[0] is not ids:
+                known = sums[scored_name] = (ids, sum([obligors[cid].score for cid in ids]))
+            if points[seat] != known[1]:
+                raise RuleViolation(f"seat {seat}: points {points[seat]} do not match its scored obligors")
             project = piles[project_name]
             if project:
                 if obligors[project[0].card].big:
                     raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")
             elif piles[award_name]:
                 raise RuleViolation(f"seat {seat}: 獎檢公告 without a project")
-            out = self.out_of_game[seat]
-            if out != (self.penalties[seat] >= self.tracks[seat].eliminate_at):
+            out = out_of_game[seat]
+            if out != (penalties[seat] >= tracks[seat].eliminate_at):
                 raise RuleViolation(f"seat {seat}: eliminated flag disagrees with the penalties")
             if out and (piles[hand_name] or project):
                 raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
