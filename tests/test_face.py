@@ -531,12 +531,22 @@ def test_template_code_is_cached_on_disk_and_survives_a_bad_entry(
     assert first == "卡 · 07!"
     compiled: list[str] = []
     generated: list[str] = []
-    monkeypatch.setattr(code_cache, "compile", lambda *a: compiled.append(a[0]) or compile(*a), raising=False)
+
+    def counting_compile(*a: Any) -> Any:
+        compiled.append(a[0])
+        return compile(*a)
+
+    monkeypatch.setattr(code_cache, "compile", counting_compile, raising=False)
     real_generate = jinja2.Environment._generate
+
+    def counting_generate(self: Any, *a: Any, **k: Any) -> Any:
+        generated.append("generated")
+        return real_generate(self, *a, **k)
+
     monkeypatch.setattr(
         jinja2.Environment,
         "_generate",
-        lambda self, *a, **k: generated.append(1) or real_generate(self, *a, **k),
+        counting_generate,
     )
     assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7) == first
     assert compiled == [] and generated == []  # read from the cache: neither generated nor compiled

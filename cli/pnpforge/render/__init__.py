@@ -19,42 +19,65 @@ from pnpforge.render.sheet import Manifest, Placement, PrintOptions, SheetOption
 if TYPE_CHECKING:  # pragma: no cover
     from pnpforge.render.raster import RasterResult
 
-__all__ = ["Manifest", "Placement", "PrintOptions", "SheetOptions", "images", "parse_offset",
-           "print_calibration", "print_cards", "proof", "tts"]
+__all__ = [
+    "Manifest",
+    "Placement",
+    "PrintOptions",
+    "SheetOptions",
+    "images",
+    "parse_offset",
+    "print_calibration",
+    "print_cards",
+    "proof",
+    "tts",
+]
 
 
-def print_cards(db: Any, game: str, options: PrintOptions | None = None,
-                renderer_factory: Any = None) -> Manifest:
+def print_cards(
+    db: Any, game: str, options: PrintOptions | None = None, renderer_factory: Any = None
+) -> Manifest:
     """Write the print-and-play PDF of a game (or of a selection) and return its manifest."""
     from pnpforge.render import pdf
+
     return pdf.print_cards(db, game, options or PrintOptions(), renderer_factory)
 
 
 def print_calibration(options: SheetOptions | None = None, output: str | None = None) -> Manifest:
     """Write the duplex calibration page (a cross on the front, scales on the back)."""
     from pnpforge.render import pdf
+
     return pdf.print_calibration(options or SheetOptions(), output)
 
 
-def images(db: Any, game: str, dpi: int = 300, card_type: str | None = None,
-           output: str | None = None, renderer_factory: Any = None) -> "RasterResult":
+def images(
+    db: Any,
+    game: str,
+    dpi: int = 300,
+    card_type: str | None = None,
+    output: str | None = None,
+    renderer_factory: Any = None,
+) -> RasterResult:
     """One PNG per card face and one per card type's back, at the card's size."""
     from pnpforge.render import raster
-    return raster.images(db, game, dpi=dpi, card_type=card_type, output=output,
-                         renderer_factory=renderer_factory)
+
+    return raster.images(
+        db, game, dpi=dpi, card_type=card_type, output=output, renderer_factory=renderer_factory
+    )
 
 
-def tts(db: Any, game: str, output: str | None = None, card_type: str | None = None,
-        renderer_factory: Any = None) -> "RasterResult":
+def tts(
+    db: Any, game: str, output: str | None = None, card_type: str | None = None, renderer_factory: Any = None
+) -> RasterResult:
     """Tabletop Simulator deck sheets (≤ 10×7 cards, ≤ 4096 px), backs and an import note."""
     from pnpforge.render import raster_tts
-    return raster_tts.tts(db, game, output=output, card_type=card_type,
-                          renderer_factory=renderer_factory)
+
+    return raster_tts.tts(db, game, output=output, card_type=card_type, renderer_factory=renderer_factory)
 
 
-def proof(db: Any, game: str, output: str | None = None, card_type: str | None = None,
-          renderer_factory: Any = None) -> "RasterResult":
+def proof(
+    db: Any, game: str, output: str | None = None, card_type: str | None = None, renderer_factory: Any = None
+) -> RasterResult:
     """A contact sheet (PNG) of every face, small, for reviewing a deck at a glance."""
     from pnpforge.render import raster_proof
-    return raster_proof.proof(db, game, output=output, card_type=card_type,
-                              renderer_factory=renderer_factory)
+
+    return raster_proof.proof(db, game, output=output, card_type=card_type, renderer_factory=renderer_factory)

@@ -20,10 +20,11 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -58,6 +59,7 @@ class Renderer(Protocol):
 
 # ---- streaming canvas ---------------------------------------------------------------
 
+
 class _Spool:
     """Compressed page streams parked in a temporary file until the PDF is written."""
 
@@ -89,8 +91,9 @@ class _SpooledStream(pdfdoc.PDFObject):
 
     def format(self, document: Any) -> bytes:
         data = document.encrypt.encode(self.spool.get(self.start, self.length))
-        d = pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")]),
-                                  "Length": len(data)})
+        d = pdfdoc.PDFDictionary(
+            {"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")]), "Length": len(data)}
+        )
         return pdfdoc.format(d, document) + b"\nstream\n" + data + b"endstream\n"
 
 
@@ -130,9 +133,10 @@ def _file_sink(fh: Any) -> Iterator[None]:
     class _Sink(original):  # type: ignore[misc, valid-type]
         def __init__(self, pdfVersion: Any = pdfdoc.PDF_VERSION_DEFAULT) -> None:  # noqa: N803
             super().__init__(pdfVersion)
-            for s in self.strings:     # the header, written by the base constructor
+            header: list[bytes] = self.strings  # the header, written by the base constructor
+            for s in header:
                 fh.write(s)
-            self.strings = []
+            self.strings: list[bytes] = []
             self.write = fh.write
 
         def format(self, document: Any) -> bytes:
@@ -147,8 +151,14 @@ def _file_sink(fh: Any) -> Iterator[None]:
 
 def open_canvas(path: Path, font: str, title: str, date: str | None) -> _SpoolingCanvas:
     """A deterministic canvas: invariant, compressed, starting in an embedded font."""
-    c = _SpoolingCanvas(str(path), pagesize=sheet.PAPERS["a4"], invariant=1, pageCompression=1,
-                        initialFontName=font, initialFontSize=NOTE_FONT_PT)
+    c = _SpoolingCanvas(
+        str(path),
+        pagesize=sheet.PAPERS["a4"],
+        invariant=1,
+        pageCompression=1,
+        initialFontName=font,
+        initialFontSize=NOTE_FONT_PT,
+    )
     c.setTitle(title)
     c.setAuthor("pnpforge")
     c.setCreator("pnpforge")
@@ -175,6 +185,7 @@ def _umask() -> int:
 def atomic_output(path: Path) -> Iterator[Any]:
     """An open temp file next to `path`, moved into place only if writing succeeds."""
     from pnpforge.outfile import check_target, ensure_folder
+
     ensure_folder(path.parent)
     check_target(path)  # never replace a device, a FIFO or a folder
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -190,6 +201,7 @@ def atomic_output(path: Path) -> Iterator[Any]:
 
 
 # ---- drawing primitives ---------------------------------------------------------------
+
 
 def clip_to(c: Canvas, r: Rect) -> None:
     p = c.beginPath()
@@ -230,8 +242,11 @@ def used_marks(layout: SheetLayout, used: int) -> list[sheet.Segment]:
     slots = layout.slots[:used]
     xs = {round(v, 6) for s in slots for v in (s.trim.x, s.trim.x1)}
     ys = {round(v, 6) for s in slots for v in (s.trim.y, s.trim.y1)}
-    return [m for m in layout.marks
-            if (m.x0 == m.x1 and round(m.x0, 6) in xs) or (m.y0 == m.y1 and round(m.y0, 6) in ys)]
+    return [
+        m
+        for m in layout.marks
+        if (m.x0 == m.x1 and round(m.x0, 6) in xs) or (m.y0 == m.y1 and round(m.y0, 6) in ys)
+    ]
 
 
 def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
@@ -241,7 +256,7 @@ def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
     c.saveState()
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(MARK_WIDTH_PT)
-    for m in marks:    # one path per mark: readers (and tests) see each line on its own
+    for m in marks:  # one path per mark: readers (and tests) see each line on its own
         c.line(m.x0 * MM_TO_PT, m.y0 * MM_TO_PT, m.x1 * MM_TO_PT, m.y1 * MM_TO_PT)
     c.restoreState()
 
@@ -277,7 +292,7 @@ def draw_note(c: Canvas, band: Rect, side: str, font: str, lines: list[str]) -> 
     text_x = (sheet.SCALE_BAR_MM + 2.0) * mm
     room = length * mm - text_x
     baselines = [height * 0.55 * mm, height * 0.12 * mm]
-    for text, y in zip(lines[:2], baselines):
+    for text, y in zip(lines[:2], baselines, strict=False):
         fitted, size = fit_font(text, font, NOTE_FONT_PT, room)
         draw_string(c, font, size, text_x, y, fitted)
     c.restoreState()
@@ -291,14 +306,15 @@ def print_warning(language: str) -> str:
 
 # ---- card sheets ---------------------------------------------------------------------------
 
+
 @dataclass
 class Job:
     """One run of same-size sheets: a layout and the cards (copies expanded) to place."""
 
     key: tuple[str, float, float]
     layout: SheetLayout
-    count: int                                      # placements
-    cards: Callable[[], Iterator[Any]]              # a fresh iterator each call (streaming)
+    count: int  # placements
+    cards: Callable[[], Iterator[Any]]  # a fresh iterator each call (streaming)
 
     @property
     def pages(self) -> int:
@@ -307,15 +323,21 @@ class Job:
 
 @dataclass
 class DocInfo:
-    title: str            # shown in the page note
+    title: str  # shown in the page note
     language: str
-    date: str             # the stamp date (day of the latest card edit), shown in notes
-    font: str             # regular font of the game's FontSet
-    created: str = ""     # full timestamp of that edit: the PDF's CreationDate
+    date: str  # the stamp date (day of the latest card edit), shown in notes
+    font: str  # regular font of the game's FontSet
+    created: str = ""  # full timestamp of that edit: the PDF's CreationDate
 
 
-def write_card_sheets(fh: Any, jobs: list[Job], opts: sheet.SheetOptions, renderer: Renderer,
-                      info: DocInfo, on_place: Callable[[Any, int, str, Slot], None]) -> int:
+def write_card_sheets(
+    fh: Any,
+    jobs: list[Job],
+    opts: sheet.SheetOptions,
+    renderer: Renderer,
+    info: DocInfo,
+    on_place: Callable[[Any, int, str, Slot], None],
+) -> int:
     """Draw every job's face pages (and back pages per opts.backs); return the page count.
 
     `on_place(card, page, side, slot)` is called for each card drawn, so the caller
@@ -334,12 +356,26 @@ def write_card_sheets(fh: Any, jobs: list[Job], opts: sheet.SheetOptions, render
         for batch in sheet.chunks(job.cards(), job.layout.capacity):
             sheet_no += 1
             page += 1
-            _face_page(c, job.layout, batch, renderer, checked, info, page, total, sheet_no,
-                       face_pages, on_place)
+            _face_page(
+                c, job.layout, batch, renderer, checked, info, page, total, sheet_no, face_pages, on_place
+            )
             if opts.backs == "duplex":
                 page += 1
-                _back_page(c, job.layout, backs, batch, renderer, forms, info, page, total, sheet_no,
-                           face_pages, opts, on_place)
+                _back_page(
+                    c,
+                    job.layout,
+                    backs,
+                    batch,
+                    renderer,
+                    forms,
+                    info,
+                    page,
+                    total,
+                    sheet_no,
+                    face_pages,
+                    opts,
+                    on_place,
+                )
     if opts.backs == "separate":
         sheet_no = 0
         for job in jobs:
@@ -347,8 +383,21 @@ def write_card_sheets(fh: Any, jobs: list[Job], opts: sheet.SheetOptions, render
             for batch in sheet.chunks(job.cards(), job.layout.capacity):
                 sheet_no += 1
                 page += 1
-                _back_page(c, job.layout, backs, batch, renderer, forms, info, page, total, sheet_no,
-                           face_pages, opts, on_place)
+                _back_page(
+                    c,
+                    job.layout,
+                    backs,
+                    batch,
+                    renderer,
+                    forms,
+                    info,
+                    page,
+                    total,
+                    sheet_no,
+                    face_pages,
+                    opts,
+                    on_place,
+                )
     c.save_to(fh)
     return page
 
@@ -358,28 +407,57 @@ def _size_label(layout: SheetLayout) -> str:
     return f"{layout.card_w:g}×{layout.card_h:g} mm cards, {layout.cols}×{layout.rows}{turned}"
 
 
-def _face_page(c: Canvas, layout: SheetLayout, batch: list, renderer: Renderer, checked: set[str],
-               info: DocInfo, page: int, total: int, sheet_no: int, sheets: int,
-               on_place: Callable) -> None:
+def _face_page(
+    c: Canvas,
+    layout: SheetLayout,
+    batch: list,
+    renderer: Renderer,
+    checked: set[str],
+    info: DocInfo,
+    page: int,
+    total: int,
+    sheet_no: int,
+    sheets: int,
+    on_place: Callable,
+) -> None:
     c.setPageSize((layout.page_w * MM_TO_PT, layout.page_h * MM_TO_PT))
     bleed_pt = layout.bleed * MM_TO_PT
-    for card, slot in zip(batch, layout.slots):
+    for card, slot in zip(batch, layout.slots, strict=False):
         if card.id not in checked:
             renderer.check(card)
             checked.add(card.id)
-        place(c, slot, lambda card=card: renderer.draw_face(c, card, 0.0, 0.0, bleed_pt))
+        place(c, slot, partial(renderer.draw_face, c, card, 0.0, 0.0, bleed_pt))
         on_place(card, page, "face", slot)
     draw_marks(c, layout, len(batch))
-    draw_note(c, layout.note, layout.note_side, info.font, [
-        print_warning(info.language),
-        f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · faces · page {page}/{total} · "
-        f"{_size_label(layout)} · cut on the marks · pnpforge"])
+    draw_note(
+        c,
+        layout.note,
+        layout.note_side,
+        info.font,
+        [
+            print_warning(info.language),
+            f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · faces · page {page}/{total} · "
+            f"{_size_label(layout)} · cut on the marks · pnpforge",
+        ],
+    )
     c.showPage()
 
 
-def _back_page(c: Canvas, layout: SheetLayout, backs: tuple[Slot, ...], batch: list,
-               renderer: Renderer, forms: set[str], info: DocInfo, page: int, total: int,
-               sheet_no: int, sheets: int, opts: sheet.SheetOptions, on_place: Callable) -> None:
+def _back_page(
+    c: Canvas,
+    layout: SheetLayout,
+    backs: tuple[Slot, ...],
+    batch: list,
+    renderer: Renderer,
+    forms: set[str],
+    info: DocInfo,
+    page: int,
+    total: int,
+    sheet_no: int,
+    sheets: int,
+    opts: sheet.SheetOptions,
+    on_place: Callable,
+) -> None:
     c.setPageSize((layout.page_w * MM_TO_PT, layout.page_h * MM_TO_PT))
     bleed = layout.bleed
     for type_slug in dict.fromkeys(card.type for card in batch):
@@ -387,21 +465,32 @@ def _back_page(c: Canvas, layout: SheetLayout, backs: tuple[Slot, ...], batch: l
         if name not in forms:
             _define_back_form(c, renderer, name, type_slug, layout.card_w, layout.card_h, bleed)
             forms.add(name)
-    for card, slot in zip(batch, backs):
+    for card, slot in zip(batch, backs, strict=False):
         name = _form_name(card.type, layout)
-        place(c, slot, lambda name=name: c.doForm(name))
+        place(c, slot, partial(c.doForm, name))
         on_place(card, page, "back", slot)
     ox, oy = opts.offset
     shifted = f" · shifted {ox:+g},{oy:+g} mm" if (ox, oy) != (0.0, 0.0) else ""
-    mode = (f"print double-sided, flip on the {opts.flip} edge" if opts.backs == "duplex"
-            else f"print on the back of sheet {sheet_no} (flip on the {opts.flip} edge)")
+    mode = (
+        f"print double-sided, flip on the {opts.flip} edge"
+        if opts.backs == "duplex"
+        else f"print on the back of sheet {sheet_no} (flip on the {opts.flip} edge)"
+    )
     # the note band sits behind the front's band: the mirrored grid leaves it free
-    band = (sheet.translate(*opts.offset)
-            @ sheet.flip_transform(opts.flip, layout.page_w, layout.page_h)).map_rect(layout.note)
-    draw_note(c, band, layout.note_side, info.font, [
-        print_warning(info.language),
-        f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · backs · page {page}/{total} · "
-        f"{mode}{shifted} · pnpforge"])
+    band = (
+        sheet.translate(*opts.offset) @ sheet.flip_transform(opts.flip, layout.page_w, layout.page_h)
+    ).map_rect(layout.note)
+    draw_note(
+        c,
+        band,
+        layout.note_side,
+        info.font,
+        [
+            print_warning(info.language),
+            f"{info.title} · {info.date} · sheet {sheet_no}/{sheets} · backs · page {page}/{total} · "
+            f"{mode}{shifted} · pnpforge",
+        ],
+    )
     c.showPage()
 
 
@@ -409,8 +498,9 @@ def _form_name(type_slug: str, layout: SheetLayout) -> str:
     return f"back-{type_slug}-{layout.card_w:g}x{layout.card_h:g}-b{layout.bleed:g}"
 
 
-def _define_back_form(c: Canvas, renderer: Renderer, name: str, type_slug: str,
-                      w_mm: float, h_mm: float, bleed_mm: float) -> None:
+def _define_back_form(
+    c: Canvas, renderer: Renderer, name: str, type_slug: str, w_mm: float, h_mm: float, bleed_mm: float
+) -> None:
     """Draw a card type's back once; every back page reuses it."""
     b = bleed_mm * MM_TO_PT
     c.beginForm(name, -b, -b, w_mm * MM_TO_PT + b, h_mm * MM_TO_PT + b)
@@ -421,7 +511,7 @@ def _define_back_form(c: Canvas, renderer: Renderer, name: str, type_slug: str,
 # ---- calibration -------------------------------------------------------------------------------
 
 CALIBRATION_RANGE_MM = 10
-CALIBRATION_SEGMENT_MM = 16     # half-length of each front line, centred on its scale
+CALIBRATION_SEGMENT_MM = 16  # half-length of each front line, centred on its scale
 CALIBRATION_STEPS = (
     "1. Print both pages double-sided at 100 % (actual size), with the printer, paper and "
     "duplex setting you will use for cards (flip on the long edge, or short with --flip short).",
@@ -486,10 +576,16 @@ def write_calibration(fh: Any, opts: sheet.SheetOptions, font: str, bold: str) -
     c.setFont(bold, 14)
     c.drawString(20 * mm, (ph - 22) * mm, "BACK — read X on the horizontal scales, Y on the vertical ones")
     c.setFont(font, 8.5)
-    c.drawString(20 * mm, (ph - 28) * mm,
-                 "Numbers are mm; the number under the front's line is the value to pass to --offset.")
-    c.drawString(20 * mm, (ph - 32) * mm,
-                 f"Printed for a {opts.flip}-edge flip with --offset {opts.offset[0]:g},{opts.offset[1]:g}.")
+    c.drawString(
+        20 * mm,
+        (ph - 28) * mm,
+        "Numbers are mm; the number under the front's line is the value to pass to --offset.",
+    )
+    c.drawString(
+        20 * mm,
+        (ph - 32) * mm,
+        f"Printed for a {opts.flip}-edge flip with --offset {opts.offset[0]:g},{opts.offset[1]:g}.",
+    )
     c.restoreState()
     draw_note(c, note, "bottom", font, [print_warning("en"), f"calibration back · {opts.paper} · pnpforge"])
     c.showPage()
@@ -507,7 +603,7 @@ def _scale(c: Canvas, font: str, bold: str, cx: float, cy: float, horizontal: bo
     c.saveState()
     c.translate(cx * mm, cy * mm)
     if not horizontal:
-        c.rotate(90)   # value grows upwards along the page's y
+        c.rotate(90)  # value grows upwards along the page's y
     c.setLineWidth(0.25)
     r = CALIBRATION_RANGE_MM
     c.line(-r * mm, 0, r * mm, 0)
@@ -547,12 +643,14 @@ RendererFactory = Callable[..., Renderer]
 
 def default_renderer(db: Any, game: str, date: str) -> Renderer:
     from pnpforge.render.face import FaceRenderer
+
     return FaceRenderer(db, game, date=date)
 
 
 def select_cards(db: Any, game: str, card_type: str | None, query: str | None) -> list:
     """The game's cards in deck order, narrowed by --type and --query."""
     from pnpforge.query import select
+
     return select.cards(db, select.select(db, game, card_type, query))
 
 
@@ -576,22 +674,24 @@ def output_path(output: str | None, game: str, name: str) -> Path:
     return Path("output") / game / name
 
 
-def plan_jobs(db: Any, types: dict, selection: Any,
-              opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
+def plan_jobs(db: Any, types: dict, selection: Any, opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
     """One Job per (role, size): the sheet layout and the copies it will place.
 
     Only counts are read here; each Job streams its cards from SQLite when drawn,
     so memory does not grow with the deck.
     """
     from pnpforge.query import select
+
     notes: list[str] = []
-    per_type = {slug: (t.cards if opts.one_each else t.copies, t.zero_copies)
-                for slug, t in select.tally(db, selection).items()}
+    per_type = {
+        slug: (t.cards if opts.one_each else t.copies, t.zero_copies)
+        for slug, t in select.tally(db, selection).items()
+    }
     skipped = 0 if opts.one_each else sum(zero for _, zero in per_type.values())
     if skipped:
         notes.append(f"{skipped} card(s) with 0 copies not printed (use --one-each to include them)")
     groups: dict[tuple[str, float, float], list[str]] = {}
-    for slug, t in types.items():                  # card type order, as the game defines it
+    for slug, t in types.items():  # card type order, as the game defines it
         if per_type.get(slug, (0, 0))[0] > 0:
             groups.setdefault(sheet.size_key(t.width_mm, t.height_mm, t.role), []).append(slug)
     jobs: list[Job] = []
@@ -619,8 +719,9 @@ def plan_jobs(db: Any, types: dict, selection: Any,
     return jobs, notes
 
 
-def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
-                renderer_factory: RendererFactory | None = None) -> sheet.Manifest:
+def print_cards(
+    db: Any, game: str, opts: sheet.PrintOptions, renderer_factory: RendererFactory | None = None
+) -> sheet.Manifest:
     """Write the print-and-play PDF for a game (or a selection of it); return its manifest."""
     from pnpforge.render.fonts import ensure_fonts
     from pnpforge.store import repo
@@ -629,30 +730,60 @@ def print_cards(db: Any, game: str, opts: sheet.PrintOptions,
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
     from pnpforge.query import select
+
     jobs, notes = plan_jobs(db, types, select.select(db, game, opts.card_type, opts.query), opts)
     if not jobs:
         what = f" matching '{opts.query}'" if opts.query else ""
-        raise PnpError(f"nothing to print: game '{game}' has no cards{what}"
-                       + (f" of type '{opts.card_type}'" if opts.card_type else "")
-                       + ("" if opts.one_each else " with copies > 0"))
+        raise PnpError(
+            f"nothing to print: game '{game}' has no cards{what}"
+            + (f" of type '{opts.card_type}'" if opts.card_type else "")
+            + ("" if opts.one_each else " with copies > 0")
+        )
     date = select.stamp_date(db, game)
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
     path = output_path(opts.output, game, _default_name(game, opts))
     pw, ph = opts.paper_size
-    manifest = sheet.Manifest(str(path), game, opts.paper, pw, ph, 0, opts.bleed, opts.gap,
-                              opts.backs, opts.flip, opts.offset, date[:10])
+    manifest = sheet.Manifest(
+        str(path),
+        game,
+        opts.paper,
+        pw,
+        ph,
+        0,
+        opts.bleed,
+        opts.gap,
+        opts.backs,
+        opts.flip,
+        opts.offset,
+        date[:10],
+    )
     for j in jobs:
         lay = j.layout
-        manifest.sheets.append(sheet.SheetSummary(lay.card_w, lay.card_h, j.key[0], lay.capacity,
-                                                  lay.cols, lay.rows, lay.rotated, j.count, j.pages))
+        manifest.sheets.append(
+            sheet.SheetSummary(
+                lay.card_w,
+                lay.card_h,
+                j.key[0],
+                lay.capacity,
+                lay.cols,
+                lay.rows,
+                lay.rotated,
+                j.count,
+                j.pages,
+            )
+        )
 
     def on_place(card: Any, page: int, side: str, slot: Slot) -> None:
-        manifest.placements.append(sheet.Placement(card.id, card.type, page, side, slot.trim,
-                                                   slot.rotation))
+        manifest.placements.append(sheet.Placement(card.id, card.type, page, side, slot.trim, slot.rotation))
 
-    info = DocInfo(title=f"{g.title} / {g.title_en} v{g.version}", language=g.language,
-                   date=date[:10], font=fonts.regular, created=date)
+    info = DocInfo(
+        title=f"{g.title} / {g.title_en} v{g.version}",
+        language=g.language,
+        date=date[:10],
+        font=fonts.regular,
+        created=date,
+    )
     with atomic_output(path) as fh:
         manifest.pages = write_card_sheets(fh, jobs, opts.sheet_options(), renderer, info, on_place)
     manifest.warnings = list(dict.fromkeys(notes + list(renderer.warnings())))
@@ -671,8 +802,9 @@ def print_calibration(opts: sheet.SheetOptions, output: str | None = None) -> sh
     else:
         path = Path("output") / f"calibration-{opts.paper}.pdf"
     pw, ph = opts.paper_size
-    manifest = sheet.Manifest(str(path), "calibration", opts.paper, pw, ph, 0, 0.0, 0.0,
-                              "duplex", opts.flip, opts.offset)
+    manifest = sheet.Manifest(
+        str(path), "calibration", opts.paper, pw, ph, 0, 0.0, 0.0, "duplex", opts.flip, opts.offset
+    )
     with atomic_output(path) as fh:
         manifest.pages = write_calibration(fh, opts, fonts.regular, fonts.bold)
     return manifest

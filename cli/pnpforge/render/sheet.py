@@ -28,8 +28,9 @@ Decisions, and why:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 from pnpforge.errors import PnpError
 
@@ -40,12 +41,12 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 BACKS = ("duplex", "separate", "none")
 FLIPS = ("long", "short")
 
-EDGE_MM = 4.0          # most printers cannot print this close to the paper edge
-NOTE_MM = 6.0          # band for the page note and scale bar
-MARK_OFFSET_MM = 1.0   # crop marks start this far outside the bleed
-MARK_LEN_MM = 5.0      # and are at most this long
-MARK_MIN_MM = 1.5      # shorter than this is not worth drawing
-MARK_EDGE_MM = 1.0     # marks stop this far from the paper edge
+EDGE_MM = 4.0  # most printers cannot print this close to the paper edge
+NOTE_MM = 6.0  # band for the page note and scale bar
+MARK_OFFSET_MM = 1.0  # crop marks start this far outside the bleed
+MARK_LEN_MM = 5.0  # and are at most this long
+MARK_MIN_MM = 1.5  # shorter than this is not worth drawing
+MARK_EDGE_MM = 1.0  # marks stop this far from the paper edge
 MAX_BLEED_MM = 10.0
 MAX_OFFSET_MM = 20.0
 SCALE_BAR_MM = 10.0
@@ -54,6 +55,7 @@ T = TypeVar("T")
 
 
 # ---- options -------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SheetOptions:
@@ -67,7 +69,7 @@ class SheetOptions:
     flip: str = "long"
     offset: tuple[float, float] = (0.0, 0.0)
 
-    def validate(self) -> "SheetOptions":
+    def validate(self) -> SheetOptions:
         """Raise PnpError naming what is allowed; return self so calls chain."""
         if self.paper not in PAPERS:
             raise PnpError(f"unknown paper '{self.paper}' (allowed: {', '.join(PAPERS)})")
@@ -75,15 +77,20 @@ class SheetOptions:
             raise PnpError(f"unknown --backs '{self.backs}' (allowed: {', '.join(BACKS)})")
         if self.flip not in FLIPS:
             raise PnpError(f"unknown --flip '{self.flip}' (allowed: {', '.join(FLIPS)})")
-        if not (isinstance(self.bleed, (int, float)) and math.isfinite(self.bleed)
-                and 0 <= self.bleed <= MAX_BLEED_MM):
+        if not (
+            isinstance(self.bleed, (int, float))
+            and math.isfinite(self.bleed)
+            and 0 <= self.bleed <= MAX_BLEED_MM
+        ):
             raise PnpError(f"--bleed must be between 0 and {MAX_BLEED_MM:g} mm (got {self.bleed})")
         if not (isinstance(self.gap, (int, float)) and math.isfinite(self.gap) and self.gap >= 0):
             raise PnpError(f"--gap must be 0 mm or more (got {self.gap})")
         ox, oy = self.offset
         if not all(math.isfinite(v) and abs(v) <= MAX_OFFSET_MM for v in (ox, oy)):
-            raise PnpError(f"--offset must be two numbers between -{MAX_OFFSET_MM:g} and "
-                           f"{MAX_OFFSET_MM:g} mm (got {ox:g},{oy:g})")
+            raise PnpError(
+                f"--offset must be two numbers between -{MAX_OFFSET_MM:g} and "
+                f"{MAX_OFFSET_MM:g} mm (got {ox:g},{oy:g})"
+            )
         return self
 
     @property
@@ -109,6 +116,7 @@ def parse_offset(text: str | None) -> tuple[float, float]:
 
 # ---- geometry primitives ---------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Rect:
     """Axis-aligned rectangle in mm: (x, y) is the bottom-left corner."""
@@ -126,20 +134,32 @@ class Rect:
     def y1(self) -> float:
         return self.y + self.h
 
-    def expand(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+    def expand(self, left: float, bottom: float, right: float, top: float) -> Rect:
         return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
 
-    def overlaps(self, other: "Rect", eps: float = 1e-9) -> bool:
-        return (self.x < other.x1 - eps and other.x < self.x1 - eps
-                and self.y < other.y1 - eps and other.y < self.y1 - eps)
+    def overlaps(self, other: Rect, eps: float = 1e-9) -> bool:
+        return (
+            self.x < other.x1 - eps
+            and other.x < self.x1 - eps
+            and self.y < other.y1 - eps
+            and other.y < self.y1 - eps
+        )
 
-    def contains(self, other: "Rect", eps: float = 1e-6) -> bool:
-        return (other.x >= self.x - eps and other.y >= self.y - eps
-                and other.x1 <= self.x1 + eps and other.y1 <= self.y1 + eps)
+    def contains(self, other: Rect, eps: float = 1e-6) -> bool:
+        return (
+            other.x >= self.x - eps
+            and other.y >= self.y - eps
+            and other.x1 <= self.x1 + eps
+            and other.y1 <= self.y1 + eps
+        )
 
     def to_dict(self, ndigits: int = 3) -> dict[str, float]:
-        return {"x": round(self.x, ndigits), "y": round(self.y, ndigits),
-                "w": round(self.w, ndigits), "h": round(self.h, ndigits)}
+        return {
+            "x": round(self.x, ndigits),
+            "y": round(self.y, ndigits),
+            "w": round(self.w, ndigits),
+            "h": round(self.h, ndigits),
+        }
 
 
 @dataclass(frozen=True)
@@ -156,14 +176,16 @@ class Affine:
     def apply(self, x: float, y: float) -> tuple[float, float]:
         return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
 
-    def __matmul__(self, other: "Affine") -> "Affine":
+    def __matmul__(self, other: Affine) -> Affine:
         """self @ other: apply `other` first, then `self`."""
-        return Affine(self.a * other.a + self.c * other.b,
-                      self.b * other.a + self.d * other.b,
-                      self.a * other.c + self.c * other.d,
-                      self.b * other.c + self.d * other.d,
-                      self.a * other.e + self.c * other.f + self.e,
-                      self.b * other.e + self.d * other.f + self.f)
+        return Affine(
+            self.a * other.a + self.c * other.b,
+            self.b * other.a + self.d * other.b,
+            self.a * other.c + self.c * other.d,
+            self.b * other.c + self.d * other.d,
+            self.a * other.e + self.c * other.f + self.e,
+            self.b * other.e + self.d * other.f + self.f,
+        )
 
     def map_rect(self, r: Rect) -> Rect:
         """Bounding box of a rectangle's image (exact for 90° multiples and mirrors)."""
@@ -174,14 +196,14 @@ class Affine:
     @property
     def rotation(self) -> int:
         """Degrees the card's up direction is turned counter-clockwise on the page."""
-        ux, uy = self.c, self.d   # image of the card's (0, 1)
+        ux, uy = self.c, self.d  # image of the card's (0, 1)
         return int(round(math.degrees(math.atan2(-ux, uy)))) % 360
 
     @property
     def mirrored(self) -> bool:
         return self.a * self.d - self.b * self.c < 0
 
-    def scaled(self, k: float) -> "Affine":
+    def scaled(self, k: float) -> Affine:
         """The same placement with translations in other units (mm -> pt: k = MM_TO_PT)."""
         return Affine(self.a, self.b, self.c, self.d, self.e * k, self.f * k)
 
@@ -240,7 +262,7 @@ class SheetLayout:
     slots: tuple[Slot, ...]
     marks: tuple[Segment, ...]
     note: Rect
-    note_side: str                       # 'bottom' | 'left'
+    note_side: str  # 'bottom' | 'left'
     warnings: tuple[str, ...] = field(default=())
 
     @property
@@ -256,6 +278,7 @@ class SheetLayout:
 
 
 # ---- planning ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Candidate:
@@ -281,8 +304,17 @@ def _fit(space: float, size: float, gap: float) -> int:
     return int(math.floor((space + gap) / (size + gap) + 1e-9))
 
 
-def _candidate(pw: float, ph: float, w: float, h: float, rotated: bool, band: str,
-               bleed: float, gap: float, marks_room: bool) -> _Candidate | None:
+def _candidate(
+    pw: float,
+    ph: float,
+    w: float,
+    h: float,
+    rotated: bool,
+    band: str,
+    bleed: float,
+    gap: float,
+    marks_room: bool,
+) -> _Candidate | None:
     """Grid of w×h trims in the region the band (and, if asked, the marks) leave free.
 
     The grid is centred on the page when that keeps clear of the band, else it is
@@ -317,7 +349,7 @@ def plan_layout(card_w: float, card_h: float, opts: SheetOptions, what: str = "c
     pw, ph = opts.paper_size
     cap = opts.bleed + MARK_OFFSET_MM + MARK_LEN_MM
     best: _Candidate | None = None
-    for marks_room in ((True, False) if opts.marks else (False,)):
+    for marks_room in (True, False) if opts.marks else (False,):
         for rotated in (False, True):
             w, h = (card_h, card_w) if rotated else (card_w, card_h)
             for band in ("bottom", "left"):
@@ -331,7 +363,8 @@ def plan_layout(card_w: float, card_h: float, opts: SheetOptions, what: str = "c
             f"{what} is {card_w:g}×{card_h:g} mm and does not fit on {opts.paper} paper "
             f"({pw:g}×{ph:g} mm; about {pw - 2 * EDGE_MM:g}×"
             f"{ph - 2 * EDGE_MM - NOTE_MM - opts.bleed:g} mm are usable after the printer margin, "
-            f"page note and bleed; papers: {', '.join(f'{k} {v[0]:g}×{v[1]:g}' for k, v in PAPERS.items())})")
+            f"page note and bleed; papers: {', '.join(f'{k} {v[0]:g}×{v[1]:g}' for k, v in PAPERS.items())})"
+        )
     return _build(best, card_w, card_h, opts)
 
 
@@ -349,30 +382,53 @@ def _build(c: _Candidate, card_w: float, card_h: float, opts: SheetOptions) -> S
     out_r, out_t = min(bleed, pw - gx - gw), min(bleed, ph - gy - gh)
     slots = []
     index = 0
-    for row in range(c.rows):              # top row first: reading order on the sheet
+    for row in range(c.rows):  # top row first: reading order on the sheet
         y = gy + (c.rows - 1 - row) * (h + gap)
         for col in range(c.cols):
             x = gx + col * (w + gap)
             trim = Rect(x, y, w, h)
-            clip = trim.expand(out_l if col == 0 else inner,
-                               out_b if row == c.rows - 1 else inner,
-                               out_r if col == c.cols - 1 else inner,
-                               out_t if row == 0 else inner)
+            clip = trim.expand(
+                out_l if col == 0 else inner,
+                out_b if row == c.rows - 1 else inner,
+                out_r if col == c.cols - 1 else inner,
+                out_t if row == 0 else inner,
+            )
             # rotated cards turn 90° counter-clockwise: card-up points to the page's left
             tf = Affine(0, 1, -1, 0, x + w, y) if c.rotated else translate(x, y)
             slots.append(Slot(index, trim, clip, tf))
             index += 1
     grid = Rect(gx, gy, gw, gh)
     bleed_box = grid.expand(out_l, out_b, out_r, out_t)
-    marks, skipped = (_marks(grid, bleed_box, c, w, h, gap, pw, ph) if opts.marks else ([], []))
-    warnings = [f"{card_w:g}×{card_h:g} mm sheets on {opts.paper}: no room for crop marks on the "
-                f"{' and '.join(skipped)} edge (cut along the card edges there)"] if skipped else []
+    marks, skipped = _marks(grid, bleed_box, c, w, h, gap, pw, ph) if opts.marks else ([], [])
+    warnings = (
+        [
+            f"{card_w:g}×{card_h:g} mm sheets on {opts.paper}: no room for crop marks on the "
+            f"{' and '.join(skipped)} edge (cut along the card edges there)"
+        ]
+        if skipped
+        else []
+    )
     if c.band == "bottom":
         note = Rect(EDGE_MM, EDGE_MM, pw - 2 * EDGE_MM, NOTE_MM)
     else:
         note = Rect(EDGE_MM, EDGE_MM, NOTE_MM, ph - 2 * EDGE_MM)
-    return SheetLayout(opts.paper, pw, ph, card_w, card_h, c.rotated, c.cols, c.rows, bleed, gap,
-                       tuple(slots), tuple(marks), note, c.band, tuple(warnings))
+    return SheetLayout(
+        opts.paper,
+        pw,
+        ph,
+        card_w,
+        card_h,
+        c.rotated,
+        c.cols,
+        c.rows,
+        bleed,
+        gap,
+        tuple(slots),
+        tuple(marks),
+        note,
+        c.band,
+        tuple(warnings),
+    )
 
 
 def _cut_positions(start: float, n: int, size: float, gap: float) -> list[float]:
@@ -384,8 +440,9 @@ def _cut_positions(start: float, n: int, size: float, gap: float) -> list[float]
     return out
 
 
-def _marks(grid: Rect, bleed_box: Rect, c: _Candidate, w: float, h: float, gap: float,
-           pw: float, ph: float) -> tuple[list[Segment], list[str]]:
+def _marks(
+    grid: Rect, bleed_box: Rect, c: _Candidate, w: float, h: float, gap: float, pw: float, ph: float
+) -> tuple[list[Segment], list[str]]:
     """Each cut line extended into the margins, starting beyond the outer bleed.
 
     Also returns the sides left without marks (no room between bleed and paper edge).
@@ -397,15 +454,24 @@ def _marks(grid: Rect, bleed_box: Rect, c: _Candidate, w: float, h: float, gap: 
     sides = {
         # side: (start, end) of the mark along its axis, and the lines it extends
         "bottom": (bleed_box.y - MARK_OFFSET_MM, max(limit_b, bleed_box.y - MARK_OFFSET_MM - MARK_LEN_MM)),
-        "top": (bleed_box.y1 + MARK_OFFSET_MM, min(ph - MARK_EDGE_MM, bleed_box.y1 + MARK_OFFSET_MM + MARK_LEN_MM)),
+        "top": (
+            bleed_box.y1 + MARK_OFFSET_MM,
+            min(ph - MARK_EDGE_MM, bleed_box.y1 + MARK_OFFSET_MM + MARK_LEN_MM),
+        ),
         "left": (bleed_box.x - MARK_OFFSET_MM, max(limit_l, bleed_box.x - MARK_OFFSET_MM - MARK_LEN_MM)),
-        "right": (bleed_box.x1 + MARK_OFFSET_MM, min(pw - MARK_EDGE_MM, bleed_box.x1 + MARK_OFFSET_MM + MARK_LEN_MM)),
+        "right": (
+            bleed_box.x1 + MARK_OFFSET_MM,
+            min(pw - MARK_EDGE_MM, bleed_box.x1 + MARK_OFFSET_MM + MARK_LEN_MM),
+        ),
     }
     marks: list[Segment] = []
     skipped: list[str] = []
     for side, (a, b) in sides.items():
-        if abs(b - a) < MARK_MIN_MM or (side in ("bottom", "left") and b > a) \
-                or (side in ("top", "right") and b < a):
+        if (
+            abs(b - a) < MARK_MIN_MM
+            or (side in ("bottom", "left") and b > a)
+            or (side in ("top", "right") and b < a)
+        ):
             skipped.append(side)
             continue
         if side in ("bottom", "top"):
@@ -416,6 +482,7 @@ def _marks(grid: Rect, bleed_box: Rect, c: _Candidate, w: float, h: float, gap: 
 
 
 # ---- backs ---------------------------------------------------------------------------
+
 
 def flip_transform(flip: str, page_w: float, page_h: float) -> Affine:
     """Front-page point -> the back-page point behind it after the paper is turned over.
@@ -430,8 +497,15 @@ def flip_transform(flip: str, page_w: float, page_h: float) -> Affine:
     raise PnpError(f"unknown --flip '{flip}' (allowed: {', '.join(FLIPS)})")
 
 
-def back_slot(slot: Slot, card_w: float, card_h: float, page_w: float, page_h: float,
-              flip: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+def back_slot(
+    slot: Slot,
+    card_w: float,
+    card_h: float,
+    page_w: float,
+    page_h: float,
+    flip: str,
+    offset: tuple[float, float] = (0.0, 0.0),
+) -> Slot:
     """Where the back of the card in `slot` goes on the back page.
 
     back = offset ∘ flip ∘ face ∘ turn, where `turn` mirrors the card about its own
@@ -446,11 +520,14 @@ def back_slot(slot: Slot, card_w: float, card_h: float, page_w: float, page_h: f
 
 
 def back_slots(layout: SheetLayout, flip: str, offset: tuple[float, float]) -> tuple[Slot, ...]:
-    return tuple(back_slot(s, layout.card_w, layout.card_h, layout.page_w, layout.page_h, flip, offset)
-                 for s in layout.slots)
+    return tuple(
+        back_slot(s, layout.card_w, layout.card_h, layout.page_w, layout.page_h, flip, offset)
+        for s in layout.slots
+    )
 
 
 # ---- grouping and paging -----------------------------------------------------------------
+
 
 def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     """Consecutive lists of at most `size` items, without materialising the input."""
@@ -484,6 +561,7 @@ def order_groups(keys: Sequence[tuple[str, float, float]]) -> list[tuple[str, fl
 
 # ---- what to print, and what was printed -----------------------------------------------------
 
+
 @dataclass(frozen=True)
 class PrintOptions(SheetOptions):
     """SheetOptions plus which cards, and where the PDF goes (None: output/GAME/)."""
@@ -494,8 +572,7 @@ class PrintOptions(SheetOptions):
     output: str | None = None
 
     def sheet_options(self) -> SheetOptions:
-        return SheetOptions(self.paper, self.bleed, self.gap, self.marks, self.backs, self.flip,
-                            self.offset)
+        return SheetOptions(self.paper, self.bleed, self.gap, self.marks, self.backs, self.flip, self.offset)
 
 
 @dataclass(frozen=True)
@@ -505,13 +582,19 @@ class Placement:
     id: str
     type: str
     page: int
-    side: str            # 'face' | 'back'
-    trim: Rect           # mm, PDF origin (bottom-left of the page)
-    rotation: int        # degrees the card's top is turned counter-clockwise on the page
+    side: str  # 'face' | 'back'
+    trim: Rect  # mm, PDF origin (bottom-left of the page)
+    rotation: int  # degrees the card's top is turned counter-clockwise on the page
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "type": self.type, "page": self.page, "side": self.side,
-                **self.trim.to_dict(), "rotation": self.rotation}
+        return {
+            "id": self.id,
+            "type": self.type,
+            "page": self.page,
+            "side": self.side,
+            **self.trim.to_dict(),
+            "rotation": self.rotation,
+        }
 
 
 @dataclass
@@ -529,9 +612,17 @@ class SheetSummary:
     sheets: int
 
     def to_dict(self) -> dict:
-        return {"card_w": self.card_w, "card_h": self.card_h, "role": self.role,
-                "per_sheet": self.per_sheet, "cols": self.cols, "rows": self.rows,
-                "rotated": self.rotated, "cards": self.cards, "sheets": self.sheets}
+        return {
+            "card_w": self.card_w,
+            "card_h": self.card_h,
+            "role": self.role,
+            "per_sheet": self.per_sheet,
+            "cols": self.cols,
+            "rows": self.rows,
+            "rotated": self.rotated,
+            "cards": self.cards,
+            "sheets": self.sheets,
+        }
 
 
 @dataclass
@@ -560,11 +651,19 @@ class Manifest:
         return sum(1 for p in self.placements if p.side == "face")
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "game": self.game,
-                "paper": {"name": self.paper, "w": self.paper_w, "h": self.paper_h},
-                "pages": self.pages, "cards": self.cards, "bleed": self.bleed, "gap": self.gap,
-                "backs": self.backs, "flip": self.flip,
-                "offset": {"x": self.offset[0], "y": self.offset[1]}, "date": self.date,
-                "sheets": [s.to_dict() for s in self.sheets],
-                "warnings": list(self.warnings),
-                "placements": [p.to_dict() for p in self.placements]}
+        return {
+            "path": self.path,
+            "game": self.game,
+            "paper": {"name": self.paper, "w": self.paper_w, "h": self.paper_h},
+            "pages": self.pages,
+            "cards": self.cards,
+            "bleed": self.bleed,
+            "gap": self.gap,
+            "backs": self.backs,
+            "flip": self.flip,
+            "offset": {"x": self.offset[0], "y": self.offset[1]},
+            "date": self.date,
+            "sheets": [s.to_dict() for s in self.sheets],
+            "warnings": list(self.warnings),
+            "placements": [p.to_dict() for p in self.placements],
+        }

@@ -41,7 +41,7 @@ def hex_to_rgb(text: str) -> tuple[float, float, float]:
     h = text[1:]
     if len(h) == 3:
         h = "".join(c * 2 for c in h)
-    return tuple(int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+    return tuple(int(h[i : i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
 
 
 def rgb_to_hex(rgb: tuple[float, float, float]) -> str:
@@ -52,14 +52,16 @@ def rgb_to_hex(rgb: tuple[float, float, float]) -> str:
 def mix(a: str, b: str, t: float) -> str:
     """Colour `t` of the way from a to b (t=0 -> a): tints and shades for derived colours."""
     ra, rb = hex_to_rgb(a), hex_to_rgb(b)
-    return rgb_to_hex(tuple(x + (y - x) * t for x, y in zip(ra, rb)))  # type: ignore[arg-type]
+    return rgb_to_hex(tuple(x + (y - x) * t for x, y in zip(ra, rb, strict=True)))  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1024)
 def luminance(colour: str) -> float:
     """Relative luminance (WCAG): picks black or white text on a coloured badge."""
+
     def chan(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = (chan(c) for c in hex_to_rgb(colour))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -71,8 +73,7 @@ def readable_on(colour: str) -> str:
 
 # ---- positions ------------------------------------------------------------------
 
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-        ast.Div: operator.truediv}
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
 def check_length_expr(text: str) -> None:
@@ -107,8 +108,11 @@ def _parse(text: str) -> ast.AST:
 
 
 def _eval(node: ast.AST, names: dict[str, float], src: str) -> float:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-            and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    ):
         return float(node.value)
     if isinstance(node, ast.Name) and node.id in names:
         return names[node.id]
@@ -120,5 +124,7 @@ def _eval(node: ast.AST, names: dict[str, float], src: str) -> float:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = _eval(node.operand, names, src)
         return -v if isinstance(node.op, ast.USub) else v
-    raise ValueError(f"'{src}' is not arithmetic over numbers, W and H "
-                     "(allowed: + - * / parentheses, W = card width, H = card height, in mm)")
+    raise ValueError(
+        f"'{src}' is not arithmetic over numbers, W and H "
+        "(allowed: + - * / parentheses, W = card width, H = card height, in mm)"
+    )

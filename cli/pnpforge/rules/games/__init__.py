@@ -23,7 +23,7 @@ from typing import Any
 from pnpforge.errors import PnpError
 
 ENTRY_POINT_GROUP = "pnpforge.engines"
-PROJECT_ENGINES = "engines"          # folder beside the card database
+PROJECT_ENGINES = "engines"  # folder beside the card database
 _PROJECT_PACKAGE = "pnpforge_project_engines"
 
 Factory = Callable[[Any, Mapping[str, Any]], Any]
@@ -77,8 +77,9 @@ def _project(slug: str, db: Any) -> Factory | None:
 
 def _import_folder(name: str, package: Path) -> Any:
     """Import a package from a folder under a private name (its relative imports work)."""
-    spec = importlib.util.spec_from_file_location(name, package / "__init__.py",
-                                                  submodule_search_locations=[str(package)])
+    spec = importlib.util.spec_from_file_location(
+        name, package / "__init__.py", submodule_search_locations=[str(package)]
+    )
     if spec is None or spec.loader is None:
         raise PnpError(f"cannot import the engine in {package}")
     module = importlib.util.module_from_spec(spec)
