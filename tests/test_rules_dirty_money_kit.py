@@ -130,6 +130,27 @@ def test_greedy_goes_where_it_can_buy_rather_than_to_the_most_cash(db):
     assert rules.greedy_value(obs, ("go", "LOC-US")) > rules.greedy_value(obs, ("go", "LOC-EU"))
 
 
+def test_greedy_values_of_a_decision_equal_each_action_valued_alone(db):
+    """The decision-wide valuation shares work between actions, never changes a value."""
+    rules = make_rules(db, {})
+    rng = random.Random(7)
+    state = rules.new_initial_state(3, rng)
+    compared = set()
+    for _ in range(2000):
+        if state.is_terminal():
+            break
+        seat, legal = state.current_player(), state.legal_actions()
+        if seat == CHANCE:
+            state.apply(rng.choice(legal))
+            continue
+        obs = state.observation(seat)
+        values = rules.greedy_values(obs, legal)
+        assert values == [rules.greedy_value(obs, action) for action in legal]
+        compared.update(action[0] for action in legal)
+        state.apply(legal[values.index(max(values))])
+    assert {"go", "pick", "pay"} <= compared
+
+
 def test_greedy_tables_beat_random_ones_and_always_finish(db):
     rules = make_rules(db, {})
     greedy_wins = 0

@@ -8,6 +8,7 @@ auction house and the Wall Street Bear's set-aside cards.  The decks' order is n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -71,15 +72,27 @@ def _villain_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, effect: s
     return villain.value if villain is not None and villain.effect == effect else None
 
 
-def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float:
-    """One-step value of an action for the seat to act, from its observation alone."""
+def greedy_values(rules: DirtyMoneyRules, obs: Observation, legal: Sequence[Any]) -> list[float]:
+    """`greedy_value` of every action of one decision: a placement card's worth is worked out once
+    for the decision, though every location visited may offer it (the same sums, the same values)."""
+    picks: dict[str, float] = {}
+    return [greedy_value(rules, obs, action, picks) for action in legal]
+
+
+def greedy_value(
+    rules: DirtyMoneyRules, obs: Observation, action: Any, picks: dict[str, float] | None = None
+) -> float:
+    """One-step value of an action for the seat to act, from its observation alone; `picks` keeps
+    placement cards' worth (card id -> value) across the actions of one decision."""
     assert isinstance(obs, DirtyMoneyObservation)
     kind = action[0]
     money = rules.money
+    if picks is None:
+        picks = {}
     if kind == "go":
-        return _visit_value(rules, obs, action[1])
+        return _visit_value(rules, obs, action[1], picks)
     if kind == "pick":
-        return _pick_value(rules, obs, rules.placements[action[1]])
+        return _kept_pick_value(rules, obs, rules.placements[action[1]], picks)
     if kind == "pay":
         return _payment_value(rules, obs, action)
     if kind == "settle":
@@ -102,7 +115,9 @@ def greedy_value(rules: DirtyMoneyRules, obs: Observation, action: Any) -> float
     return 0.0
 
 
-def _visit_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id: str) -> float:
+def _visit_value(
+    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id: str, picks: dict[str, float]
+) -> float:
     """Half the cash to pick up (money is only a means), action cards a little, minus cards the hand
     limit would blacklist, plus the best placement card the hand could then buy there (buying is
     what scores and ends the game)."""
@@ -115,7 +130,7 @@ def _visit_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id
     bonus = 0.0
     if loc.effect == "banana_republic":
         bonus = 0.5 + (2.0 if obs.table.blacklists[obs.seat] else 0.0)
-    purchase = _best_purchase(rules, obs, loc, [*obs.hand, *cash_cards])
+    purchase = _best_purchase(rules, obs, loc, [*obs.hand, *cash_cards], picks)
     return 0.5 * cash + 0.5 * (len(spot) - len(cash_cards)) - 3 * over + bonus + purchase
 
 
@@ -133,7 +148,11 @@ def _sale_piles(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, loc: Locatio
 
 
 def _best_purchase(
-    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, loc: Location, hand: list[str]
+    rules: DirtyMoneyRules,
+    obs: DirtyMoneyObservation,
+    loc: Location,
+    hand: list[str],
+    picks: dict[str, float],
 ) -> float:
     """The greedy value of the best card on sale at `loc` that `hand` can pay for, or 0."""
     on_sale = rules.table_lookups(obs.table)[1]
@@ -150,7 +169,7 @@ def _best_purchase(
                 x.value for x in mine if x.effect == "crypto_exchange" and x.region == placement.region
             )
             if power[currency] >= max(0, placement.cost - discount):
-                best = max(best, _pick_value(rules, obs, placement))
+                best = max(best, _kept_pick_value(rules, obs, placement, picks))
     return best
 
 
@@ -162,6 +181,16 @@ def _buying_power(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, hand: list
     shark = _villain_value(rules, obs, "loan_shark")
     bonus = max(0, shark - min(values)) if shark and values else 0
     return sum(values) + bonus
+
+
+def _kept_pick_value(
+    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, placement: Placement, picks: dict[str, float]
+) -> float:
+    """`_pick_value`, worked out once per card for the decision `picks` belongs to."""
+    value = picks.get(placement.id)
+    if value is None:
+        value = picks[placement.id] = _pick_value(rules, obs, placement)
+    return value
 
 
 def _pick_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, placement: Placement) -> float:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
-from pnpforge.rules.games.dirty_money.agents import PublicTable, greedy_value, pay_value
+from pnpforge.rules.games.dirty_money.agents import PublicTable, greedy_value, greedy_values, pay_value
 from pnpforge.rules.games.dirty_money.data import (
     ACTION_EFFECTS,
     END_TARGET,
@@ -148,3 +148,6 @@ class DirtyMoneyRules(GameRules):
 
     def greedy_value(self, obs: Observation, action: Any) -> float:
         return greedy_value(self, obs, action)
+
+    def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
+        return greedy_values(self, obs, legal)
