@@ -231,21 +231,7 @@ def print_helpers(
     cards = [c for c in hs.cards for _ in range(1 if one_each else c.copies)]
     job = pdf.Job(sheet.size_key(hs.width_mm, hs.height_mm, "aid"), layout, len(cards), lambda: iter(cards))
     path = _output_path(opts.output, game, opts.paper)
-    pw, ph = opts.paper_size
-    manifest = sheet.Manifest(
-        str(path),
-        game,
-        opts.paper,
-        pw,
-        ph,
-        0,
-        opts.bleed,
-        opts.gap,
-        opts.backs,
-        opts.flip,
-        opts.offset,
-        date[:10],
-    )
+    manifest = sheet.Manifest.of_print(str(path), game, opts, date[:10])
     manifest.sheets.append(
         sheet.SheetSummary(
             layout.card_w,

@@ -349,6 +349,12 @@ def write_card_sheets(
     total = face_pages * (2 if with_backs else 1)
     checked: set[str] = set()
     forms: set[str] = set()
+
+    def back_page(page: int, sheet_no: int, layout: Any, backs: Any, batch: list[Any]) -> None:
+        _back_page(
+            c, layout, backs, batch, renderer, forms, info, page, total, sheet_no, face_pages, opts, on_place
+        )
+
     page = 0
     sheet_no = 0
     for job in jobs:
@@ -361,21 +367,7 @@ def write_card_sheets(
             )
             if opts.backs == "duplex":
                 page += 1
-                _back_page(
-                    c,
-                    job.layout,
-                    backs,
-                    batch,
-                    renderer,
-                    forms,
-                    info,
-                    page,
-                    total,
-                    sheet_no,
-                    face_pages,
-                    opts,
-                    on_place,
-                )
+                back_page(page, sheet_no, job.layout, backs, batch)
     if opts.backs == "separate":
         sheet_no = 0
         for job in jobs:
@@ -383,21 +375,7 @@ def write_card_sheets(
             for batch in sheet.chunks(job.cards(), job.layout.capacity):
                 sheet_no += 1
                 page += 1
-                _back_page(
-                    c,
-                    job.layout,
-                    backs,
-                    batch,
-                    renderer,
-                    forms,
-                    info,
-                    page,
-                    total,
-                    sheet_no,
-                    face_pages,
-                    opts,
-                    on_place,
-                )
+                back_page(page, sheet_no, job.layout, backs, batch)
     c.save_to(fh)
     return page
 
@@ -743,21 +721,7 @@ def print_cards(
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
     path = output_path(opts.output, game, _default_name(game, opts))
-    pw, ph = opts.paper_size
-    manifest = sheet.Manifest(
-        str(path),
-        game,
-        opts.paper,
-        pw,
-        ph,
-        0,
-        opts.bleed,
-        opts.gap,
-        opts.backs,
-        opts.flip,
-        opts.offset,
-        date[:10],
-    )
+    manifest = sheet.Manifest.of_print(str(path), game, opts, date[:10])
     for j in jobs:
         lay = j.layout
         manifest.sheets.append(

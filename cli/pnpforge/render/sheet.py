@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pnpforge.errors import PnpError
 
@@ -644,6 +644,25 @@ class Manifest:
     sheets: list[SheetSummary] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_print(cls, path: str, game: str, opts: Any, date: str) -> Manifest:
+        """The header of one printed PDF, from the sheet options it was printed with."""
+        paper_w, paper_h = opts.paper_size
+        return cls(
+            path,
+            game,
+            opts.paper,
+            paper_w,
+            paper_h,
+            0,
+            opts.bleed,
+            opts.gap,
+            opts.backs,
+            opts.flip,
+            opts.offset,
+            date,
+        )
 
     @property
     def cards(self) -> int:
