@@ -239,7 +239,7 @@ def import_bundle(
     if not isinstance(slug, str):
         raise PnpError(f"{path}: game.slug must be text")
     with transaction(db) as conn:
-        exists = conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone()
+        exists = repo.game_exists(conn, slug)
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}
         bundle.write(conn, data, replace)
         types = {t.slug: t for t in repo.card_types(db, slug)}

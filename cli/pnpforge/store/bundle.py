@@ -120,7 +120,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
     """Insert a parsed bundle; the caller owns the transaction."""
     g = data["game"]
     slug = g["slug"]
-    exists = conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone()
+    exists = repo.game_exists(conn, slug)
     if exists and not replace:
         raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
     kept_edition = edition.entries(conn, slug) if exists else []

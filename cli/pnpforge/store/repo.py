@@ -75,6 +75,11 @@ def list_games(db: sqlite_utils.Database) -> list[Game]:
     ]
 
 
+def game_exists(db: sqlite_utils.Database | sqlite3.Connection, slug: str) -> bool:
+    conn = db if isinstance(db, sqlite3.Connection) else db.conn
+    return conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone() is not None
+
+
 def get_game(db: sqlite_utils.Database, slug: str) -> Game:
     for g in list_games(db):
         if g.slug == slug:
