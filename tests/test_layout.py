@@ -293,3 +293,19 @@ def test_every_card_type_of_every_game_has_a_real_layout() -> None:
             assert (TEMPLATES / game.slug / f"{t.slug}.toml").is_file(), (game.slug, t.slug)
             assert layouts[t.slug].name == t.slug
         assert not warnings, warnings
+
+
+def test_a_template_error_is_placed_on_its_line_of_the_layout_file(tmp_path) -> None:
+    from pnpforge.render.layout import source_line
+    from pnpforge.resources import template_roots
+
+    folder = tmp_path / "templates" / "demo"
+    folder.mkdir(parents=True)
+    (folder / "card.toml").write_text(
+        '[[regions]]\nname = "text"\nkind = "text"\ntext = "{{ card.text }}{{ 1/0 }}"\n', encoding="utf-8"
+    )
+    roots = template_roots(tmp_path / "templates")
+    where = "card C1 (demo/card), region 'text' in templates/demo/card.toml option 'text'"
+    assert source_line(roots, where, "{{ card.text }}{{ 1/0 }}") == ", line 4"
+    assert source_line(roots, where, "{{ nowhere }}") == ""
+    assert source_line(roots, "card C1, region 'text'", "{{ card.text }}") == ""

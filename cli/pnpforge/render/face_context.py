@@ -36,7 +36,7 @@ from pnpforge.render.face_values import (
     face_environment,
     flatten_globals,
 )
-from pnpforge.render.layout import Layout, load_game_layouts
+from pnpforge.render.layout import Layout, load_game_layouts, source_line
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
 from pnpforge.store.location import db_folder as store_db_folder
@@ -272,6 +272,7 @@ class FaceContext:
         except PnpError as e:
             raise PnpError(f"{where}: {e}") from e
         except Exception as e:  # jinja errors, sandbox refusals, bad filters
+            where += source_line(self.templates_dir, where, source)
             raise PnpError(f"{where}: template failed: {type(e).__name__}: {e}") from e
         finally:
             ctx.tracker.active = False
@@ -286,6 +287,7 @@ class FaceContext:
         except PnpError as e:
             raise PnpError(f"{where}: {e}") from e
         except Exception as e:
+            where += source_line(self.templates_dir, where, source)
             raise PnpError(f"{where}: expression failed: {type(e).__name__}: {e}") from e
         finally:
             ctx.tracker.active = False

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import posixpath
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -453,3 +454,27 @@ def load_game_layouts(
                 f"(types: {', '.join(slugs)}) and no layout extends it"
             )
     return layouts, warnings
+
+
+_FILE_IN_WHERE = re.compile(r" in templates/(\S+\.toml)")
+
+
+def source_line(roots: TemplateRoots, where: str, source: str) -> str:
+    """', line N' of the layout file named in `where` that holds template `source` (else '').
+
+    Only an error path asks, so the file is read then: a designer is told where
+    to look in the TOML, not just which option.
+    """
+    found = _FILE_IN_WHERE.search(where)
+    needle = source.strip().split("\n", 1)[0][:40]
+    if found is None or not needle:
+        return ""
+    try:
+        lines = roots.find(found.group(1)).read_text(encoding="utf-8").splitlines()
+    except (OSError, PnpError):
+        return ""
+    escaped = needle.replace("\\", "\\\\").replace('"', '\\"')
+    for number, line in enumerate(lines, 1):
+        if needle in line or escaped in line:
+            return f", line {number}"
+    return ""
