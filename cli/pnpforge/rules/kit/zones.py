@@ -22,15 +22,31 @@ class Zones:
         # Copies of each card id in the `counted` piles (the decks chance draws from), kept up to
         # date by every move instead of recounted at every chance step.
         self._id_counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
+        # ... and those copies themselves by id, so a drawn card is found without a scan.
+        self._copies: dict[str, dict[str, list[CardInstance]]] = {name: {} for name in self._id_counts}
+        self._sorted_ids: dict[str, tuple[str, ...]] = {}  # counted pile -> its distinct ids, sorted
         # Derived read-outs of piles (see `ids`), dropped whenever the pile changes.
         self._ids_of: dict[str, tuple[str, ...]] = {}
         self._texts_of: dict[str, tuple[str, ...]] = {}
+        self.changes = 0  # bumped by every change: readers cache what they derive from the piles
+        self._watchers: list[set[str]] = []
 
     def _changed(self, name: str) -> None:
         if self._ids_of:  # empty unless an engine reads them: every move comes through here
             self._ids_of.pop(name, None)
         if self._texts_of:
             self._texts_of.pop(name, None)
+        self.changes += 1
+        for watcher in self._watchers:
+            watcher.add(name)
+
+    def watch(self) -> set[str]:
+        """A set every later change adds its piles' names to; it starts with every pile (nothing
+        read yet), and its reader empties it once it has read what changed, so a reader of many
+        piles (an invariant check, the public part of observations) redoes only what moved."""
+        watcher = set(self._piles)
+        self._watchers.append(watcher)
+        return watcher
 
     def _two(self, src: str, dst: str) -> tuple[list[CardInstance], list[CardInstance]]:
         """The piles named `src` and `dst`, or RuleViolation naming the unknown one."""
@@ -43,21 +59,27 @@ class Zones:
     def _counted_move(self, card: CardInstance, src: str | None, dst: str) -> None:
         """Keep the per-id counts of counted piles in step with one card's move."""
         counts = self._id_counts.get(src) if src is not None else None
-        if counts is not None:
+        if counts is not None and src is not None:
             left = counts[card.card] - 1
             if left:
                 counts[card.card] = left
             else:
                 del counts[card.card]
+                self._sorted_ids.pop(src, None)
+            self._copies[src][card.card].remove(card)
         counts = self._id_counts.get(dst)
         if counts is not None:
             counts[card.card] += 1
+            if counts[card.card] == 1:
+                self._sorted_ids.pop(dst, None)
+            self._copies[dst].setdefault(card.card, []).append(card)
 
     def add_pile(self, name: str) -> None:
         """A new empty pile (e.g. one per seat once the player count is known)."""
         if name in self._piles:
             raise RuleViolation(f"pile '{name}' already exists")
         self._piles[name] = []
+        self._changed(name)
 
     def _get(self, name: str) -> list[CardInstance]:
         try:
@@ -164,6 +186,21 @@ class Zones:
                 f"pile '{name}' is not counted (counted: {', '.join(self._id_counts)})"
             ) from None
 
+    def is_counted(self, name: str) -> bool:
+        return name in self._id_counts
+
+    def sorted_ids(self, name: str) -> tuple[str, ...]:
+        """The distinct card ids of a counted pile, sorted: the same tuple until an id is added or
+        runs out (most draws leave the set of ids alone), so a reader may cache what it derives."""
+        ids = self._sorted_ids.get(name)
+        if ids is None:
+            ids = self._sorted_ids[name] = tuple(sorted(self.id_counts(name)))
+        return ids
+
+    def copies(self, name: str, card_id: str) -> Sequence[CardInstance]:
+        """The copies of `card_id` in a counted pile, found without scanning the pile; read only."""
+        return self._copies[name].get(card_id, ())
+
     def ids(self, name: str) -> tuple[str, ...]:
         """The card ids of a pile, bottom first; built once and reused until the pile changes,
         so an observation rebuilt at every decision copies only the piles that moved."""
@@ -210,6 +247,7 @@ class Zones:
         other._piles = {name: list(cards) for name, cards in self._piles.items()}
         other._where = dict(self._where)
         other._id_counts = {name: Counter(counts) for name, counts in self._id_counts.items()}
+        other._copies = {name: {i: list(c) for i, c in by_id.items()} for name, by_id in self._copies.items()}
         return other
 
 

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import CHANCE, CardInstance, RuleViolation
 from pnpforge.rules.games.dirty_money.data import CRYPTO, HAND_LIMIT, Location, Money, Placement, Villain
-from pnpforge.rules.games.dirty_money.piles import TablePiles
-from pnpforge.rules.kit import EventLog
+from pnpforge.rules.kit import EventLog, Zones
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.invariants import PileNames
@@ -63,7 +62,7 @@ class StateBase(EventLog):
 
     rules: DirtyMoneyRules
     players: int
-    piles: TablePiles
+    piles: Zones
     names: PileNames  # the piles read at every step, by group
     ledger: Counter[str]  # markers counted as they are placed (scoring path 1)
     villain_of: list[str | None]
@@ -210,13 +209,13 @@ class StateBase(EventLog):
     def _chance_weights(self, step: Step) -> Mapping[str, int]:
         """Copies of each card the pending draw may bring (ids with none left are absent)."""
         if step.kind == "deal_villain":
-            return self.piles.counts("villain_pool")
+            return self.piles.id_counts("villain_pool")
         if step.kind == "draw_placement":
-            return self.piles.counts(f"pdeck:{step.data['region']}")
+            return self.piles.id_counts(f"pdeck:{step.data['region']}")
         if step.kind == "inspect":
             seen = set(step.data["seen"])
             return Counter(c.card for c in self.cards(f"hand:{step.data['target']}") if str(c) not in seen)
-        return self.piles.counts("money_deck")
+        return self.piles.id_counts("money_deck")
 
     def _legal_chance(self, step: Step) -> list[Action]:
         """A chance step's outcomes: ("draw", card id), one per card id left to draw.

@@ -102,7 +102,7 @@ class InvariantChecks(StateBase):
     """`check_invariants` for the state; what it reads is kept by the state's constructor."""
 
     ledger: Ledger
-    _unchecked: set[str]  # piles moved since the check last read them (a `TablePiles.watch()`)
+    _unchecked: set[str]  # piles moved since the check last read them (a `Zones.watch()`)
     _checked_changes: int  # the piles' `changes` at the last check of the piles
     _over_limit: dict[int, int]  # seat -> hand size, for hands over HAND_LIMIT
 

@@ -20,9 +20,9 @@ from pnpforge.rules.games.dirty_money.data import (
 )
 from pnpforge.rules.games.dirty_money.flow import FlowSteps
 from pnpforge.rules.games.dirty_money.invariants import InvariantChecks, Ledger, PileNames
-from pnpforge.rules.games.dirty_money.piles import TablePiles
 from pnpforge.rules.games.dirty_money.scoring import Scoring
 from pnpforge.rules.games.dirty_money.text import describe_action
+from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
@@ -105,7 +105,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         ]
         self._advance()
 
-    def _lay_out(self) -> TablePiles:
+    def _lay_out(self) -> Zones:
         """Every card of the deck in its starting pile; dealing happens in chance steps."""
         rules = self.rules
         names = list(TABLE_PILES) + ["locations"]
@@ -117,7 +117,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             for inst in rules.deck()
             if inst.card in rules.placements and rules.placements[inst.card].effect in TUCK_EFFECTS
         ]
-        piles = TablePiles(names, counted=["money_deck", "villain_pool", *(f"pdeck:{r}" for r in REGIONS)])
+        piles = Zones(names, counted=["money_deck", "villain_pool", *(f"pdeck:{r}" for r in REGIONS)])
         in_play = {loc.id for loc in self.in_play}
         for inst in rules.deck():
             if inst.card in rules.placements:
