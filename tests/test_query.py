@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 
 from pnpforge.errors import PnpError
 from pnpforge.model import FieldDef
@@ -22,154 +19,18 @@ from pnpforge.query import (
     parse,
     search,
 )
-from pnpforge.store import bundle, repo
-from pnpforge.store.db import open_db, transaction
-
-TRAITS = ["大戶", "矚目", "弱勢", "假弱勢"]
-OBLIGOR_FIELDS: list[dict] = [
-    {"name": "category", "type": "enum", "label": "類別", "allowed": ["稅", "健", "罰", "費"]},
-    {"name": "difficulty", "type": "integer", "label": "難度"},
-    {"name": "epithet", "type": "text", "label": "稱號"},
-    {"name": "traits", "type": "list", "label": "特質", "allowed": TRAITS},
-]
-EXECUTION_FIELDS: list[dict] = [
-    {"name": "power", "type": "integer", "label": "威力"},
-    {"name": "instant", "type": "boolean", "label": "即時"},
-    {"name": "difficulty", "type": "integer", "label": "難度"},
-]
-_CARDS = [  # id, type, name, name_en, copies, fields, text, provenance, provisional_fields
-    (
-        "O1",
-        "obligor",
-        "王大戶",
-        "Tycoon Wang",
-        1,
-        {"category": "稅", "difficulty": 8, "epithet": "逃稅", "traits": ["大戶", "矚目"]},
-        "查封類執行卡無效",
-        "rulebook",
-        [],
-    ),
-    (
-        "O2",
-        "obligor",
-        "李小氣",
-        "Stingy Li",
-        2,
-        {"category": "罰", "difficulty": 5, "epithet": "小氣", "traits": ["弱勢"]},
-        "",
-        "rulebook",
-        ["difficulty"],
-    ),
-    (
-        "O3",
-        "obligor",
-        "陳騙子",
-        "Swindler Chen",
-        1,
-        {"category": "費", "difficulty": 10, "epithet": "騙子", "traits": []},
-        "100% 騙",
-        "reference",
-        [],
-    ),
-    (
-        "O4",
-        "obligor",
-        "林投機",
-        "",
-        3,
-        {"category": "健", "difficulty": None, "epithet": "投機", "traits": ["假弱勢"]},
-        "",
-        "provisional",
-        [],
-    ),
-    (
-        "E1",
-        "execution",
-        "查封",
-        "Seizure",
-        4,
-        {"power": 3, "instant": False, "difficulty": 8},
-        "查封一件財產",
-        "rulebook",
-        [],
-    ),
-    (
-        "E2",
-        "execution",
-        "限制出境",
-        "Travel ban",
-        2,
-        {"power": 5, "instant": True},
-        "Stop them_leaving",
-        "rulebook",
-        [],
-    ),
-]
-
-
-def _bundle(slug: str, cards: list[tuple]) -> dict:
-    def card_type(ts: str, name: str, fields: list[dict]) -> dict:
-        return {
-            "slug": ts,
-            "name": name,
-            "name_en": ts.title(),
-            "width_mm": 63,
-            "height_mm": 88,
-            "fields": fields,
-        }
-
-    return {
-        "format": bundle.FORMAT,
-        "game": {
-            "slug": slug,
-            "title": "執行",
-            "title_en": slug,
-            "language": "zh-Hant",
-            "players_min": 1,
-            "players_max": 4,
-        },
-        "card_types": [
-            card_type("obligor", "義務人卡", OBLIGOR_FIELDS),
-            card_type("execution", "執行卡", EXECUTION_FIELDS),
-        ],
-        "cards": [
-            {
-                "id": i,
-                "type": t,
-                "name": n,
-                "name_en": ne,
-                "copies": cp,
-                "fields": f,
-                "text": tx,
-                "provenance": pv,
-                "provisional_fields": pf,
-            }
-            for i, t, n, ne, cp, f, tx, pv, pf in cards
-        ],
-    }
+from pnpforge.store import repo
+from query_world import ids, make_db, oracle
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    d = open_db(tmp_path_factory.mktemp("q") / "t.db", create=True)
-    with transaction(d) as conn:
-        bundle.write(conn, bundle.parse(_bundle("enforcer", _CARDS)), replace=False)
-        bundle.write(conn, bundle.parse(_bundle("other", [_CARDS[0]])), replace=False)
-    return d
+    return make_db(tmp_path_factory.mktemp("q") / "t.db")
 
 
 @pytest.fixture(scope="module")
 def defs(db):
     return field_defs_of(repo.card_types(db, "enforcer"))
-
-
-def ids(db, query: str, game: str | None = "enforcer") -> list[str]:
-    return [c.id for c in search(db, game, query)]
-
-
-def oracle(db, pred) -> list[str]:
-    """Ids of the game's cards that a Python predicate accepts, in deck order."""
-    return [c.id for c in repo.list_cards(db, "enforcer") if pred(c)]
 
 
 # ---- parser ----------------------------------------------------------------------
@@ -419,133 +280,3 @@ def test_field_with_different_types_across_card_types():
     assert sql.count("json_extract") == 2 and params == ['$."cost"', 3, '$."cost"', "3"]
     sql, params = compile_query("cost:x", defs)  # integer side can't take 'x'
     assert params == ['$."cost"', "x"]
-
-
-# ---- properties --------------------------------------------------------------------
-
-QUERY_CHARS = st.sampled_from(list(' ()"-:=<>!or and 難度大戶 \tdifficultytraitsname'))
-
-
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.one_of(st.text(QUERY_CHARS, max_size=30), st.text(max_size=30)))
-def test_random_text_raises_only_query_error(defs, text):
-    try:
-        compile_query(text, defs)
-    except QueryError as err:
-        assert err.position is None or 0 <= err.position <= len(text)
-
-
-MARK = "Ω"  # appears in no SQL this compiler writes
-VALUES = st.text(
-    st.characters(blacklist_categories=["Cs"], blacklist_characters='"“”'), min_size=1, max_size=8
-).map(lambda s: MARK + s)
-TEMPLATES = [
-    'name:"{}"',
-    'text:"{}"',
-    '"{}"',
-    'traits:"{}"',
-    'epithet="{}"',
-    'epithet!="{}"',
-    'name_en:"{}"',
-    'id:"{}"',
-    '-"{}"',
-    'game:"{}"',
-    '類別:"{}"',
-]
-
-
-@st.composite
-def queries(draw, values=VALUES):
-    """A random query over text-valued terms, with its values, joined by and/or/(...)."""
-    terms = draw(st.lists(st.tuples(st.sampled_from(TEMPLATES), values), min_size=1, max_size=6))
-    parts = [tpl.format(v) for tpl, v in terms]
-    joiners = draw(
-        st.lists(st.sampled_from([" ", " or ", " and "]), min_size=len(parts) - 1, max_size=len(parts) - 1)
-    )
-    text = parts[0] + "".join(j + p for j, p in zip(joiners, parts[1:], strict=False))
-    if draw(st.booleans()):
-        text = f"-({text}) difficulty>=3"
-    return text, [v for _, v in terms]
-
-
-def _enum_free(defs):
-    """category is an enum: random values would be rejected, so search it as text here."""
-    return {**defs, "category": [FieldDef("category", "text", label="類別")]}
-
-
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(queries(), st.data())
-def test_sql_never_contains_user_literals(defs, query, data):
-    text, values = query
-    sql, params = compile_query(text, _enum_free(defs))
-    for v in values:
-        assert v not in sql and MARK not in sql
-        assert v in params
-    # The SQL depends on the query's shape only: other values, same SQL.
-    others = data.draw(st.lists(VALUES, min_size=len(values), max_size=len(values)))
-    swapped = text
-    for old, new in zip(values, others, strict=False):
-        swapped = swapped.replace(f'"{old}"', f'"{new}"', 1)
-    assume(swapped.count('"') == text.count('"'))
-    assert compile_query(swapped, _enum_free(defs))[0] == sql
-
-
-def _matches(card, term: Term) -> bool:
-    """Python meaning of the terms random_queries() draws, for comparing with SQLite."""
-    field, v = term.field, term.value
-    if field is None:
-        return any(v.lower() in s.lower() for s in (card.name, card.name_en, card.text))
-    if field == "name":
-        return v.lower() in card.name.lower() or v.lower() in card.name_en.lower()
-    if field == "traits":
-        return v in card.fields.get("traits", [])
-    value = card.fields.get("difficulty")
-    ops = {
-        ":": value == int(v) if value is not None else False,
-        "!=": value is not None and value != int(v),
-        "<": value is not None and value < int(v),
-        ">=": value is not None and value >= int(v),
-    }
-    return ops[term.op]
-
-
-def _evaluate(card, node) -> bool:
-    if isinstance(node, Term):
-        return _matches(card, node)
-    if isinstance(node, Not):
-        return not _evaluate(card, node.child)
-    results = [_evaluate(card, c) for c in node.children]
-    return all(results) if isinstance(node, And) else any(results)
-
-
-ATOMS = st.one_of(
-    st.sampled_from(["查封", "大", "tycoon", "Li", "騙", "ban", "%", "zz"]),
-    st.sampled_from(TRAITS).map(lambda v: f"traits:{v}"),
-    st.sampled_from(["王", "小", "Chen", "查封"]).map(lambda v: f"name:{v}"),
-    st.tuples(st.sampled_from([":", "!=", "<", ">="]), st.integers(0, 11)).map(
-        lambda p: f"difficulty{p[0]}{p[1]}"
-    ),
-)
-EXPRS = st.recursive(
-    ATOMS,
-    lambda inner: st.one_of(
-        inner.map(lambda e: f"-({e})"),
-        st.tuples(inner, st.sampled_from([" ", " or ", " and "]), inner).map(
-            lambda p: f"({p[0]}{p[1]}{p[2]})"
-        ),
-    ),
-    max_leaves=8,
-)
-
-
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(EXPRS)
-def test_sqlite_agrees_with_python(db, text):
-    expected = [c.id for c in repo.list_cards(db, "enforcer") if _evaluate(c, parse(text).root)]
-    assert ids(db, text) == expected
-
-
-def test_no_user_text_reaches_sql_even_for_field_names(defs):
-    sql, params = compile_query('難度>=8 name:"x\') OR 1=1 --"', defs)
-    assert "OR 1=1" not in sql and re.search(r"'\$", sql) is None
-    assert '$."difficulty"' in params
