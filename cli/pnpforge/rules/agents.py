@@ -58,6 +58,9 @@ class GreedyAgent:
     def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
         scores = self.values(obs, legal)
         best = max(scores)
+        if scores.count(best) == 1:  # the usual case; the draw is still made, so games do not change
+            self.rng.randrange(1)
+            return legal[scores.index(best)]
         top = [i for i, s in enumerate(scores) if s == best]
         return legal[top[self.rng.randrange(len(top))]]
 

@@ -73,20 +73,23 @@ class Observation:
         dictionary in one step instead and gives the same object.  Classes with `__post_init__`
         or slots are built through their `__init__`.
         """
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+        plan = _PLANS.get(cls)
+        if plan is None:
+            names = frozenset(f.name for f in fields(cls))
+            plan = _PLANS[cls] = (names, hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"))
+        names, through_init = plan
         if values.keys() != names:
             missing, extra = sorted(names - values.keys()), sorted(values.keys() - names)
             raise TypeError(f"{cls.__name__}.of(): missing fields {missing}, unknown fields {extra}")
-        if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        if through_init:
             return cls(**values)
         obs = object.__new__(cls)
         obs.__dict__.update(values)
         return obs
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
+# per class: its field names, and whether it must be built through __init__
+_PLANS: dict[type, tuple[frozenset[str], bool]] = {}
 
 
 class State(EventLog, ABC):
