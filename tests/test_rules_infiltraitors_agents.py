@@ -219,3 +219,23 @@ def test_a_game_records_what_happened_in_standard_events(rules_for):
     log = "\n".join(result.log)
     assert "hint" in log and "shoots seat" in log and "round 1 ends" in log
     assert ": hit, traitor" in log and "mission M03 " in log
+
+
+@pytest.mark.parametrize("mission", ["M01", "M06", "M07", "M16", "M17", "M19"])
+def test_legal_actions_sorted_and_values_of_a_decision_match_one_by_one(rules_for, mission):
+    """The legal actions come sorted without a final sort, and the greedy values of a whole
+    decision (shots filled per target) equal the values asked one action at a time."""
+    rules = rules_for(mission)
+    for seed in range(3):
+        st = rules.new_initial_state(3 + seed % 2, random.Random(seed))
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            assert legal == sorted(legal), f"seed {seed}: legal actions out of order"
+            player = st.current_player()
+            if player != CHANCE:
+                obs = st.observation(player)
+                together = rules.greedy_values(obs, legal)
+                rules._deduction_memo = [None, None]  # one by one, from a fresh deduction
+                assert together == [rules.greedy_value(obs, action) for action in legal], f"seed {seed}"
+            st.apply(legal[rng.randrange(len(legal))])

@@ -22,6 +22,8 @@ class LegalActions(Table):
     """Legal actions of the seat to decide, or the outcomes of the pending chance event."""
 
     def compute_legal(self) -> list[Action]:
+        """The legal actions, sorted (the state keeps them for a binary search).  Most lists are
+        sorted as they are built; the long run of shots is never sorted again."""
         if self.result is not None:
             return []
         if self.chance_queue:
@@ -30,11 +32,11 @@ class LegalActions(Table):
         if stage == "act":
             return self._act_legal()
         if stage == "reward":
-            return self._reward_legal()
+            return sorted(self._reward_legal())
         if stage == "peek":
             return [("peek", 0), ("peek", 1)]
         if stage == "extra_hint":
-            return self.extra_hint_legal()
+            return sorted(self.extra_hint_legal())
         if stage == "final":
             return self._eliminations(self.actor, final=True)
         if stage == "discard":
@@ -45,8 +47,9 @@ class LegalActions(Table):
         kind = self.chance_queue[0][0]
         if kind == "eliminator":
             return [("seat", s) for s in range(self.players)]
-        outcome = self.rules.draw_action
-        return [outcome[card] for card in self.piles.pile(self.chance_source(kind))]
+        outcome, rank = self.rules.draw_action, self.rules.draw_rank
+        cards = sorted(self.piles.pile(self.chance_source(kind)), key=rank.__getitem__)
+        return [outcome[card] for card in cards]
 
     def chance_source(self, kind: str) -> str:
         """The pile a chance event's card comes from."""
@@ -75,8 +78,12 @@ class LegalActions(Table):
         deck_size = self.piles.count(DECK)
         if deck_size and not self.final_phase:
             acts += [("wait", k) for k in range(min(3, deck_size - 1) + 1)]
-        acts += self._eliminations(seat)
-        return acts or [("pass",)]
+        # 'eliminate' sorts before every other kind, and the shots come sorted (targets in seat
+        # order, guesses sorted): only the few other actions need a sort.
+        shots = self._eliminations(seat)
+        if not shots:
+            return sorted(acts) or [("pass",)]
+        return shots + sorted(acts)
 
     def _hand_sources(self, seat: int) -> list[int]:
         """Whose hand a seat plays from: its own, or (mission 17) any other agent's."""
@@ -115,6 +122,8 @@ class LegalActions(Table):
         return acts
 
     def _eliminations(self, seat: int, final: bool = False) -> list[Action]:
+        """Every shot open to `seat`, sorted: targets ascending, each target's shots as
+        `shot_actions` gives them (in the sorted order of the mission's guesses)."""
         if self.bullets <= 0:
             return []
         if final:

@@ -10,7 +10,6 @@ that depends only on the observation is computed once and kept.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
 from .agents import SeatObservation
@@ -95,7 +94,6 @@ class Deduction:
         self.my_hand = obs.hand_sizes[obs.seat]
         self.hand_limit = rules.mission.hand_limit
         self._candidates: dict[tuple[bool, bool], list[tuple[Identity, int, int]]] = {}
-        self._weights: dict[tuple[int, bool], dict[Identity, int]] = {}
         self._margins: dict[tuple[int, bool], Margins] = {}
         self._unseen: dict[bool, dict[str, int]] = {}
         self._shots: dict[tuple[Any, ...], float] | None = None
@@ -106,8 +104,9 @@ class Deduction:
 
     # -- what is known ---------------------------------------------------------------
 
-    def _seen(self, public: bool) -> Counter[str]:
-        """Cards face up for everyone (public) or, in addition, those only this seat sees."""
+    def _seen(self, public: bool) -> dict[str, int]:
+        """Card id -> copies face up for everyone (public) or, in addition, those only this seat
+        sees.  Both are asked at most once per observation."""
         obs = self.obs
         cards = [card for _, hints in obs.hints for card, _ in hints]
         cards += obs.discard_up + obs.shared_specials + obs.rewards
@@ -115,7 +114,12 @@ class Deduction:
             cards += obs.hand or ()
             cards += [card for _, hand in obs.other_hands for card in hand]
             cards += [card for card in (obs.my_suspect, obs.my_cover, obs.aside_known) if card]
-        return Counter([card.card for card in cards])
+        seen: dict[str, int] = {}
+        get = seen.get
+        for card in cards:
+            card_id = card.card
+            seen[card_id] = get(card_id, 0) + 1
+        return seen
 
     def unseen(self, public: bool) -> dict[str, int]:
         """Cards that could still be a suspect: the mission's deck less what this seat (or anyone) saw."""
@@ -132,17 +136,7 @@ class Deduction:
 
     def weights(self, target: int, public: bool = False) -> dict[Identity, int]:
         """Possible (suit, number) of a suspect, weighted by how many unseen cards give it."""
-        key = (target, public)
-        if key in self._weights:
-            return self._weights[key]
-        allowed = self.tables.all_bits
-        relate_bits = self.tables.relate_bits
-        for card, up in self.obs.hints_at(target):
-            allowed &= relate_bits[card.card] if up else ~relate_bits[card.card]
-        candidates = self.candidates(public, covered=target != ASIDE and self.obs.has_cover[target])
-        out = {ident: w for ident, bit, w in candidates if allowed & bit}
-        self._weights[key] = out
-        return out
+        return self.margins(target, public)[0]
 
     def candidates(self, public: bool, covered: bool) -> list[tuple[Identity, int, int]]:
         """Every (suit, number) a suspect could be before its hints, weighted by unseen cards."""
@@ -181,15 +175,27 @@ class Deduction:
     def margins(self, target: int, public: bool) -> Margins:
         """The possible identities' weights, their sums by suit and by number, and their total."""
         key = (target, public)
-        if key not in self._margins:
-            weights = self.weights(target, public)
-            by_suit: defaultdict[str, int] = defaultdict(int)  # read with .get(): no key is added
-            by_number: defaultdict[int, int] = defaultdict(int)
-            for (suit, number), w in weights.items():
-                by_suit[suit] += w
-                by_number[number] += w
-            self._margins[key] = (weights, by_suit, by_number, sum(by_suit.values()))
-        return self._margins[key]
+        known = self._margins.get(key)
+        if known is not None:
+            return known
+        allowed = self.tables.all_bits
+        relate_bits = self.tables.relate_bits
+        for card, up in self.obs.hints_at(target):
+            allowed &= relate_bits[card.card] if up else ~relate_bits[card.card]
+        candidates = self.candidates(public, covered=target != ASIDE and self.obs.has_cover[target])
+        # one pass over the candidates gives the weights and both margins
+        weights: dict[Identity, int] = {}
+        by_suit: dict[str, int] = {}
+        by_number: dict[int, int] = {}
+        suit_get, number_get = by_suit.get, by_number.get
+        for ident, bit, w in candidates:
+            if allowed & bit:
+                weights[ident] = w
+                suit, number = ident
+                by_suit[suit] = suit_get(suit, 0) + w
+                by_number[number] = number_get(number, 0) + w
+        known = self._margins[key] = (weights, by_suit, by_number, sum(by_suit.values()))
+        return known
 
     def own_identity(self, target: int) -> Identity | None:
         """A suspect this seat knows: its own (with its cover) or the aside one it looked at."""
@@ -213,9 +219,11 @@ class Deduction:
         gains = self._gains.get(target)
         if gains is None:
             gains = self._gains[target] = {}
-        gain = gains.get(card)
-        if gain is None:
-            gain = gains[card] = self._info_gain(card, target)
+        else:
+            gain = gains.get(card)
+            if gain is not None:
+                return gain
+        gain = gains[card] = self._info_gain(card, target)
         return gain
 
     def upright_weight(self, card: str, target: int, public: bool) -> tuple[int, int]:
@@ -326,6 +334,27 @@ class Deduction:
             return 1000.0
         spare = self.obs.bullets - self.obs.unsolved
         return 100.0 * p - 45.0 if spare > 0 else 100.0 * p - 100.0
+
+    def shot_block(self, target: int, guess_index: dict[Identity, int]) -> list[float]:
+        """The value of every shot at `target`, in the order of the mission's guesses
+        (`guess_index`: guess -> position): what `shot_values` gives those actions, as a list."""
+        miss = self.miss_value
+        values = [miss] * len(guess_index)
+        known = self.own_identity(target)
+        if known is not None:
+            position = guess_index.get(known)
+            if position is not None:
+                values[position] = self._shot_value(1.0)
+            return values
+        weights = self.weights(target)
+        total = sum(weights.values())
+        shot_value = self._shot_value
+        for identity, w in weights.items():
+            if w > 0:
+                position = guess_index.get(identity)
+                if position is not None:
+                    values[position] = shot_value(w / total)
+        return values
 
     def shot_values(self) -> dict[tuple[Any, ...], float]:
         """The 剷除叛徒 action -> its value, for every guess with a chance to hit (the rest miss)."""

@@ -72,8 +72,12 @@ class InfiltraitorsRules(GameRules):
         self.info.options = {"mission": wanted}
         self.guesses: list[tuple[str, int]] = self._possible_guesses()
         self._shot_actions: dict[int, list[tuple[str, int, str, int]]] = {}
+        self.guess_index = {guess: index for index, guess in enumerate(self.guesses)}
         # The chance outcome "this card comes off the pile", one tuple per physical card.
         self.draw_action = {card: ("card", card.card, card.copy) for card in self.deck()}
+        # each card's place among those outcomes sorted: a pile's outcomes sort by these ints
+        by_outcome = sorted(self.draw_action, key=self.draw_action.__getitem__)
+        self.draw_rank = {card: rank for rank, card in enumerate(by_outcome)}
         self._deduction_memo: list[Any] = [
             None,
             None,
@@ -180,10 +184,21 @@ class InfiltraitorsRules(GameRules):
         """`greedy_value` of every legal action of one decision: one deduction, one shot table."""
         deduction = self._deduction(obs)
         value = deduction.greedy_value
-        if not any(action[0] == "eliminate" for action in legal):
-            return [value(action) for action in legal]
-        shots, miss = deduction.shot_values(), deduction.miss_value
-        return [shots.get(action, miss) if action[0] == "eliminate" else value(action) for action in legal]
+        values: list[float] = []
+        index, count = 0, len(legal)
+        while index < count:
+            action = legal[index]
+            if action[0] == "eliminate":
+                # The shots at one target come as `shot_actions(target)` itself (legal actions
+                # are sorted, guesses too): their values are filled in one slice, not per action.
+                block = self._shot_actions.get(action[1])
+                if block is not None and legal[index : index + len(block)] == block:
+                    values += deduction.shot_block(action[1], self.guess_index)
+                    index += len(block)
+                    continue
+            values.append(value(action))
+            index += 1
+        return values
 
     def _deduction(self, obs: Observation) -> Any:
         from .agents import SeatObservation

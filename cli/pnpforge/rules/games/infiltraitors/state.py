@@ -92,17 +92,19 @@ class InfiltraitorsState(Effects, State):
 
     def legal_actions(self) -> list[Any]:
         if self._legal is None:
-            self._legal = sorted(self.compute_legal())
+            self._legal = self.compute_legal()
         return list(self._legal)
 
     def apply(self, action: Any) -> None:
         if self.result is not None:
             raise RuleViolation("the game is over")
         if self._legal is None:
-            self._legal = sorted(self.compute_legal())
+            self._legal = self.compute_legal()
         if not self._is_legal(action):
             raise RuleViolation(f"illegal action {action!r} at stage {self.stage}")
-        self.refresh()
+        # The hints view stays: the only two changes of a hint pile (`_place`, `_discard_hints`)
+        # drop it themselves, and most steps (a draw, a burn) touch no hint.
+        self._legal = None
         assert isinstance(action, tuple)
         if self.chance_queue:
             self.resolve_chance(action)
