@@ -303,6 +303,11 @@ def test_pure_observation_passes():
         (Zones(["deck"]), "observation.stuff is a Zones"),
         (Mutable(1), "observation.stuff is a mutable Mutable"),
         ((GoodObs(0, (), frozenset()), {1}), "observation.stuff[1] is a set"),
+        (frozenset({(1, (2, Zones(["deck"])))}), "observation.stuff{…}[1][1] is a Zones"),
+        (
+            (GoodObs(0, ((1, 2), bytearray(b"x")), frozenset()),),
+            "observation.stuff[0].hand[1] is a bytearray",
+        ),
     ],
 )
 def test_observation_leaking_a_mutable_object_fails(stuff, where):
