@@ -656,3 +656,40 @@ def test_parse_effect_grammar():
         "guard<=3",
     )
     assert parse_effect("play: draw two").unknown == ["play: draw two"]
+
+
+@pytest.mark.parametrize("mode", ["duel", "2v2"])
+def test_greedy_values_of_a_decision_match_one_by_one(db, mode):
+    """The values of a whole decision (those that need no observation kept per action on the
+    rules) equal the heuristic asked one action at a time, at every decision of random games."""
+    import random
+
+    rules = rules_of(db, mode=mode)
+    players = rules.players
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = rules.new_initial_state(players)
+        while not st.is_terminal():
+            legal_now = st.legal_actions()
+            if st.current_player() != CHANCE:
+                obs = st.observation(st.current_player())
+                values = rules.greedy_values(obs, legal_now)
+                assert values == [rules.greedy_value(obs, action) for action in legal_now], seed
+            st.apply(legal_now[rng.randrange(len(legal_now))])
+
+
+def test_greedy_values_read_the_observation_where_it_matters(db):
+    """A magic card's play is worth more with enough stardust, and a raid with a higher guard:
+    those values come from the observation even once the decision's other values are kept."""
+    import dataclasses
+
+    rules = rules_of(db)
+    st = start(rules)
+    obs = st.observation(0)
+    magic = next(i for i, d in enumerate(rules.instance_defs) if d.type == "magic" and d.stardust)
+    location = next(i for i, d in enumerate(rules.instance_defs) if d.type == "location")
+    actions = [(PLAY, magic), (RAID, location)]
+    poor = dataclasses.replace(obs, stardust=(0,) * rules.players, guards=((location, 1),))
+    rich = dataclasses.replace(obs, stardust=(99,) * rules.players, guards=((location, 9),))
+    low, high = rules.greedy_values(poor, actions), rules.greedy_values(rich, actions)
+    assert high[0] > low[0] and high[1] > low[1]

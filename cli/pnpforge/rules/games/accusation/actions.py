@@ -44,6 +44,19 @@ class Decision:
     def actions(self) -> list[AccusationAction]:
         return self.offered
 
+    def shown(self) -> dict[str, Any]:
+        """What an observation says of this decision (its kind, what a choice is for, the card an
+        accusation would cancel): the same for every seat that looks, so read once per decision."""
+        shown = self.__dict__.get("_shown")
+        if shown is None:
+            context = self.context
+            shown = self._shown = {
+                "decision": self.kind,
+                "purpose": str(context.get("verb") or context.get("why") or ""),
+                "source": int(context.get("source", -1)) if self.kind == "accuse" else -1,
+            }
+        return shown
+
 
 class GameOver(Exception):
     """Raised inside the game generator when a side has won; carries the winners and why."""

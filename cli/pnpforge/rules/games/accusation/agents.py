@@ -12,6 +12,7 @@ the observation and the static card data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -80,22 +81,22 @@ class AccusationObservation(Observation):
 def observe(state: AccusationState, seat: int) -> AccusationObservation:
     """The observation of `seat`, copied out of the state into tuples (nothing of the state is kept)."""
     decision = state.decision
-    context = decision.context if decision else {}
     return AccusationObservation.of(
         seat=seat,
-        decision=decision.kind if decision else "terminal",
-        purpose=str(context.get("verb") or context.get("why") or ""),
-        source=int(context.get("source", -1)) if decision and decision.kind == "accuse" else -1,
-        hand=tuple(state.pile(seat, "hand")),
-        own_under=tuple(state.pile(seat, "under")),
+        **(TERMINAL_SHOWN if decision is None else decision.shown()),
+        **state.own_hidden(seat),
         **shared_view(state),
     )
+
+
+TERMINAL_SHOWN = {"decision": "terminal", "purpose": "", "source": -1}
 
 
 def shared_view(state: AccusationState) -> dict[str, Any]:
     """The observation fields every seat sees alike (all immutable values).  Consecutive decisions
     often come without a card moving or a mark changing (an accusation asked of each enemy, a
-    'may' step): the fields are then reused rather than read again."""
+    'may' step): the fields are then reused rather than read again; and when something moved,
+    each part is read again only if what it shows changed (see `BoardState.publics`)."""
     key = (
         state.moves,
         state.guilty,
@@ -107,16 +108,26 @@ def shared_view(state: AccusationState) -> dict[str, Any]:
     known = state.shared_view
     if known is not None and known[0] == key:
         return known[1]
+    garrisoning, deconstructing = state.garrisoning, state.deconstructing
+    marks = state.shown_marks
+    if marks[0] is not garrisoning or marks[1] is not deconstructing:
+        marks = state.shown_marks = (
+            garrisoning,
+            deconstructing,
+            tuple(sorted(garrisoning.items())),
+            tuple(sorted(deconstructing.items())),
+        )
+    hand_counts, deck_counts, under_counts = state.hidden_counts()
     fields = dict(
         turn_seat=state.turn_seat,
         actions_left=state.actions_left,
-        public=tuple([state.public(other) for other in range(state.players)]),
+        public=state.publics(),
         guilty=state.guilty,  # immutable: the state replaces it when it changes
-        garrisoning=tuple(sorted(state.garrisoning.items())),
-        deconstructing=tuple(sorted(state.deconstructing.items())),
-        hand_counts=state.counts("hand"),
-        deck_counts=state.counts("deck"),
-        under_counts=state.counts("under"),
+        garrisoning=marks[2],
+        deconstructing=marks[3],
+        hand_counts=hand_counts,
+        deck_counts=deck_counts,
+        under_counts=under_counts,
         stardust=state.stardusts(),
         guards=state.guards(),
     )
@@ -128,31 +139,68 @@ def greedy_value(rules: AccusationRules, obs: AccusationObservation, action: Any
     """One-step heuristic for the greedy agent: rituals first, accusations, tempo."""
     if obs.decision == "terminal":
         return 0.0
+    value = static_value(rules, action)
+    return value if value is not None else _observed_value(rules, obs, action)
+
+
+def greedy_values(rules: AccusationRules, obs: AccusationObservation, legal: Sequence[Any]) -> list[float]:
+    """`greedy_value` of every action of one decision.  Most actions are worth the same whatever
+    the observation (a play, an accusation, a discard of one card): those values are kept on the
+    rules per action, and only the others read the observation."""
+    if obs.decision == "terminal":
+        return [0.0] * len(legal)
+    known = rules.static_values
+    values: list[float] = []
+    for action in legal:
+        value = known.get(action, UNKNOWN)
+        if value is UNKNOWN:
+            value = known[action] = static_value(rules, action)
+        values.append(value if value is not None else _observed_value(rules, obs, action))
+    return values
+
+
+UNKNOWN = -1.0e300  # not yet in `static_values` (no action is worth this)
+
+
+def static_value(rules: AccusationRules, action: Any) -> float | None:
+    """The heuristic's value of `action` when it depends on the action alone; None when the
+    observation decides it (a decline, a raid, a choice, a magic card's play)."""
     code = action[0]
     fixed = FIXED_VALUES.get(code)
     if fixed is not None:
         return fixed
     if code == DECLINE:
-        return -50.0 if obs.decision == "ritual" else 0.0
+        return None
     if len(action) < 2:
         return 0.0  # end the phase, keep the hand, do not accuse
     card = rules.instance_defs[action[1]]
     if code == ACCUSE:
         return 40.0 - (card.volume or 0)
     if code == PLAY:
-        return _play_value(obs, card)
-    if code == RAID:
-        return 18.0 + dict(obs.guards)[action[1]] * 0.2
+        return None if card.type == "magic" else _play_value(None, card)
+    if code in (RAID, CHOOSE):
+        return None
     if code == RAID_WITH:
         return -float((card.volume or 0) + card.effect.passives.get("raid_bonus", 0))
     if code == ASIDE:
         return -5.0 if card.type == "ritual" else 0.5 - card_worth(card) * 0.1
     if code == DISCARD:
         return -card_worth(card)
-    if code == CHOOSE:
-        mine = rules_team(rules, rules.instance_owner[action[1]]) == rules_team(rules, obs.seat)
-        return _choice_value(card, mine, obs.purpose)
     return 0.0
+
+
+def _observed_value(rules: AccusationRules, obs: AccusationObservation, action: Any) -> float:
+    """The value of an action `static_value` leaves to the observation."""
+    code = action[0]
+    if code == DECLINE:
+        return -50.0 if obs.decision == "ritual" else 0.0
+    card = rules.instance_defs[action[1]]
+    if code == PLAY:
+        return _play_value(obs, card)
+    if code == RAID:
+        return 18.0 + dict(obs.guards)[action[1]] * 0.2
+    mine = rules_team(rules, rules.instance_owner[action[1]]) == rules_team(rules, obs.seat)
+    return _choice_value(card, mine, obs.purpose)
 
 
 def rules_team(rules: AccusationRules, seat: int) -> int:
@@ -172,10 +220,11 @@ FIXED_VALUES = {
 }
 
 
-def _play_value(obs: AccusationObservation, card: CardDef) -> float:
+def _play_value(obs: AccusationObservation | None, card: CardDef) -> float:
+    """A card played from hand; only a magic card's value reads the observation (its stardust)."""
     if card.type == "ritual":
         return 30.0
-    if card.type == "magic":
+    if card.type == "magic" and obs is not None:
         boosted = card.stardust is not None and obs.stardust[obs.seat] >= card.stardust
         return 8.0 + (3.0 if boosted else 0.0)
     return 10.0 + len(card.symbols) + (card.volume or 0) * 0.3

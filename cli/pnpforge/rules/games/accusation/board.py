@@ -8,7 +8,6 @@ place, `move`, so no rule has to remember to clear them.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Generator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -60,30 +59,29 @@ class BoardState(EventLog):
         self.rules = rules
         self.players = rules.players
         self.instances = rules.instances
-        # Cards in the Zones are the rules' own CardInstance objects, so their identity maps
-        # back to the index the actions use without hashing the dataclass on every read.
-        self.index_by_identity = {id(instance): index for index, instance in enumerate(rules.instances)}
         self.pile_names = [{pile: pile_name(seat, pile) for pile in PILES} for seat in range(self.players)]
         self.seat_pile_of = {
             name: (seat, pile) for seat in range(self.players) for pile, name in self.pile_names[seat].items()
         }
         self.zones_ = Zones(self.seat_pile_of)
-        # Index lists of the piles read since their last change: piles are read far more often
-        # than they change, and every change goes through `move`, which drops the two it touched.
-        self._index_lists: dict[str, list[int]] = {}
+        # Each seat's piles as card indices, kept in step with the Zones by `move` (every change
+        # goes through it): piles are read far more often than they change.  A changed pile gets a
+        # new list, so a reader may keep a list and tell by identity whether its pile moved.
+        self._lists: list[dict[str, list[int]]] = [{pile: [] for pile in PILES} for _ in range(self.players)]
+        # Bumped when a card enters or leaves any field, or any public pile: the observation's
+        # shared fields (agents) are read again only when these or the marks changed.
+        self.field_moves = 0
+        self.public_moves = 0
+        # ... and, of those field moves, the followers' and the locations' (what stardust and
+        # guards read), with the changes of a location's guilt (a guilty card loses its passives).
+        self.follower_moves = 0
+        self.location_moves = 0
+        self.location_guilt = 0
         # Each seat's field cards of one type, kept like the index lists until that field changes.
         self._field_of_kind: list[dict[str | None, list[int]]] = [{} for _ in range(self.players)]
         # Each seat's public piles as an observation shows them, kept until one of them changes.
         self._public_of: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
-        # Each seat's field symbols, beside the field list they were counted from (a new list
-        # stands for a changed field, as `pile` replaces a list rather than change it).
-        self._symbols_of: dict[int, tuple[list[int], Counter]] = {}
         self.kind_of = [definition.type for definition in rules.instance_defs]
-        # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
-        self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in rules.instance_defs]
-        self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in rules.instance_defs]
-        self.guard_of = [d.guard for d in rules.instance_defs]
-        self.requirements_of = [tuple(Counter(d.requirements).items()) for d in rules.instance_defs]
         # each seat's side, and each side's seats (seats 0+2 and 1+3 in 2v2, each seat alone in a duel)
         self.team_of = [seat % 2 if self.players == 4 else seat for seat in range(self.players)]
         # every seat's order of play from it, and its enemies in that order (asked at every step)
@@ -102,11 +100,20 @@ class BoardState(EventLog):
         # Moves into or out of a field, an under pile or a score pile, and moves of leaders:
         # with the marks, what the field read-outs and the piles' invariants depend on.
         self.table_moves = 0
-        self.moves = 0  # every move: with the marks and the turn, what the public view depends on
-        # The observation fields every seat sees alike, beside the key they were read at (agents).
+        self.moves = 0  # every move
+        # The observation fields every seat sees alike, beside the key they were read at (agents),
+        # and the marks as an observation shows them, beside the marks they were read from.
         self.shared_view: tuple[tuple[object, ...], dict[str, object]] | None = None
-        self._guards: tuple[tuple[object, ...], tuple[tuple[int, int], ...]] | None = None
-        self._stardusts: tuple[tuple[object, ...], tuple[int, ...]] | None = None
+        self.shown_marks: tuple[object, object, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
+            None,
+            None,
+            (),
+            (),
+        )
+        self._own_hidden: list[tuple[list[int] | None, list[int] | None, dict[str, tuple[int, ...]]]] = [
+            (None, None, {}) for _ in range(self.players)
+        ]
+        self._publics: tuple[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]] = (-1, ())
         self.turn_seat = 0
         self.actions_left = 0
         self.abilities_used: set[int] = set()  # leaders whose free ability was used this turn
@@ -114,6 +121,7 @@ class BoardState(EventLog):
             kind = rules.instance_defs[card].type
             pile = "conspiracy" if kind == "leader" else "hand" if kind == "ritual" else "deck"
             self.zones_.deal([self.instances[card]], self.pile_names[owner][pile])
+            self._lists[owner][pile].append(card)
 
     # ---- teams and seats ----------------------------------------------------------------
 
@@ -137,16 +145,14 @@ class BoardState(EventLog):
 
     def rituals_by_team(self) -> dict[int, int]:
         """Completed rituals of each side (what `team_rituals` gives, for every side at once)."""
-        piles, names = self.zones_.all_views(), self.pile_names
         totals: dict[int, int] = {}
         for seat, team in enumerate(self.team_of):
-            totals[team] = totals.get(team, 0) + len(piles[names[seat]["score"]])
+            totals[team] = totals.get(team, 0) + len(self._lists[seat]["score"])
         return totals
 
     def counts(self, pile: str) -> tuple[int, ...]:
         """How many cards each seat has in its `pile`, seat by seat."""
-        piles = self.zones_.all_views()
-        return tuple([len(piles[names[pile]]) for names in self.pile_names])
+        return tuple([len(lists[pile]) for lists in self._lists])
 
     # ---- cards ----------------------------------------------------------------------------
 
@@ -161,13 +167,7 @@ class BoardState(EventLog):
 
     def pile(self, seat: int, pile: str) -> list[int]:
         """The cards of one of `seat`'s piles, bottom first (a shared list: read it, never change it)."""
-        name = self.pile_names[seat][pile]
-        cards = self._index_lists.get(name)
-        if cards is None:
-            index_by_identity = self.index_by_identity
-            cards = [index_by_identity[id(instance)] for instance in self.zones_.pile(name)]
-            self._index_lists[name] = cards
-        return cards
+        return self._lists[seat][pile]
 
     def public(self, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations."""
@@ -178,8 +178,34 @@ class BoardState(EventLog):
             )
         return shown
 
+    def publics(self) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]:
+        """`public` of every seat, seat by seat; the same tuple until a public pile changes."""
+        known = self._publics
+        if known[0] != self.public_moves:
+            known = self._publics = (self.public_moves, tuple([self.public(s) for s in range(self.players)]))
+        return known[1]
+
+    def own_hidden(self, seat: int) -> dict[str, tuple[int, ...]]:
+        """`seat`'s hand and the cards it sacrificed, as its observation shows them (to it alone);
+        the same values until one of the two piles changes (`move` gives it a new list)."""
+        lists = self._lists[seat]
+        hand, under = lists["hand"], lists["under"]
+        known = self._own_hidden[seat]
+        if known[0] is not hand or known[1] is not under:
+            known = self._own_hidden[seat] = (hand, under, {"hand": tuple(hand), "own_under": tuple(under)})
+        return known[2]
+
+    def hidden_counts(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """How many cards each seat has in its hand, deck and under pile: what others may count."""
+        lists = self._lists
+        return (
+            tuple([len(piles["hand"]) for piles in lists]),
+            tuple([len(piles["deck"]) for piles in lists]),
+            tuple([len(piles["under"]) for piles in lists]),
+        )
+
     def count(self, seat: int, pile: str) -> int:
-        return len(self.zones_.view(self.pile_names[seat][pile]))
+        return len(self._lists[seat][pile])
 
     def location(self, card: int) -> tuple[int, str]:
         """(seat, pile) where the card is now."""
@@ -190,19 +216,29 @@ class BoardState(EventLog):
         source, target = self.zones_.where(instance), self.pile_names[seat][pile]
         self.zones_.move(instance, source, target)
         self.moves += 1
-        self._index_lists.pop(source, None)
-        self._index_lists.pop(target, None)
         source_seat, source_pile = self.seat_pile_of[source]
-        if pile == "field":
+        source_lists, target_lists = self._lists[source_seat], self._lists[seat]
+        left = source_lists[source_pile].copy()
+        left.remove(card)
+        source_lists[source_pile] = left
+        target_lists[pile] = [*target_lists[pile], card]
+        if pile == "field" or source_pile == "field":
             self._field_of_kind[seat].clear()
-        if source_pile == "field":
             self._field_of_kind[source_seat].clear()
+            self.field_moves += 1
+            kind = self.kind_of[card]
+            if kind == "follower":
+                self.follower_moves += 1
+            elif kind == "location":
+                self.location_moves += 1
         if pile in TABLE_PILES or source_pile in TABLE_PILES or self.kind_of[card] == "leader":
             self.table_moves += 1
         if source_pile in PUBLIC_PILES:
             self._public_of.pop(source_seat, None)
+            self.public_moves += 1
         if pile in PUBLIC_PILES:
             self._public_of.pop(seat, None)
+            self.public_moves += 1
         if pile != "field":
             self._clear_marks(card)
 
@@ -213,9 +249,10 @@ class BoardState(EventLog):
 
     def _clear_marks(self, card: int) -> None:
         """A card leaving the field stops being guilty, garrisoning or deconstructing."""
+        kind = self.kind_of[card]
         if card in self.guilty:
             self.guilty = self.guilty - {card}
-        kind = self.kind_of[card]
+            self.location_guilt += kind == "location"
         self.garrisoning = without(self.garrisoning, card, kind == "location")
         self.deconstructing = without(self.deconstructing, card, kind == "ritual")
         if kind == "ritual":
@@ -229,12 +266,14 @@ class BoardState(EventLog):
     def make_guilty(self, follower: int) -> None:
         """罪惡: the follower loses its effects and stops garrisoning / deconstructing."""
         self.guilty = self.guilty | {follower}
+        self.location_guilt += self.kind_of[follower] == "location"
         self.garrisoning = without(self.garrisoning, follower, False)
         self.deconstructing = without(self.deconstructing, follower, False)
 
     def absolve(self, follower: int) -> None:
         """解除罪惡: the follower is innocent again (it does not resume 駐守 or 解構)."""
         self.guilty = self.guilty - {follower}
+        self.location_guilt += self.kind_of[follower] == "location"
 
     def attach(self, marks: str, card: int, host: int) -> None:
         """Mark `card` as garrisoning, deconstructing or sacrificed to `host` (`marks` names which)."""
@@ -258,117 +297,6 @@ class BoardState(EventLog):
 
     def of_kind(self, cards: list[int], kind: str) -> list[int]:
         return [card for card in cards if kind == "any" or self.card(card).type == kind]
-
-    # ---- board arithmetic -------------------------------------------------------------------
-
-    def passive(self, card: int, key: str) -> int:
-        """A passive's value; a guilty follower has lost all its effects."""
-        if card in self.guilty:
-            return 0
-        return self.card(card).effect.passives.get(key, 0)
-
-    def symbols(self, seat: int) -> Counter:
-        """Symbols on your field: followers (guilty too), locations, rituals, leader.
-
-        Counted again only when the field changed (every ritual check and effect asks); the
-        Counter is shared: read it, never change it."""
-        field = self.pile(seat, "field")
-        known = self._symbols_of.get(seat)
-        if known is None or known[0] is not field:
-            counts: Counter = Counter()
-            defs = self.rules.instance_defs
-            for card in field:
-                counts.update(defs[card].symbols)
-            known = self._symbols_of[seat] = (field, counts)
-        return known[1]
-
-    def stardust(self, seat: int) -> int:
-        """1 per innocent follower on the field plus their 'extra_stardust' passives."""
-        guilty, stardust_of = self.guilty, self.stardust_of
-        return sum([stardust_of[f] for f in self.field(seat, "follower") if f not in guilty])
-
-    def stardusts(self) -> tuple[int, ...]:
-        """`stardust` of every seat, seat by seat (each observation shows them all); summed again
-        only when a field or the marks changed."""
-        key = self.board_key()
-        if self._stardusts is not None and self._stardusts[0] == key:
-            return self._stardusts[1]
-        guilty, stardust_of, field = self.guilty, self.stardust_of, self.field
-        values = tuple(
-            [
-                sum([stardust_of[f] for f in field(seat, "follower") if f not in guilty])
-                for seat in range(self.players)
-            ]
-        )
-        self._stardusts = (key, values)
-        return values
-
-    def guard(self, location: int) -> int:
-        seat = self.location(location)[0]
-        bonus = sum(self.card(f).garrison for f, host in self.garrisoning.items() if host == location)
-        bonus += sum(
-            self.passive(other, "guard_others") for other in self.field(seat, "location") if other != location
-        )
-        return self.card(location).guard + bonus
-
-    def guards(self) -> tuple[tuple[int, int], ...]:
-        """(location, guard) of every location on every field, seat by seat: what `guard` gives
-        each, with the garrisons and the 'guard_others' passives summed once for all of them;
-        summed again only when a field or the marks changed."""
-        key = self.board_key()
-        if self._guards is not None and self._guards[0] == key:
-            return self._guards[1]
-        garrisoned: dict[int, int] = {}
-        for follower, host in self.garrisoning.items():
-            garrisoned[host] = garrisoned.get(host, 0) + self.card(follower).garrison
-        guilty, guard_of, others_of = self.guilty, self.guard_of, self.guard_others_of
-        out: list[tuple[int, int]] = []
-        for seat in range(self.players):
-            locations = self.field(seat, "location")
-            if not locations:
-                continue
-            others = [0 if location in guilty else others_of[location] for location in locations]
-            total = sum(others)
-            for location, own in zip(locations, others, strict=True):
-                out.append((location, guard_of[location] + garrisoned.get(location, 0) + total - own))
-        values = tuple(out)
-        self._guards = (key, values)
-        return values
-
-    def raid_value(self, follower: int) -> int:
-        return (self.card(follower).volume or 0) + self.passive(follower, "raid_bonus")
-
-    def raiders(self, seat: int) -> list[int]:
-        """聲量1以上的非罪惡信徒 can raid."""
-        guilty, defs = self.guilty, self.rules.instance_defs
-        return [f for f in self.field(seat, "follower") if f not in guilty and (defs[f].volume or 0) >= 1]
-
-    def raid_bonus_all(self, seat: int) -> int:
-        locations = self.field(seat, "location")
-        return sum([self.passive(loc, "raid_bonus_all") for loc in locations]) if locations else 0
-
-    def ritual_shortfall(self, seat: int, ritual: int) -> int:
-        """Missing symbols after 解構 and 獻祭 reductions (≤ 0 means executable)."""
-        have = self.symbols(seat)
-        short = sum([max(0, count - have[symbol]) for symbol, count in self.requirements_of[ritual]])
-        reduction = sum(self.card(f).deconstruct for f, host in self.deconstructing.items() if host == ritual)
-        reduction += sum(1 for host in self.sacrificed.values() if host == ritual)
-        return short - reduction
-
-    def executable_rituals(self, seat: int) -> list[int]:
-        return [r for r in self.field(seat, "ritual") if self.ritual_shortfall(seat, r) <= 0]
-
-    def any_ritual_completed(self) -> bool:
-        piles = self.zones_.all_views()
-        return any([piles[names["score"]] for names in self.pile_names])
-
-    def accusers(self, enemy: int, calamity: int) -> list[int]:
-        """Followers in `enemy`'s hand loud enough (聲量 ≥ 災厄) to accuse."""
-        return [
-            f
-            for f in self.pile(enemy, "hand")
-            if self.card(f).type == "follower" and (self.card(f).volume or 0) >= calamity
-        ]
 
     # ---- the two primitive card flows every rule uses ----------------------------------------
 

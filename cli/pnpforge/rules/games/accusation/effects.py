@@ -19,11 +19,12 @@ from pnpforge.rules.games.accusation.actions import (
     NO_ACCUSE,
     Decision,
 )
-from pnpforge.rules.games.accusation.board import Attempt, BoardState, Play
+from pnpforge.rules.games.accusation.arithmetic import BoardArithmetic
+from pnpforge.rules.games.accusation.board import Attempt, Play
 from pnpforge.rules.games.accusation.language import GUARD_AT_MOST_PATTERN, TARGET_VERBS, TYPED_VERBS, Step
 
 
-class EffectResolver(BoardState):
+class EffectResolver(BoardArithmetic):
     """Accusations and the effect steps, on top of the board."""
 
     # ---- accusation and execution ------------------------------------------------------------

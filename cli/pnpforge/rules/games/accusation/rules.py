@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
+from pnpforge.rules.games.accusation import agents
 from pnpforge.rules.games.accusation.data import CardDef
 from pnpforge.rules.kit import Option, check_players, parse_options
 
@@ -69,6 +70,8 @@ class AccusationRules(GameRules):
         self.instance_owner: list[int] = []
         self._deal_boxes()
         self.leaders = [i for i, d in enumerate(self.instance_defs) if d.type == "leader"]
+        # the greedy heuristic's value of each action that needs no observation (see `agents`)
+        self.static_values: dict[tuple[int, ...], float | None] = {}
 
     def _seat_cults(self, raw: str) -> list[str]:
         """The cult of each seat from the `cults` option (comma list), checked against the data."""
@@ -132,14 +135,9 @@ class AccusationRules(GameRules):
 
     def greedy_value(self, obs: Observation, action: Any) -> float:
         """The greedy agent's heuristic, judged from the seat's observation alone (see `agents`)."""
-        from pnpforge.rules.games.accusation.agents import AccusationObservation, greedy_value
-
-        assert isinstance(obs, AccusationObservation)
-        return greedy_value(self, obs, action)
+        return agents.greedy_value(self, cast(agents.AccusationObservation, obs), action)
 
     def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
-        """`greedy_value` of every legal action of one decision, with the hook looked up once."""
-        from pnpforge.rules.games.accusation.agents import AccusationObservation, greedy_value
-
-        assert isinstance(obs, AccusationObservation)
-        return [greedy_value(self, obs, action) for action in legal]
+        """`greedy_value` of every legal action of one decision (asked at every greedy decision,
+        so the hook is a plain call: the runner hands back the observation `observe` made)."""
+        return agents.greedy_values(self, cast(agents.AccusationObservation, obs), legal)

@@ -20,10 +20,10 @@ from pnpforge.rules.games.accusation.actions import (
     AccusationAction,
     Decision,
 )
+from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
 from pnpforge.rules.games.accusation.turn import TurnFlow
 
 if TYPE_CHECKING:
-    from pnpforge.rules.games.accusation.agents import AccusationObservation
     from pnpforge.rules.games.accusation.rules import AccusationRules
 
 
@@ -39,6 +39,20 @@ class AccusationState(TurnFlow, State):
         self.decision: Decision | None = None
         # the board (`board_key`) last found clean by the pile and mark checks, and its rituals
         self._clean: tuple[tuple[object, ...], bool] | None = None
+        # The pile checks read the Zones themselves (not the index lists the rules read): the card
+        # index of each of the rules' CardInstance objects by identity, the identities of magic
+        # and of non-ritual cards, and the piles a leader may be in.
+        self._index_by_identity = {id(instance): card for card, instance in enumerate(rules.instances)}
+        kind_of, instances = self.kind_of, rules.instances
+        self._magic_ids = frozenset(
+            id(instances[card]) for card, kind in enumerate(kind_of) if kind == "magic"
+        )
+        self._not_ritual_ids = frozenset(
+            id(instances[card]) for card, kind in enumerate(kind_of) if kind != "ritual"
+        )
+        self._leader_piles = frozenset(
+            names[pile] for names in self.pile_names for pile in ("conspiracy", "field", "hand")
+        )
         self._advance(None)
 
     # ---- engine interface ----------------------------------------------------------------
@@ -96,8 +110,6 @@ class AccusationState(TurnFlow, State):
         return self.zones_.as_dict()
 
     def observation(self, seat: int) -> AccusationObservation:
-        from pnpforge.rules.games.accusation.agents import observe
-
         return observe(self, seat)
 
     def clone(self) -> AccusationState:
@@ -130,19 +142,22 @@ class AccusationState(TurnFlow, State):
 
     def _check_piles(self) -> None:
         """Only cards of the right type are in special piles (the Zones keep each card in one pile)."""
-        where, instances, seat_pile_of = self.zones_.where, self.instances, self.seat_pile_of
-        for leader in self.rules.leaders:
-            pile = seat_pile_of[where(instances[leader])][1]
-            if pile not in ("conspiracy", "field", "hand"):
-                raise RuleViolation(f"leader {self.label(leader)} left play to {pile}")
-        kind_of = self.kind_of
-        for seat in range(self.players):
-            for card in self.pile(seat, "field"):
-                if kind_of[card] == "magic":
-                    raise RuleViolation(f"magic {self.label(card)} on the field")
-            for card in self.pile(seat, "score"):
-                if kind_of[card] != "ritual":
-                    raise RuleViolation(f"{self.label(card)} in the score zone is not a ritual")
+        zones, instances = self.zones_, self.instances
+        where, leaders = zones.where, self.rules.leaders
+        if not self._leader_piles.issuperset(map(where, [instances[leader] for leader in leaders])):
+            for leader in leaders:
+                pile = self.seat_pile_of[where(instances[leader])][1]
+                if pile not in ("conspiracy", "field", "hand"):
+                    raise RuleViolation(f"leader {self.label(leader)} left play to {pile}")
+        piles, magic, not_ritual = zones.all_views(), self._magic_ids, self._not_ritual_ids
+        for names in self.pile_names:
+            field, score = piles[names["field"]], piles[names["score"]]
+            if not magic.isdisjoint(map(id, field)):
+                card = next(self._index_by_identity[id(i)] for i in field if id(i) in magic)
+                raise RuleViolation(f"magic {self.label(card)} on the field")
+            if not not_ritual.isdisjoint(map(id, score)):
+                card = next(self._index_by_identity[id(i)] for i in score if id(i) in not_ritual)
+                raise RuleViolation(f"{self.label(card)} in the score zone is not a ritual")
 
     def _check_marks(self) -> None:
         """Guilt, garrisons, deconstructions and sacrifices only on cards where the rules allow them."""
@@ -168,7 +183,8 @@ class AccusationState(TurnFlow, State):
             seat, pile = seat_pile_of[where(instances[under])]
             if pile != "under" or seat_pile_of[where(instances[ritual])] != (seat, "field"):
                 raise RuleViolation(f"sacrificed {self.label(under)} is not under a ritual of its seat")
-        if sum(self.counts("under")) != len(self.sacrificed):
+        piles = self.zones_.all_views()
+        if sum([len(piles[names["under"]]) for names in self.pile_names]) != len(self.sacrificed):
             raise RuleViolation("a card is under a ritual without being sacrificed to it")
 
     def action_text(self, action: Any) -> str:

@@ -98,28 +98,32 @@ class TurnFlow(EffectResolver):
         yield from self._end_of_turn(seat)
 
     def main_options(self, seat: int) -> list[AccusationAction]:
-        """Every main-phase action open to `seat` now (END is always there)."""
-        defs, kind_of = self.rules.instance_defs, self.kind_of
+        """Every main-phase action open to `seat` now (END is always there), sorted."""
         options: list[AccusationAction] = [(END,)]
-        for card in self.field(seat, "leader"):
-            if card not in self.abilities_used and defs[card].steps("ability"):
-                options.append((ABILITY, card))
+        used, has_ability = self.abilities_used, self.has_ability
+        options += [
+            (ABILITY, card) for card in self.field(seat, "leader") if has_ability[card] and card not in used
+        ]
         if self.actions_left <= 0:
             return sorted(options)
-        leader_allowed = self.any_ritual_completed()
-        for card in self.pile(seat, "hand") + self.pile(seat, "conspiracy"):
-            if leader_allowed or kind_of[card] != "leader":
-                options.append((PLAY, card))
-        targets = [location for enemy in self.enemies(seat) for location in self.field(enemy, "location")]
+        kind_of, piles = self.kind_of, self._lists[seat]
+        if self.any_ritual_completed():
+            options += [(PLAY, card) for card in piles["hand"]]
+            options += [(PLAY, card) for card in piles["conspiracy"]]
+        else:
+            options += [(PLAY, card) for card in piles["hand"] if kind_of[card] != "leader"]
+            options += [(PLAY, card) for card in piles["conspiracy"] if kind_of[card] != "leader"]
+        targets = [location for enemy in self._enemies[seat] for location in self.field(enemy, "location")]
         if targets:
-            available = sum([self.raid_value(f) for f in self.raiders(seat)]) + self.raid_bonus_all(seat)
-            guard = dict(self.guards())  # every location's guard, summed once
-            options.extend((RAID, location) for location in targets if available >= guard[location])
-        for location in self.field(seat, "location"):
-            if defs[location].steps("action"):
-                options.append((LOC_ACTION, location))
+            available = self.raid_strength(seat)
+            guard = self.guard_by_location()  # every location's guard, summed once
+            options += [(RAID, location) for location in targets if available >= guard[location]]
+        has_action = self.has_action
+        options += [
+            (LOC_ACTION, location) for location in self.field(seat, "location") if has_action[location]
+        ]
         if self.actions_left >= REBUILD_COST:
-            options.extend((REBUILD, r) for r in self.pile(seat, "discard") if kind_of[r] == "ritual")
+            options += [(REBUILD, card) for card in piles["discard"] if kind_of[card] == "ritual"]
         return sorted(options)
 
     def _main_action(self, seat: int, choice: AccusationAction) -> Play:
