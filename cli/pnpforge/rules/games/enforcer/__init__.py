@@ -33,8 +33,8 @@ same):
 
 Layout: `data` reads the cards, `rules` binds them to options, `state` holds a
 position, `flow` runs the automatic part of a turn, `actions` lists legal
-decisions, `effects` applies them, `power` does the execution arithmetic and
-`agents` builds a seat's observation and the greedy heuristic on it.
+decisions, `effects` applies them, `power` does the execution arithmetic,
+`observe` builds a seat's observation and `agents` the greedy heuristic on it.
 """
 
 from __future__ import annotations

@@ -8,13 +8,12 @@ are the card ids that can come off the pile.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from .data import AID, RESTRICTION, SEIZURE, STRATEGY, Obligor, PlayCard
 from .effects import instance
-from .flow import master_can_take
+from .flow import chance_pile, master_can_take
 from .power import active_objections
 
 if TYPE_CHECKING:
@@ -27,27 +26,30 @@ PERIOD_NAMES = ("上午", "下午", "晚上")
 def legal_actions(st: EnforcerState) -> list:
     if st.phase == "end":
         return []
-    if st.pending:
-        return sorted(st.chance_counts())
+    if st.pending:  # the distinct ids left in the pile, sorted: kept by the piles until one runs out
+        return list(st.piles.sorted_ids(chance_pile(st.pending[0])))
     seat = st.actor()
     acts: list = []
-    if st.phase == "officer":
-        acts = [("officer", c.card) for c in st.piles.view(f"dealt:{seat}")]
-    elif st.phase == "clock_in":
-        acts = [("draw",), ("take_specialty",)]
-    elif st.phase == "period":
+    phase = st.phase
+    if phase == "period":
         acts = strategy_actions(st, seat)
         if st.period == EVENING:
             acts.append(("end_turn",))
         else:
             acts += main_actions(st, seat)
-    elif st.phase == "exec":
+    elif phase == "exec":
         acts = execution_actions(st, seat)
-    elif st.phase == "give":
+    elif phase == "officer":  # two copies of one officer may be dealt: one action
+        acts = list({("officer", cid) for cid in st.piles.ids(st.seat_names[seat]["dealt"])})
+    elif phase == "clock_in":
+        acts = [("draw",), ("take_specialty",)]
+    elif phase == "give":
         acts = give_actions(st, seat)
-    elif st.phase == "discard":
-        acts = [("discard", cid) for cid in {c.card for c in st.piles.view(st.seat_names[seat]["hand"])}]
-    return sorted(set(acts))
+    elif phase == "discard":
+        acts = [("discard", cid) for cid in set(st.piles.ids(st.seat_names[seat]["hand"]))]
+    # every list above holds each action once (one per distinct card id, obligor, seat, objection)
+    acts.sort()
+    return acts
 
 
 def main_actions(st: EnforcerState, seat: int) -> list:
@@ -56,11 +58,14 @@ def main_actions(st: EnforcerState, seat: int) -> list:
     if master_can_take(st, seat):
         acts.append(("research_sp",))
     blocked = st.award_block  # cards are interned: `is` is their equality
+    delayed, news, obligors = st.delayed, st.news, st.cards.obligor
     # the table's texts are kept by the piles until the table changes
     for card, text in zip(st.piles.view("table"), st.piles.texts("table"), strict=True):
-        if card is not blocked and not (st.delayed and st.delayed.get(card)):
+        held = bool(delayed and delayed.get(card))
+        if card is not blocked and not held:
             acts.append(("execute", text))
-        if not st.obligor(card).big and not st.affected(card):  # on the table: projectable
+        # on the table, so projectable unless 大戶 or under a 延緩執行 / 發布新聞 (as `st.affected`)
+        if not obligors[card.card].big and not held and not (news and news.get(card)):
             acts.append(("project", text))
     project = st.project(seat)
     if project is not None and project is not blocked:
@@ -73,16 +78,14 @@ def strategy_actions(st: EnforcerState, seat: int) -> list:
     acts: list = []
     play = st.cards.play
     projectable: list[str] | None = None  # the projectable obligors' texts, found once per call
-    for cid in {c.card for c in st.piles.view(st.seat_names[seat]["hand"])}:
-        card = play[cid]
-        if card.family != STRATEGY:
-            continue
-        if card.effect in ("delay", "news"):
+    for cid in st.cards.strategy.intersection(st.piles.ids(st.seat_names[seat]["hand"])):
+        effect = play[cid].effect
+        if effect == "delay" or effect == "news":
             acts += [("strat", cid, text) for text in st.piles.texts("table")]
-        elif card.effect in ("bonus_project", "assign_project"):
+        elif effect == "bonus_project" or effect == "assign_project":
             if projectable is None:
-                projectable = [str(t) for t in st.piles.view("table") if st.projectable(t)]
-            if card.effect == "bonus_project":
+                projectable = projectable_texts(st)
+            if effect == "bonus_project":
                 acts += [("strat", cid, text) for text in projectable]
             else:
                 alive = st.alive()
@@ -92,9 +95,22 @@ def strategy_actions(st: EnforcerState, seat: int) -> list:
     return acts
 
 
-def play_block(st: EnforcerState, card: PlayCard, obligor: Obligor, weak: bool) -> str | None:
-    """Why `card` cannot be played against `obligor` (None: it can); `weak` as `st.weak` says of
-    the target, worked out once per decision by the caller."""
+def projectable_texts(st: EnforcerState) -> list[str]:
+    """The table's obligors that may become a project (`st.projectable`, for cards on the table)."""
+    delayed, news, obligors = st.delayed, st.news, st.cards.obligor
+    return [
+        text
+        for card, text in zip(st.piles.view("table"), st.piles.texts("table"), strict=True)
+        if not obligors[card.card].big
+        and not (delayed and delayed.get(card))
+        and not (news and news.get(card))
+    ]
+
+
+def play_block_by_target(card: PlayCard, obligor: Obligor, weak: bool) -> str | None:
+    """Why `card` can never be played against `obligor` (None: it can), `weak` as `st.weak` says of
+    the target; a pure function of the cards, so its verdicts are kept per game data.  A
+    'requires_card' card also needs its partner played this turn (checked by the caller)."""
     if weak and (card.family in (SEIZURE, RESTRICTION) or card.effect == "not_vs_weak"):
         return "無效：弱勢"
     if not weak and card.family == AID:
@@ -103,8 +119,6 @@ def play_block(st: EnforcerState, card: PlayCard, obligor: Obligor, weak: bool) 
         return "限制類執行卡無效"
     if card.effect == "min_difficulty" and obligor.difficulty < card.value:
         return f"難度須≥{card.value}"
-    if card.effect == "requires_card" and card.requires not in st.played_keys:
-        return f"本回合須先打出 {card.requires}"
     return None
 
 
@@ -113,17 +127,25 @@ def execution_actions(st: EnforcerState, seat: int) -> list:
     execution = st.execution
     assert execution is not None
     acts: list = [("resolve",)]
-    hand = st.piles.view(st.seat_names[seat]["hand"])
-    ids = Counter([c.card for c in hand])
+    hand = st.piles.ids(st.seat_names[seat]["hand"])
+    ids: dict[str, int] = {}  # copies of each id, in hand order (a Counter costs more to build)
+    for cid in hand:
+        ids[cid] = ids.get(cid, 0) + 1
     active = active_objections(st.piles.ids("objection_shown"), execution.cancelled)
     obligor, weak, play = st.obligor(execution.target), st.weak(execution.target), st.cards.play
+    # the verdicts of play_block_by_target for this target, by card id (kept per game data)
+    blocked = st.cards.blocked.setdefault((obligor.id, weak), {})
+    played_keys = st.played_keys
     for cid in ids:
         card = play[cid]
         if card.family == STRATEGY:
             if card.effect == "cowork":
                 acts.append(("strat", cid))
             continue
-        if play_block(st, card, obligor, weak):
+        block = blocked.get(cid)
+        if block is None:
+            block = blocked[cid] = play_block_by_target(card, obligor, weak) is not None
+        if block or (card.effect == "requires_card" and card.requires not in played_keys):
             continue
         if card.effect == "discard_cost":
             acts += [("play", cid, other) for other, k in ids.items() if k > (other == cid)]

@@ -1,155 +1,85 @@
-"""What one seat may see, and the greedy agent's one-step heuristic computed from it alone.
+"""The greedy agent's one-step heuristic, computed from one seat's observation alone.
 
-The observation holds plain values (ids, counts, tuples), never a pile or the
-state, so an agent cannot reach another player's hand or the face-down decks.
+The observation itself is built in `observe` (re-exported here, where its users look for it).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable, Sequence
 
-from pnpforge.rules.engine import Observation
+from .data import DISCARD_COSTS, RESTRICTION, STRATEGY, CardData, Obligor, Officer, PlayCard
+from .observe import EnforcerObservation, observe
+from .power import added_power, cards_power, difficulty, total_power, voided_families
 
-from .data import AID, DISCARD_COSTS, RESTRICTION, SEIZURE, STRATEGY, CardData, Obligor, Officer, PlayCard
-from .power import difficulty, total_power, voided_families
-
-if TYPE_CHECKING:
-    from .state import EnforcerState
-
-
-@dataclass(frozen=True)
-class EnforcerObservation(Observation):
-    """One seat's view: its own hand and dealt officers, everything face up, counts of the rest."""
-
-    actor: int
-    phase: str
-    period: int
-    hand: tuple[str, ...]  # own hand, card ids in the order they arrived
-    dealt: tuple[str, ...]  # own two officers while choosing
-    specialty_home: int  # own specialty cards beside the officer
-    hand_sizes: tuple[int, ...]
-    officers: tuple[str | None, ...]
-    table: tuple[str, ...]  # obligor instances, e.g. 'OB-03#0'
-    projects: tuple[str | None, ...]
-    awards: tuple[tuple[str, ...], ...]
-    scored: tuple[tuple[str, ...], ...]
-    penalties: tuple[int, ...]
-    eliminated: tuple[bool, ...]
-    exposed: frozenset[str]
-    delayed: frozenset[str]
-    news: frozenset[str]
-    execution_seat: int | None
-    execution_target: str | None
-    execution_source: str | None
-    in_play: tuple[str, ...]
-    objections_shown: tuple[str, ...]
-    cancelled: frozenset[int]
-    played_keys: frozenset[str]
-    exec_deck_size: int
-    obligor_deck_size: int
-
+__all__ = ["EnforcerObservation", "ExecutionMemo", "Greedy", "GreedyCache", "observe"]
 
 _NONE: frozenset[str] = frozenset()
 
 
-def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
-    """Copy out what `seat` may see (values only, nothing that reaches back into the state).
+class ExecutionMemo:
+    """The execution under way as the previous decision's look-ahead worked it out.
 
-    The piles' id and text tuples are cached by the kit until a pile changes, so most fields
-    are reused from the previous observation rather than copied again.  The instance is filled
-    in one step as `Observation.of` does, without its check that every field is named (a few
-    microseconds at every decision); the tests check the fields instead.
-    """
-    zones = st.piles
-    piles = zones.all_views()
-    execution = st.execution
-    mine = st.seat_names[seat]
-    of_kind, ids, texts = st.piles_of_kind, zones.ids, zones.texts
-    # one comprehension per field over every seat's pile of that kind (cheaper than a loop of appends)
-    officers = tuple([pile[-1].card if (pile := piles[name]) else None for name in of_kind["officer"]])
-    projects = tuple([str(pile[-1]) if (pile := piles[name]) else None for name in of_kind["project"]])
-    obs = object.__new__(EnforcerObservation)  # as `Observation.of` builds it, without its per-call checks
-    obs.__dict__.update(
-        {
-            "seat": seat,
-            "actor": st.actor(),
-            "phase": st.phase,
-            "period": st.period,
-            "hand": ids(mine["hand"]),
-            "dealt": ids(mine["dealt"]),
-            "specialty_home": len(piles[mine["specialty"]]),
-            "hand_sizes": tuple([len(piles[name]) for name in of_kind["hand"]]),
-            "officers": officers,
-            "table": texts("table"),
-            "projects": projects,
-            "awards": tuple([ids(name) for name in of_kind["award"]]),
-            "scored": tuple([texts(name) for name in of_kind["scored"]]),
-            "penalties": tuple(st.penalties),
-            "eliminated": tuple(st.out_of_game),
-            "exposed": frozenset([str(c) for c in st.exposed]) if st.exposed else _NONE,
-            "delayed": frozenset([str(c) for c, casters in st.delayed.items() if casters])
-            if st.delayed
-            else _NONE,
-            "news": frozenset([str(c) for c, casters in st.news.items() if casters]) if st.news else _NONE,
-            "execution_seat": execution.seat if execution else None,
-            "execution_target": str(execution.target) if execution else None,
-            "execution_source": execution.source if execution else None,
-            "in_play": zones.ids("in_play"),
-            "objections_shown": zones.ids("objection_shown"),
-            "cancelled": frozenset(execution.cancelled) if execution and execution.cancelled else frozenset(),
-            "played_keys": frozenset(st.played_keys) if st.played_keys else _NONE,
-            "exec_deck_size": len(piles["exec_deck"]),
-            "obligor_deck_size": len(piles["obligor_deck"]),
-        }
-    )
-    return obs
-
-
-class PotentialMemo:
-    """Hand look-aheads already worked out, by everything they depend on: the hand, the cards
-    played this turn and the own officer (the context, shared by every question of a decision),
-    then the target, the source, the target's weakness and the 獎檢公告 cards.
-
-    Consecutive decisions of a turn, and many turns, ask about the same hand against the same
-    obligors; the answer is a pure function of the key, so it is shared across decisions and
-    games.  Two levels so that a decision hashes its hand once, not once per question.
-    Bounded: cleared when it holds more than `LIMIT` contexts.
+    An execution takes several decisions (play a card, another, resolve) over the same target,
+    objections and officer; its parts and difficulty are kept while the observation's fields
+    they are computed from stay equal, and its power while the cards in play stay the same.
     """
 
-    LIMIT = 10_000
+    __slots__ = ("difficulty", "key", "parts", "played", "power")
 
     def __init__(self) -> None:
-        self._known: dict[tuple[object, ...], dict[tuple[object, ...], int]] = {}
+        self.key: tuple[object, ...] | None = None
+        self.parts: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
+        self.difficulty = 0
+        self.played: tuple[str, ...] | None = None
+        self.power = 0
 
-    def of_context(self, context: tuple[object, ...]) -> dict[tuple[object, ...], int]:
-        """The look-aheads known for this context (a live dict: the caller adds to it)."""
-        known = self._known.get(context)
-        if known is None:
-            if len(self._known) >= self.LIMIT:
-                self._known.clear()
-            known = self._known[context] = {}
-        return known
+    def current(self, greedy: Greedy) -> tuple[int, int]:
+        """`greedy`'s (power, difficulty), reusing what the previous decision worked out."""
+        obs = greedy.obs
+        seat = obs.execution_seat
+        assert seat is not None
+        key = (
+            seat, obs.execution_target, obs.execution_source, obs.objections_shown, obs.cancelled,
+            obs.officers[seat], obs.projects[seat], obs.awards[seat], obs.exposed,
+        )  # fmt: skip
+        if key != self.key:
+            self.parts = greedy._execution_parts()
+            self.difficulty = greedy.execution_difficulty()
+            self.key, self.played = key, None
+        greedy._execution = self.parts
+        if self.played != obs.in_play:
+            self.power = greedy.execution_power()
+            self.played = obs.in_play
+        return self.power, self.difficulty
 
 
 class Greedy:
     """The one-step heuristic: the value of an action to the seat observing, from its observation."""
 
-    def __init__(self, cards: CardData, obs: EnforcerObservation, memo: PotentialMemo | None = None) -> None:
+    __slots__ = (
+        "_candidates", "_chosen", "_execution", "_floors", "_memo", "_now", "_officer", "_potentials",
+        "_spotlit", "cards", "obs",
+    )  # fmt: skip
+
+    def __init__(self, cards: CardData, obs: EnforcerObservation, memo: ExecutionMemo | None = None) -> None:
         self.cards = cards
         self.obs = obs
-        self.memo = memo if memo is not None else PotentialMemo()
+        self._memo = memo  # the previous decision's execution parts, when this agent keeps them
         self._candidates: list[tuple[str, PlayCard]] | None = None  # hand cards any execution may use
         self._spotlit: list[str] | None = None
         # what the power of the execution under way depends on besides the cards played
         self._execution: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
         self._now: tuple[int, int] | None = None  # (power, difficulty) of the execution under way
-        # the hand's cards a look-ahead plays, costs paid, by (weak, immune, min_difficulty admitted)
-        self._chosen: dict[tuple[bool, bool, tuple[bool, ...]], list[str]] = {}
-        self._potentials: dict[tuple[object, ...], int] | None = None  # the memo's part for this hand
+        # the hand's cards a look-ahead plays, costs paid, by (weak, immune, min_difficulty admitted):
+        # the cards, their keys (what weaknesses match) and their power when no weakness doubles
+        self._chosen: dict[tuple[bool, bool, tuple[bool, ...]], tuple[list[str], set[str], int]] = {}
+        # hand_potential by (obligor id, weak, source): asked twice per obligor on the table (execute
+        # it, take it as a project), and copies of one obligor look ahead alike
+        self._potentials: dict[tuple[str, bool, str], int] = {}
         self._floors: list[int] | None = None  # the least difficulty of each 'min_difficulty' candidate
+        officer_id = obs.officers[obs.seat]
+        self._officer: Officer | None = cards.officer[officer_id] if officer_id else None  # own officer
 
     def obligor(self, instance: str) -> Obligor:
         return self.cards.obligor_at[instance]
@@ -159,7 +89,7 @@ class Greedy:
         return "弱勢" in traits or ("假弱勢" in traits and instance not in self.obs.exposed)
 
     def spotlight(self, instance: str) -> bool:
-        return "矚目" in self.obligor(instance).traits or instance in self.obs.news
+        return "矚目" in self.cards.obligor_at[instance].traits or instance in self.obs.news
 
     def spotlit(self) -> list[str]:
         """The 矚目 obligors on the table (passing one over costs a penalty), found once."""
@@ -167,23 +97,27 @@ class Greedy:
             self._spotlit = [o for o in self.obs.table if self.spotlight(o)]
         return self._spotlit
 
+    def _execution_parts(self) -> tuple[Obligor, bool, frozenset[str], Officer | None, int]:
+        """What the power of the execution under way depends on besides the cards played."""
+        obs = self.obs
+        seat, target = obs.execution_seat, obs.execution_target
+        assert target is not None and seat is not None
+        award = 0
+        if obs.execution_source == "project" and obs.projects[seat] == target:
+            award = sum(self.cards.play[cid].power for cid in obs.awards[seat])
+        officer_id = obs.officers[seat]
+        return (
+            self.obligor(target),
+            self.weak(target),
+            frozenset(voided_families(self.cards, obs.objections_shown, obs.cancelled)),
+            self.cards.officer[officer_id] if officer_id else None,
+            award,
+        )
+
     def execution_power(self, extra: list[str] | None = None) -> int:
         """Power of the execution under way, with `extra` card ids played as well (look-ahead)."""
         if self._execution is None:
-            obs = self.obs
-            seat, target = obs.execution_seat, obs.execution_target
-            assert target is not None and seat is not None
-            award = 0
-            if obs.execution_source == "project" and obs.projects[seat] == target:
-                award = sum(self.cards.play[cid].power for cid in obs.awards[seat])
-            officer_id = obs.officers[seat]
-            self._execution = (
-                self.obligor(target),
-                self.weak(target),
-                frozenset(voided_families(self.cards, obs.objections_shown, obs.cancelled)),
-                self.cards.officer[officer_id] if officer_id else None,
-                award,
-            )
+            self._execution = self._execution_parts()
         obligor, weak, voided, officer, award = self._execution
         played = [*self.obs.in_play, *extra] if extra else self.obs.in_play
         return total_power(self.cards, obligor, weak, played, voided, officer, award)
@@ -198,29 +132,28 @@ class Greedy:
     def current(self) -> tuple[int, int]:
         """Power and difficulty of the execution under way (the same for every action asked about)."""
         if self._now is None:
-            self._now = (self.execution_power(), self.execution_difficulty())
+            memo = self._memo
+            if memo is None:
+                self._now = (self.execution_power(), self.execution_difficulty())
+            else:
+                self._now = memo.current(self)
         return self._now
 
     def hand_potential(self, target: str, source: str) -> int:
-        """Rough best power the hand could reach against `target` (costs paid from the hand)."""
-        if source == "project" and self.obs.projects[self.obs.seat] != target:
-            source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
+        """Rough best power the hand could reach against `target` (costs paid from the hand).
+
+        Worked out per decision: a hand seldom meets the same obligors twice (each decision
+        draws or plays a card), so answers are not kept across decisions."""
         obs = self.obs
-        weak = self.weak(target)
-        known = self._potentials
-        if known is None:
-            known = self._potentials = self.memo.of_context(
-                (obs.hand, obs.played_keys, obs.officers[obs.seat])
-            )
-        key = (
-            self.cards.obligor_at[target].id,  # copies of one obligor look ahead alike
-            source,
-            weak,
-            obs.awards[obs.seat] if source == "project" else (),
-        )
-        value = known.get(key)
+        if source == "project" and obs.projects[obs.seat] != target:
+            source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
+        obligor = self.cards.obligor_at[target]
+        traits = obligor.traits  # weak(), inline: every execute and project question asks
+        weak = "弱勢" in traits or ("假弱勢" in traits and target not in obs.exposed)
+        key = (obligor.id, weak, source)
+        value = self._potentials.get(key)
         if value is None:
-            value = known[key] = self._hand_potential(target, source, weak)
+            value = self._potentials[key] = self._hand_potential(target, source, weak)
         return value
 
     def candidates(self) -> list[tuple[str, PlayCard]]:
@@ -241,7 +174,7 @@ class Greedy:
         return self._candidates
 
     def _hand_potential(self, target: str, source: str, weak: bool) -> int:
-        obligor = self.obligor(target)
+        obligor = self.cards.obligor_at[target]
         immune = obligor.effect == "immune_restriction"
         # The cards kept depend only on the weakness, the immunity and which 'min_difficulty'
         # cards the difficulty admits: obligors alike in these share one selection per decision.
@@ -249,33 +182,37 @@ class Greedy:
         if floors is None:
             floors = self._floors = [c.value for _, c in self.candidates() if c.effect == "min_difficulty"]
         admitted = tuple([obligor.difficulty >= floor for floor in floors]) if floors else ()
-        chosen = self._chosen.get((weak, immune, admitted))
-        if chosen is None:
-            chosen = self._chosen[weak, immune, admitted] = self.pay_costs(
-                self._usable(obligor, weak, immune)
+        selection = self._chosen.get((weak, immune, admitted))
+        if selection is None:
+            chosen = self.pay_costs(self._usable(obligor, weak, immune))
+            play = self.cards.play
+            selection = self._chosen[weak, immune, admitted] = (
+                chosen,
+                {play[cid].key for cid in chosen},
+                cards_power(self.cards, None, weak, chosen, _NONE),  # no weakness doubled
             )
+        chosen, keys, power = selection
+        weakness = obligor.weakness
+        if weakness and weakness in keys:  # a card it is weak to doubles: worked out for this obligor
+            power = cards_power(self.cards, weakness, weak, chosen, _NONE)
         obs = self.obs
         award = 0
         if source == "project":  # hand_potential() asks for it only with the project's 獎檢公告 in play
             award = sum(self.cards.play[cid].power for cid in obs.awards[obs.seat])
-        officer_id = obs.officers[obs.seat]
-        officer = self.cards.officer[officer_id] if officer_id else None
-        return total_power(self.cards, obligor, weak, chosen, _NONE, officer, award)
+        officer = self._officer  # officer_bonus, inline: most officers give none
+        if officer is not None and officer.effect == "specialist" and officer.category in obligor.categories:
+            power += officer.value
+        return power + award
 
     def _usable(self, obligor: Obligor, weak: bool, immune: bool) -> list[str]:
         """The candidates that may be played against `obligor`, in hand order."""
+        difficulty, filters = obligor.difficulty, self.cards.play_filter
         usable = []
-        for cid, card in self.candidates():
-            family = card.family
-            if weak and (family == SEIZURE or family == RESTRICTION or card.effect == "not_vs_weak"):
-                continue
-            if not weak and family == AID:
-                continue
-            if family == RESTRICTION and immune:
-                continue
-            if card.effect == "min_difficulty" and obligor.difficulty < card.value:
-                continue
-            usable.append(cid)
+        for cid, _ in self.candidates():
+            barred_weak, barred_strong, restriction, floor = filters[cid]
+            if not (barred_weak if weak else barred_strong) and not (restriction and immune):
+                if floor is None or difficulty >= floor:
+                    usable.append(cid)
         return usable
 
     def _payers(self, cid: str) -> set[str]:
@@ -287,8 +224,9 @@ class Greedy:
     def pay_costs(self, usable: list[str]) -> list[str]:
         """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
         play = self.cards.play
-        chosen = sorted(usable, key=lambda cid: -play[cid].power)
-        if not any(play[cid].effect in DISCARD_COSTS for cid in chosen):
+        # strongest first, ties in hand order (a stable sort stays stable reversed)
+        chosen = sorted(usable, key=self.cards.play_power.__getitem__, reverse=True)
+        if self.cards.costly.isdisjoint(chosen):
             return chosen  # nothing to pay
         spare = Counter(self.obs.hand)
         spare.subtract(chosen)
@@ -314,41 +252,74 @@ class Greedy:
     def value(self, action: Hashable) -> float:
         if not isinstance(action, tuple):
             return 0.0
-        kind = action[0]
-        if kind == "play":  # the commonest question, asked first
-            return self.play_value(action)
-        if kind == "officer":
-            effect = self.cards.officer[action[1]].effect
-            return {"specialist": 2.0, "master": 1.5, "draw_on_success": 1.2}.get(effect, 1.0)
-        if kind in ("draw", "research"):
-            return 0.5
-        if kind in ("take_specialty", "research_sp", "veto"):
-            return 1.0
-        if kind == "execute":
-            return self.execute_value(action[1])
-        if kind == "project":
-            return self.project_value(action[1])
-        if kind == "strat":
-            return self.strategy_value(action)
-        if kind == "resolve":
-            power, need = self.current()
-            return 100.0 if power >= need else -20.0
-        if kind in ("give", "discard"):
-            card = self.cards.play[action[1]]
-            return -float(card.power) - (1.0 if card.family == STRATEGY else 0.0)
-        return 0.0  # end_turn
+        handler = _VALUES.get(action[0])
+        return handler(self, action) if handler is not None else 0.0  # end_turn
+
+    def values(self, legal: Sequence[Hashable]) -> list[float]:
+        """`value` of every action of one decision, in one loop.  The kinds a period decision
+        lists by the dozen (strategy cards on each obligor and seat, executions, projects) are
+        valued inline; the tests check the loop against `value` action by action."""
+        handlers = _VALUES
+        play, seat = self.cards.play, self.obs.seat
+        out: list[float] = []
+        append = out.append
+        for action in legal:
+            if type(action) is not tuple:
+                append(0.0)
+                continue
+            kind = action[0]
+            if kind == "strat":  # as strategy_value
+                effect = play[action[1]].effect
+                if effect == "assign_project":
+                    append(-0.2 if action[3] == seat else -1.0)
+                elif effect == "cowork":
+                    append(0.8)
+                elif effect == "bonus_project":
+                    append(0.2 + self.cards.obligor_at[action[2]].score / 10)
+                else:
+                    append(-0.5)
+            elif kind == "execute":
+                append(self.execute_value(action[1]))
+            elif kind == "project":
+                append(self.project_value(action[1]))
+            else:
+                handler = handlers.get(kind)
+                append(handler(self, action) if handler is not None else 0.0)
+        return out
+
+    def _officer_value(self, action: tuple) -> float:
+        effect = self.cards.officer[action[1]].effect
+        return _OFFICER_VALUES.get(effect, 1.0)
+
+    def _resolve_value(self, action: tuple) -> float:
+        power, need = self.current()
+        return 100.0 if power >= need else -20.0
+
+    def _card_loss_value(self, action: tuple) -> float:
+        """Giving or discarding a card: its power lost, a strategy card a little more."""
+        card = self.cards.play[action[1]]
+        return -float(card.power) - (1.0 if card.family == STRATEGY else 0.0)
+
+    def _execute_value(self, action: tuple) -> float:
+        return self.execute_value(action[1])
+
+    def _project_value(self, action: tuple) -> float:
+        return self.project_value(action[1])
 
     def execute_value(self, target: str) -> float:
         obs = self.obs
-        obligor = self.obligor(target)
-        source = "project" if obs.projects[obs.seat] == target else "table"
+        seat = obs.seat
+        obligor = self.cards.obligor_at[target]
+        project = obs.projects[seat]
+        source = "project" if project == target else "table"
         margin = self.hand_potential(target, source) - (obligor.difficulty + obligor.objections)
         cost = 0.0
-        penalty = 2.0 + 2.0 * obs.penalties[obs.seat]  # worse the nearer elimination is
+        penalty = 2.0 + 2.0 * obs.penalties[seat]  # worse the nearer elimination is
         if source == "table":
-            if obs.projects[obs.seat] is not None:
+            if project is not None:
                 cost += penalty
-            if not self.spotlight(target) and any(o != target for o in self.spotlit()):
+            spotlit = self.spotlit()  # distinct obligors: another one is there unless it is the only one
+            if spotlit and not self.spotlight(target) and (len(spotlit) > 1 or spotlit[0] != target):
                 cost += penalty
         value = (2.0 + obligor.score) if margin >= 0 else -10.0 + margin
         return value - cost
@@ -372,12 +343,17 @@ class Greedy:
 
     def play_value(self, action: tuple) -> float:
         now, need = self.current()
-        card = self.cards.play[action[1]]
+        cid = action[1]
+        card = self.cards.play[cid]
         if card.effect == "cancel_objection" and action[2] >= 0:
             return 3.0
         if now >= need:
             return -1.0
-        gain = float(self.execution_power([action[1]]) - now) + 0.1
+        obligor, weak, voided, _, _ = self._execution  # type: ignore[misc]  # set by current()
+        added = added_power(self.cards, obligor, weak, cid, voided)
+        if added is None:  # a 查封 or 拍賣: the pairing with the cards in play decides
+            added = self.execution_power([cid]) - now
+        gain = float(added) + 0.1
         if card.effect == "extra_objection":
             gain -= 1.5  # risks another objection card
         if len(action) > 2 and isinstance(action[2], str):
@@ -385,9 +361,27 @@ class Greedy:
         return gain
 
 
-def greedy_value(cards: CardData, obs: EnforcerObservation, action: Hashable) -> float:
-    """One-step value of `action` for the observing seat (own hand and public information only)."""
-    return Greedy(cards, obs).value(action)
+_OFFICER_VALUES = {"specialist": 2.0, "master": 1.5, "draw_on_success": 1.2}
+_CONSTANT_VALUES = {"draw": 0.5, "research": 0.5, "take_specialty": 1.0, "research_sp": 1.0, "veto": 1.0}
+
+
+def _constant(value: float) -> Callable[[Greedy, tuple], float]:
+    """A handler giving the same value to every action of its kind."""
+    return lambda greedy, action: value
+
+
+# the value of an action by its kind (kinds not named, end_turn, are worth 0.0)
+_VALUES: dict[object, Callable[[Greedy, tuple], float]] = {
+    "play": Greedy.play_value,
+    "officer": Greedy._officer_value,
+    **{kind: _constant(value) for kind, value in _CONSTANT_VALUES.items()},
+    "execute": Greedy._execute_value,
+    "project": Greedy._project_value,
+    "strat": Greedy.strategy_value,
+    "resolve": Greedy._resolve_value,
+    "give": Greedy._card_loss_value,
+    "discard": Greedy._card_loss_value,
+}
 
 
 class GreedyCache:
@@ -395,13 +389,13 @@ class GreedyCache:
 
     def __init__(self, cards: CardData) -> None:
         self.cards = cards
-        self.memo = PotentialMemo()
         self._last: Greedy | None = None
+        self._execution = ExecutionMemo()
 
     def greedy(self, obs: EnforcerObservation) -> Greedy:
         """The heuristic for this observation (the one built for the last question when it is the same)."""
         if self._last is None or self._last.obs is not obs:
-            self._last = Greedy(self.cards, obs, self.memo)
+            self._last = Greedy(self.cards, obs, self._execution)
         return self._last
 
     def value(self, obs: EnforcerObservation, action: Hashable) -> float:

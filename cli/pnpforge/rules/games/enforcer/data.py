@@ -122,6 +122,15 @@ class CardData:
     rookie_track: Track = Track((0,))
     unknown: list[UnknownEffect] = field(default_factory=list)
     obligor_at: dict[str, Obligor] = field(default_factory=dict)  # by instance text, e.g. 'OB-03#0'
+    play_power: dict[str, int] = field(default_factory=dict)  # each play card's power (a sort key)
+    # what bars a play card from an execution, for the greedy look-ahead: (barred against a weak
+    # obligor, barred against one not weak, 限制, least difficulty admitted or None)
+    play_filter: dict[str, tuple[bool, bool, bool, int | None]] = field(default_factory=dict)
+    costly: frozenset[str] = frozenset()  # play cards with a discard cost
+    strategy: frozenset[str] = frozenset()  # play cards of the 策略 family
+    # whether a card can never be played against an obligor, by (obligor id, weak) then card id:
+    # filled by the legal actions as they meet each pair (a pure function of these cards)
+    blocked: dict[tuple[str, bool], dict[str, bool]] = field(default_factory=dict, compare=False, repr=False)
 
     def instances(self, kind: str) -> list[CardInstance]:
         """Every physical copy of the cards of one type, in database order."""
@@ -263,7 +272,21 @@ def load_cards(rows: Iterable[Card]) -> CardData:
     loader.check_references()
     data = loader.data
     data.obligor_at = {str(card): data.obligor[card.card] for card in data.instances("obligor")}
+    data.play_power = {cid: card.power for cid, card in data.play.items()}
+    data.play_filter = {cid: _play_filter(card) for cid, card in data.play.items()}
+    data.costly = frozenset(cid for cid, card in data.play.items() if card.effect in DISCARD_COSTS)
+    data.strategy = frozenset(cid for cid, card in data.play.items() if card.family == STRATEGY)
     return data
+
+
+def _play_filter(card: PlayCard) -> tuple[bool, bool, bool, int | None]:
+    """The facts about `card` that decide whether it may be played against an obligor."""
+    return (
+        card.family == SEIZURE or card.family == RESTRICTION or card.effect == "not_vs_weak",
+        card.family == AID,
+        card.family == RESTRICTION,
+        card.value if card.effect == "min_difficulty" else None,
+    )
 
 
 _CARD_TYPES = ("execution", "specialty", "obligor", "objection", "officer", "penalty")

@@ -14,7 +14,8 @@ from pnpforge.rules.engine import CardInstance
 
 from . import flow
 from .data import AID, DISCARD_COSTS, START_HAND, TABLE_SIZE
-from .flow import discard, first
+from .flow import discard, first, first_drawn
+from .power import execution_totals
 
 if TYPE_CHECKING:
     from .state import EnforcerState
@@ -37,15 +38,15 @@ def instance(text: str) -> CardInstance:
 def apply_chance(st: EnforcerState, cid: str) -> None:
     task = st.pending.pop(0)
     kind = task[0]
-    if kind == "officer":
-        st.piles.move(first(st, "officer_deck", cid), "officer_deck", f"dealt:{task[1]}")
-    elif kind == "draw":
-        st.piles.move(first(st, "exec_deck", cid), "exec_deck", f"hand:{task[1]}")
+    if kind == "draw":
+        st.piles.move(first_drawn(st, "exec_deck", cid), "exec_deck", st.seat_names[task[1]]["hand"])
     elif kind == "reveal":
-        st.piles.move(first(st, "obligor_deck", cid), "obligor_deck", "table")
+        st.piles.move(first_drawn(st, "obligor_deck", cid), "obligor_deck", "table")
         st.outcome(None, f"{name(st, cid)} revealed on the table", cid)
+    elif kind == "officer":
+        st.piles.move(first_drawn(st, "officer_deck", cid), "officer_deck", st.seat_names[task[1]]["dealt"])
     elif kind == "objection":
-        st.piles.move(first(st, "objection_deck", cid), "objection_deck", "objection_shown")
+        st.piles.move(first_drawn(st, "objection_deck", cid), "objection_deck", "objection_shown")
         execution = st.execution
         seat = execution.seat if execution else None
         against = f" against {name(st, execution.target.card)}" if execution else ""
@@ -130,7 +131,7 @@ def _execute(st: EnforcerState, seat: int, target: str) -> None:
         flow.open_execution(st, seat, card, "project")
         return
     due = []
-    if not st.spotlight(card) and any(st.spotlight(o) for o in st.table() if o != card):
+    if not st.spotlight(card) and any(st.spotlight(o) for o in st.piles.view("table") if o != card):
         due.append("passed over a 矚目 obligor")
     if st.project(seat) is not None:
         due.append("abandoned its project")
@@ -145,7 +146,7 @@ def _execute(st: EnforcerState, seat: int, target: str) -> None:
 
 
 def _end_turn(st: EnforcerState, seat: int) -> None:
-    if len(st.hand(seat)) > st.hand_limit(seat):
+    if st.piles.count(st.seat_names[seat]["hand"]) > st.hand_limit(seat):
         st.phase = "discard"
     else:
         flow.next_turn(st)
@@ -153,7 +154,7 @@ def _end_turn(st: EnforcerState, seat: int) -> None:
 
 def _discard(st: EnforcerState, seat: int, cid: str) -> None:
     discard(st, first(st, f"hand:{seat}", cid), f"hand:{seat}")
-    if len(st.hand(seat)) <= st.hand_limit(seat):
+    if st.piles.count(st.seat_names[seat]["hand"]) <= st.hand_limit(seat):
         flow.next_turn(st)
 
 
@@ -205,12 +206,13 @@ def _strategy(
 def _play(st: EnforcerState, seat: int, cid: str, extra: Any = None) -> None:
     execution = st.execution
     assert execution is not None
-    st.piles.move(first(st, f"hand:{seat}", cid), f"hand:{seat}", "in_play")
+    hand = st.seat_names[seat]["hand"]
+    st.piles.move(first(st, hand, cid), hand, "in_play")
     card = st.cards.play[cid]
     st.played_keys.add(card.key)
     st.used(seat, cid, f"played {name(st, cid)} against {name(st, execution.target.card)}")
     if card.effect in DISCARD_COSTS:
-        discard(st, first(st, f"hand:{seat}", extra), f"hand:{seat}")
+        discard(st, first(st, hand, extra), hand)
     elif card.effect == "draw":
         st.pending += [("draw", seat)] * card.value
     elif card.effect == "expose":
@@ -227,14 +229,14 @@ def _resolve(st: EnforcerState, seat: int) -> None:
     execution = st.execution
     assert execution is not None
     obligor = st.obligor(execution.target)
-    power, difficulty = st.execution_power(), st.execution_difficulty()
+    power, difficulty = execution_totals(st)
     success = power >= difficulty
     verdict = "succeeds" if success else "fails"
     st.outcome(
         seat, f"execution of {obligor.name} {verdict}: power {power} vs difficulty {difficulty}", obligor.id
     )
     weak = st.weak(execution.target)
-    aided = weak and any(st.cards.play[c.card].family == AID for c in st.piles.pile("in_play"))
+    aided = weak and any(st.cards.play[cid].family == AID for cid in st.piles.ids("in_play"))
     flow.discard_all(st, "in_play")
     st.piles.move_all("objection_shown", "objection_deck")
     st.execution = None

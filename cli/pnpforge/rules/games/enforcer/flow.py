@@ -4,11 +4,13 @@ A day (turn) is: clock in (draw 1) → morning and afternoon (one of execute an
 obligor / take a project / study the files each) → evening (strategy cards
 only) → discard to the hand limit.  Between decisions the state runs chance
 tasks (`pending`: draws, reveals, objection flips) and then the step named by
-`then`; `advance` does that until a decision, a chance node or the end.
+`then`; `advance` does that until a decision, a chance node or the end.  An
+execution under way is an `Execution`, opened here.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance, RuleViolation
@@ -23,6 +25,17 @@ CHANCE_PILES = {"draw": "exec_deck", "reveal": "obligor_deck", "objection": "obj
 DRAWN_FROM = (*CHANCE_PILES.values(), "officer_deck")  # every pile a chance step draws from
 
 
+@dataclass
+class Execution:
+    """The execution under way: who, against which obligor, from where."""
+
+    seat: int
+    target: CardInstance
+    source: str  # "table" or "project"
+    final: bool = False  # a make-up execution at game end
+    cancelled: set[int] = field(default_factory=set)  # indices into the objections shown
+
+
 def chance_pile(task: tuple) -> str:
     """The face-down pile a chance task draws from."""
     return CHANCE_PILES.get(task[0], "officer_deck")
@@ -30,14 +43,15 @@ def chance_pile(task: tuple) -> str:
 
 def advance(st: EnforcerState) -> None:
     """Run pending chance tasks' bookkeeping and automatic steps until someone must act."""
+    pending, piles = st.pending, st.piles
     while st.phase != "end":
-        if st.pending:
-            task = st.pending[0]
-            if task[0] == "draw" and not st.piles.count("exec_deck") and st.piles.count("exec_discard"):
-                st.piles.move_all("exec_discard", "exec_deck")  # house rule: reshuffle the discards
-            if st.piles.count(chance_pile(task)):
+        if pending:
+            task = pending[0]
+            if task[0] == "draw" and not piles.count("exec_deck") and piles.count("exec_discard"):
+                piles.move_all("exec_discard", "exec_deck")  # house rule: reshuffle the discards
+            if piles.count(CHANCE_PILES.get(task[0], "officer_deck")):  # chance_pile(task), inline
                 return
-            st.pending.pop(0)  # nothing left to draw: the draw is lost
+            pending.pop(0)  # nothing left to draw: the draw is lost
             continue
         if st.then is None:
             return
@@ -110,7 +124,7 @@ def begin_turn(st: EnforcerState, seat: int) -> None:
 def master_can_take(st: EnforcerState, seat: int) -> bool:
     """A master officer whose specialty card is home may take it instead of drawing."""
     officer = st.officer_of(seat)
-    return bool(officer and officer.effect == "master" and st.piles.count(f"specialty:{seat}"))
+    return bool(officer and officer.effect == "master" and st.piles.count(st.seat_names[seat]["specialty"]))
 
 
 def expire_effects(st: EnforcerState, seat: int) -> None:
@@ -133,16 +147,21 @@ def next_period(st: EnforcerState) -> None:
 
 
 def next_turn(st: EnforcerState) -> None:
-    alive = st.alive()
-    seat = next(s for s in [(st.turn + k) % st.players for k in range(1, st.players + 1)] if s in alive)
-    begin_turn(st, seat)
+    """The next seat after the current one that is still in (the current one last) begins."""
+    out, players = st.out_of_game, st.players
+    for k in range(1, players + 1):
+        seat = (st.turn + k) % players
+        if not out[seat]:
+            begin_turn(st, seat)
+            return
+    raise RuleViolation("no player left to take a turn")
 
 
 def check_end(st: EnforcerState) -> bool:
     """Ends the game (or starts the make-up executions) when a condition holds."""
     if st.phase == "end":
         return True
-    if len(st.alive()) <= 1:
+    if st.out_of_game.count(False) <= 1:  # one player (or none) still in
         finish(st, "last_player")
         return True
     if (
@@ -207,8 +226,6 @@ def open_execution(
     st: EnforcerState, seat: int, target: CardInstance, source: str, final: bool = False
 ) -> None:
     """Declare an execution: its objection cards are flipped at once."""
-    from .state import Execution
-
     st.execution = Execution(seat, target, source, final)
     st.phase = "exec"
     st.pending += [("objection",)] * st.obligor(target).objections
@@ -225,6 +242,15 @@ def first(st: EnforcerState, pile: str, cid: str) -> CardInstance:
     raise RuleViolation(f"card {cid} is not in pile {pile}")
 
 
+def first_drawn(st: EnforcerState, pile: str, cid: str) -> CardInstance:
+    """`first(st, pile, cid)` for a pile chance draws from, without a scan: the piles keep its
+    copies by id in pile order (cards only ever go onto the top of these piles)."""
+    copies = st.piles.copies(pile, cid)
+    if not copies:
+        raise RuleViolation(f"card {cid} is not in pile {pile}")
+    return copies[0]
+
+
 def discard(st: EnforcerState, card: CardInstance, src: str) -> None:
     """Played or discarded cards: execution cards to the discard pile, specialties home."""
     owner = st.specialty_owner.get(card)
@@ -233,8 +259,8 @@ def discard(st: EnforcerState, card: CardInstance, src: str) -> None:
 
 def discard_all(st: EnforcerState, src: str) -> None:
     """Discard a pile from its top down."""
-    while st.piles.count(src):
-        discard(st, st.piles.pile(src)[-1], src)
+    while pile := st.piles.view(src):  # looked up afresh after each move (a view is not kept across one)
+        discard(st, pile[-1], src)
 
 
 def refill(st: EnforcerState) -> None:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 def active_objections(shown: Sequence[str], cancelled: Collection[int]) -> list[int]:
     """Indices of the objection cards shown that no 釋明法令 or veto cancelled."""
+    if not cancelled:
+        return list(range(len(shown)))
     return [i for i in range(len(shown)) if i not in cancelled]
 
 
@@ -53,34 +55,68 @@ def total_power(
 ) -> int:
     """Power of `played` card ids: weakness ×2, each 拍賣 doubles one 查封 (the strongest first),
     a 專股 officer's bonus, and the project's 獎檢公告 power."""
+    return (
+        cards_power(cards, obligor.weakness, weak, played, voided)
+        + officer_bonus(obligor, officer)
+        + award_power
+    )
+
+
+def cards_power(
+    cards: CardData, weakness: str | None, weak: bool, played: Iterable[str], voided: Collection[str]
+) -> int:
+    """The cards' part of `total_power`: what depends on the obligor only through its weakness."""
     total = 0
     auctions = 0
     seizures: list[int] = []
+    play = cards.play
     for cid in played:
-        card = cards.play[cid]
-        if card.family == STRATEGY or card.family in voided:
+        card = play[cid]
+        family = card.family
+        if family == STRATEGY or family in voided:
             continue
-        if card.family == AID and not weak:
+        if family == AID and not weak:
             continue  # 扶助 voided once a 假弱勢 is exposed
-        power = card.power * (2 if obligor.weakness and card.key == obligor.weakness else 1)
-        if card.family == SEIZURE:
+        power = card.power * (2 if weakness and card.key == weakness else 1)
+        if family == SEIZURE:
             seizures.append(power)
             continue
         if card.effect == "double_seizure":
             auctions += 1
         total += power
-    seizures.sort(reverse=True)
-    total += sum(p * 2 if i < auctions else p for i, p in enumerate(seizures))
+    if seizures:
+        seizures.sort(reverse=True)
+        total += sum(p * 2 if i < auctions else p for i, p in enumerate(seizures))
+    return total
+
+
+def officer_bonus(obligor: Obligor, officer: Officer | None) -> int:
+    """A 專股 officer's bonus against obligors of its category."""
     if officer and officer.effect == "specialist" and officer.category in obligor.categories:
-        total += officer.value
-    return total + award_power
+        return officer.value
+    return 0
+
+
+def added_power(
+    cards: CardData, obligor: Obligor, weak: bool, cid: str, voided: Collection[str]
+) -> int | None:
+    """What playing `cid` adds to the power of an execution, or None when that depends on the
+    other cards played (a 查封 or a 拍賣: the doublings pair them).  Mirrors `cards_power`."""
+    card = cards.play[cid]
+    family = card.family
+    if family == STRATEGY or family in voided or (family == AID and not weak):
+        return 0
+    if family == SEIZURE or card.effect == "double_seizure":
+        return None
+    weakness = obligor.weakness
+    return card.power * (2 if weakness and card.key == weakness else 1)
 
 
 # ---- the same, read from a state ---------------------------------------------------------------
 
 
 def _shown(st: EnforcerState) -> list[str]:
-    return [c.card for c in st.piles.pile("objection_shown")]
+    return list(st.piles.ids("objection_shown"))
 
 
 def execution_difficulty(st: EnforcerState) -> int:
@@ -90,12 +126,24 @@ def execution_difficulty(st: EnforcerState) -> int:
     return difficulty(st.cards, st.obligor(execution.target), _shown(st), execution.cancelled)
 
 
+def execution_totals(st: EnforcerState) -> tuple[int, int]:
+    """`execution_power` and `execution_difficulty` together, the objections shown read once."""
+    execution = st.execution
+    if execution is None:
+        raise RuleViolation("no execution under way")
+    shown, cancelled = st.piles.ids("objection_shown"), execution.cancelled
+    voided = voided_families(st.cards, shown, cancelled) if shown else set()
+    played = list(st.piles.ids("in_play"))
+    power = power_against(st, execution.seat, execution.target, execution.source, played, voided)
+    return power, difficulty(st.cards, st.obligor(execution.target), shown, cancelled)
+
+
 def execution_power(st: EnforcerState, extra: list[str] | None = None) -> int:
     """Power of the cards in play (plus `extra` card ids, for look-ahead)."""
     execution = st.execution
     if execution is None:
         raise RuleViolation("no execution under way")
-    played = [c.card for c in st.piles.pile("in_play")] + list(extra or [])
+    played = [*st.piles.ids("in_play"), *(extra or [])]
     voided = voided_families(st.cards, _shown(st), execution.cancelled)
     return power_against(st, execution.seat, execution.target, execution.source, played, voided)
 
@@ -110,7 +158,7 @@ def power_against(
 ) -> int:
     award = 0
     if source == "project" and st.project(seat) == target:
-        award = sum(st.cards.play[c.card].power for c in st.piles.pile(f"award:{seat}"))
+        award = sum(st.cards.play[cid].power for cid in st.piles.ids(st.seat_names[seat]["award"]))
     return total_power(
         st.cards, st.obligor(target), st.weak(target), played, voided, st.officer_of(seat), award
     )

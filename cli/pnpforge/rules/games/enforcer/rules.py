@@ -70,5 +70,4 @@ class EnforcerRules(GameRules):
         assert isinstance(obs, EnforcerObservation)
         if len(legal) < 2:
             return [0.0] * len(legal)
-        value = self._greedy.greedy(obs).value
-        return [value(action) for action in legal]
+        return self._greedy.greedy(obs).values(legal)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -28,9 +27,10 @@ from .data import (
     Officer,
     Track,
 )
+from .flow import Execution
+from .observe import EnforcerObservation, PublicPiles, observe
 
 if TYPE_CHECKING:
-    from .agents import EnforcerObservation
     from .rules import EnforcerRules
 
 MORNING, AFTERNOON, EVENING = 0, 1, 2
@@ -45,17 +45,6 @@ SEAT_PILES = ("hand", "officer", "cover", "dealt", "penalty", "project", "award"
 def seat_pile(kind: str, seat: int) -> str:
     """The name of one seat's pile of `kind` (e.g. 'hand:2'); cached, as every step asks."""
     return f"{kind}:{seat}"
-
-
-@dataclass
-class Execution:
-    """The execution under way: who, against which obligor, from where."""
-
-    seat: int
-    target: CardInstance
-    source: str  # "table" or "project"
-    final: bool = False  # a make-up execution at game end
-    cancelled: set[int] = field(default_factory=set)  # indices into the objections shown
 
 
 class EnforcerState(State):
@@ -79,6 +68,9 @@ class EnforcerState(State):
         ]
         names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
         self.piles = Zones(names, counted=flow.DRAWN_FROM)
+        # the observations' public fields, kept until their piles move (made by the first observation,
+        # so games whose agents never observe do not pay for the watcher)
+        self.public_piles: PublicPiles | None = None
         for kind, pile in (("execution", "exec_deck"), ("obligor", "obligor_deck"),
                            ("objection", "objection_deck"), ("officer", "officer_deck"),
                            ("penalty", "penalty_supply"), ("specialty", "box")):  # fmt: skip
@@ -111,7 +103,11 @@ class EnforcerState(State):
         self.turns = 0
         self.reason = ""
         self._legal: list | None = None
-        self._scored_sums: dict[str, tuple[tuple[str, ...], int]] = {}  # pile -> (its ids, their scores)
+        # each seat's scored obligors as the invariants read them (the set of them, their total score),
+        # redone for the scored piles a watcher reports as moved (made by the first check)
+        self._scored_facts: list[set[CardInstance]] = [set() for _ in range(players)]
+        self._scored_totals: list[int] = [0] * players
+        self._invariant_changes: set[str] | None = None
         for seat in range(players):
             self.pending += [("officer", seat)] * 2
         self.then = "choose_officers"
@@ -204,22 +200,29 @@ class EnforcerState(State):
         return self._legal
 
     def legal_actions(self) -> list[Hashable]:
-        return list(self._legal_now())
+        legal = self._legal  # `_legal_now`, inline: asked at every step
+        if legal is None:
+            legal = self._legal = actions.legal_actions(self)
+        return list(legal)
 
     def chance_counts(self) -> Counter[str]:
         """Copies of each card id in the pile this chance step draws from (kept by the piles)."""
         return self.piles.id_counts(flow.chance_pile(self.pending[0]))
 
     def chance_outcomes(self) -> list[tuple[Hashable, float]]:
-        legal = self._legal_now()  # the card ids in the pile, sorted
-        counts = self.chance_counts()
-        total = len(self.piles.view(flow.chance_pile(self.pending[0])))
-        return [(cid, counts[str(cid)] / total) for cid in legal]
+        legal: list[str] = self._legal_now()  # type: ignore[assignment]  # the pile's card ids, sorted
+        pile = flow.chance_pile(self.pending[0])
+        counts = self.piles.id_counts(pile)
+        total = len(self.piles.view(pile))
+        return [(cid, counts[cid] / total) for cid in legal]  # chance actions are card id strings
 
     def apply(self, action: Hashable) -> None:
         if self.phase == "end":
             raise RuleViolation("the game is over")
-        if action not in self._legal_now():
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = actions.legal_actions(self)
+        if action not in legal:
             raise RuleViolation(f"illegal action {action!r} in phase {self.phase}")
         self._legal = None
         if self.pending:
@@ -233,8 +236,6 @@ class EnforcerState(State):
         return self.piles.as_dict()
 
     def observation(self, seat: int) -> EnforcerObservation:
-        from .agents import observe
-
         return observe(self, seat)
 
     def action_text(self, action: Hashable) -> str:
@@ -325,29 +326,40 @@ class EnforcerState(State):
                 raise RuleViolation(f"specialty card {card} strayed from its master")
 
     def _check_seats(self, piles: Mapping[str, Sequence[CardInstance]]) -> None:
-        """Each seat's points, project, awards, elimination and helped obligors (one loop over the
-        seats rather than a call per seat, and the scored sums looked up inline: every step runs it)."""
+        """Each seat's points, project, awards, elimination and helped obligors.  Every step runs
+        it, so each check runs over all seats at once where it can (the points as one list
+        comparison, the eliminated seats' cards only when a seat is out)."""
         obligors = self.cards.obligor
-        ids_of, sums = self.piles.ids, self._scored_sums
-        points, penalties, out_of_game, tracks = self.points, self.penalties, self.out_of_game, self.tracks
-        for seat, (scored_name, project_name, award_name, hand_name) in enumerate(self._seat_check_names):
-            ids = ids_of(scored_name)  # the same tuple until the pile changes: it keys the sum
-            known = sums.get(scored_name)
-            if known is None or known[0] is not ids:
-                known = sums[scored_name] = (ids, sum([obligors[cid].score for cid in ids]))
-            if points[seat] != known[1]:
-                raise RuleViolation(f"seat {seat}: points {points[seat]} do not match its scored obligors")
+        facts, totals = self._scored_facts, self._scored_totals
+        changed = self._invariant_changes
+        if changed is None:
+            changed = self._invariant_changes = self.piles.watch()  # starts with every pile
+        if changed:
+            for seat, (scored_name, _, _, _) in enumerate(self._seat_check_names):
+                if scored_name in changed:
+                    scored = piles[scored_name]
+                    facts[seat] = set(scored)
+                    totals[seat] = sum([obligors[c.card].score for c in scored])
+            changed.clear()
+        points = self.points
+        if points != totals:
+            seat = next(s for s in range(self.players) if points[s] != totals[s])
+            raise RuleViolation(f"seat {seat}: points {points[seat]} do not match its scored obligors")
+        for seat, (_, project_name, award_name, _) in enumerate(self._seat_check_names):
             project = piles[project_name]
             if project:
                 if obligors[project[0].card].big:
                     raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")
             elif piles[award_name]:
                 raise RuleViolation(f"seat {seat}: 獎檢公告 without a project")
-            out = out_of_game[seat]
+        penalties, tracks = self.penalties, self.tracks
+        for seat, out in enumerate(self.out_of_game):
             if out != (penalties[seat] >= tracks[seat].eliminate_at):
                 raise RuleViolation(f"seat {seat}: eliminated flag disagrees with the penalties")
-            if out and (piles[hand_name] or project):
-                raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
-            helped = self.helped[seat]
-            if helped and not helped <= set(piles[scored_name]):
+            if out:
+                _, project_name, _, hand_name = self._seat_check_names[seat]
+                if piles[hand_name] or piles[project_name]:
+                    raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
+        for seat, helped in enumerate(self.helped):
+            if helped and not helped <= facts[seat]:
                 raise RuleViolation(f"seat {seat}: helped obligors not among its scored ones")
