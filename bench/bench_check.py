@@ -79,6 +79,8 @@ def bare_game(rules: GameRules, players: int, seed: int, agents: list[str], opti
         legal = state.legal_actions()
         if player == CHANCE:
             state.apply(runner.pick_chance(state, rng))  # as the runner picks: the very same games
+        elif len(legal) == 1:  # as the runner takes a forced action: no observation, the same draw
+            state.apply(seats[player].forced(legal[0]))
         else:
             agent = seats[player]
             state.apply(agent.choose(state.observation(player) if agent.observes else None, legal))

@@ -27,6 +27,12 @@ class Agent(Protocol):
 
     def choose(self, obs: Any, legal: Sequence[Any]) -> Any: ...
 
+    def forced(self, action: Any) -> Any:
+        """`action`, the only legal one, drawing from the agent's generator exactly what
+        `choose` would draw, so every later choice is the same; the runner then need not
+        build an observation nor value a choice that is no choice."""
+        ...
+
 
 class RandomAgent:
     """Uniformly random legal play: explores corners of the rules greedy play never reaches."""
@@ -39,6 +45,10 @@ class RandomAgent:
 
     def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
         return legal[self.rng.randrange(len(legal))]
+
+    def forced(self, action: Any) -> Any:
+        self.rng.randrange(1)  # what choose() draws from a list of one
+        return action
 
 
 class GreedyAgent:
@@ -63,6 +73,10 @@ class GreedyAgent:
             return legal[scores.index(best)]
         top = [i for i, s in enumerate(scores) if s == best]
         return legal[top[self.rng.randrange(len(top))]]
+
+    def forced(self, action: Any) -> Any:
+        self.rng.randrange(1)  # the tie-break choose() draws when one action is best
+        return action
 
 
 def make_agent(name: str, seed: int, seat: int, values: ValuesFn | None = None) -> Agent:

@@ -184,9 +184,10 @@ def _run(
 
 def _decide(state: State, agent: Agent, seat: int, legal: list[Any], sampled: bool) -> Any:
     """The agent's choice from the seat's observation, built only when the agent reads it (the
-    random agent does not) or when this step's purity check needs it."""
-    if not (agent.observes or sampled):
-        return agent.choose(None, legal)
+    random agent does not) or when this step's purity check needs it; a single legal action is
+    taken without one (the agent still draws what it would have drawn)."""
+    if not sampled and (len(legal) == 1 or not agent.observes):
+        return agent.forced(legal[0]) if len(legal) == 1 else agent.choose(None, legal)
     obs = state.observation(seat)
     if sampled:
         check_observation(obs, seat)

@@ -40,6 +40,19 @@ class Zones:
         for watcher in self._watchers:
             watcher.add(name)
 
+    def _moved(self, src: str, dst: str) -> None:
+        """`_changed` for both piles of a move in one call (every move of a game comes here)."""
+        if self._ids_of:
+            self._ids_of.pop(src, None)
+            self._ids_of.pop(dst, None)
+        if self._texts_of:
+            self._texts_of.pop(src, None)
+            self._texts_of.pop(dst, None)
+        self.changes += 2
+        for watcher in self._watchers:
+            watcher.add(src)
+            watcher.add(dst)
+
     def watch(self) -> set[str]:
         """A set every later change adds its piles' names to; it starts with every pile (nothing
         read yet), and its reader empties it once it has read what changed, so a reader of many
@@ -58,7 +71,8 @@ class Zones:
 
     def _counted_move(self, card: CardInstance, src: str | None, dst: str) -> None:
         """Keep the per-id counts of counted piles in step with one card's move."""
-        counts = self._id_counts.get(src) if src is not None else None
+        id_counts = self._id_counts
+        counts = id_counts.get(src) if src is not None else None
         if counts is not None and src is not None:
             left = counts[card.card] - 1
             if left:
@@ -67,7 +81,7 @@ class Zones:
                 del counts[card.card]
                 self._sorted_ids.pop(src, None)
             self._copies[src][card.card].remove(card)
-        counts = self._id_counts.get(dst)
+        counts = id_counts.get(dst)
         if counts is not None:
             counts[card.card] += 1
             if counts[card.card] == 1:
@@ -105,8 +119,9 @@ class Zones:
     def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
         """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`."""
         source, target = self._two(src, dst)
-        if self._where.get(card) != src:
-            actual = self._where.get(card, "no pile")
+        where = self._where
+        if where.get(card) != src:
+            actual = where.get(card, "no pile")
             raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
         # Cards are interned, so the card is this very object: it is found by identity, in C,
         # without a Python-level comparison with every card before it.
@@ -120,9 +135,8 @@ class Zones:
             target.append(card)
         else:
             target.insert(0, card)
-        self._where[card] = dst
-        self._changed(src)
-        self._changed(dst)
+        where[card] = dst
+        self._moved(src, dst)
         if self._id_counts:
             self._counted_move(card, src, dst)
 
@@ -134,8 +148,7 @@ class Zones:
         card = source.pop()
         target.append(card)
         self._where[card] = dst
-        self._changed(src)
-        self._changed(dst)
+        self._moved(src, dst)
         if self._id_counts:
             self._counted_move(card, src, dst)
         return card
@@ -149,8 +162,7 @@ class Zones:
                 self._counted_move(card, src, dst)
         target.extend(source)
         source.clear()
-        self._changed(src)
-        self._changed(dst)
+        self._moved(src, dst)
 
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         """Reorder a pile by a permutation of its indices (a chance outcome chose it)."""
