@@ -83,6 +83,8 @@ class ActionCardSteps(StateBase):
         elif effect == "trade":
             assert action is not None
             self._trade(seat, action)
+        if self.stack[-1] is step:  # nothing pushed above it (no inspection, no marker to draw)
+            self._finish_action(step, card)
 
     def _finish_action(self, step: Step, card: Money) -> None:
         """Discard the resolved card; law / accounting firms take their discard."""
@@ -91,7 +93,7 @@ class ActionCardSteps(StateBase):
         inst = next(c for c in self.cards("resolving") if str(c) == step.data["card"])
         self._move(inst, "resolving", "discard")
         self.used(seat, card.id, f"resolves {card.name}")
-        self.stack.append(Step("hand_limit", seat=seat))
+        self.stack += self._hand_limit_step(seat)  # a firm's marker below goes under it, not to the hand
         firm = FIRM_FOR_EFFECT.get(card.effect)
         if firm:
             for firm_card, placement in self._owned(seat, firm):
@@ -189,7 +191,7 @@ class ActionCardSteps(StateBase):
             return
         if action is None:
             self._pop(step)
-            self.stack.append(Step("hand_limit", seat=seat))
+            self.stack += self._hand_limit_step(seat)
             return
         self._move(self._first(f"hand:{seat}", action[1]), f"hand:{seat}", "discard")
         data["discards"] -= 1

@@ -9,7 +9,7 @@ auction house and the Wall Street Bear's set-aside cards.  The decks' order is n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import Observation
@@ -42,6 +42,19 @@ class PublicTable:
     spots: tuple[tuple[str, tuple[str, ...]], ...]  # (location id, money cards face up under it)
     displays: tuple[tuple[str, tuple[str, ...]], ...]  # (pile, placement cards face up for sale)
 
+    @classmethod
+    def of(cls, parts: dict[str, Any]) -> PublicTable:
+        """The table with these fields, every one named: its dictionary filled in one step rather
+        than field by field through the frozen `__init__` (a table is rebuilt at most decisions)."""
+        if parts.keys() != _TABLE_FIELDS:
+            raise TypeError(f"PublicTable.of(): fields {sorted(parts)}, expected {sorted(_TABLE_FIELDS)}")
+        table = object.__new__(cls)
+        table.__dict__.update(parts)
+        return table
+
+
+_TABLE_FIELDS = frozenset(f.name for f in fields(PublicTable))
+
 
 @dataclass(frozen=True)
 class DirtyMoneyObservation(Observation):
@@ -72,27 +85,41 @@ def _villain_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, effect: s
     return villain.value if villain is not None and villain.effect == effect else None
 
 
+class Decision:
+    """What the values of one decision's actions share, each part worked out once for it: placement
+    cards' worth, the own crypto exchanges' discount per region, and the hand's pay values per
+    currency (every location visited may offer the same cards to the same hand plus its cash)."""
+
+    __slots__ = ("picks", "discounts", "hand_pays")
+
+    def __init__(self) -> None:
+        self.picks: dict[str, float] = {}  # placement card id -> its value
+        self.discounts: dict[str, int] | None = None  # region -> what the own exchanges take off
+        # currency -> (sum, min) the hand pays, what each money card pays, the Loan Shark's number
+        self.hand_pays: dict[str, tuple[int, int | None, dict[str, int], int | None]] = {}
+
+
 def greedy_values(rules: DirtyMoneyRules, obs: Observation, legal: Sequence[Any]) -> list[float]:
-    """`greedy_value` of every action of one decision: a placement card's worth is worked out once
-    for the decision, though every location visited may offer it (the same sums, the same values)."""
-    picks: dict[str, float] = {}
-    return [greedy_value(rules, obs, action, picks) for action in legal]
+    """`greedy_value` of every action of one decision, sharing the decision's common parts (the
+    same sums, the same values)."""
+    decision = Decision()
+    return [greedy_value(rules, obs, action, decision) for action in legal]
 
 
 def greedy_value(
-    rules: DirtyMoneyRules, obs: Observation, action: Any, picks: dict[str, float] | None = None
+    rules: DirtyMoneyRules, obs: Observation, action: Any, decision: Decision | None = None
 ) -> float:
-    """One-step value of an action for the seat to act, from its observation alone; `picks` keeps
-    placement cards' worth (card id -> value) across the actions of one decision."""
+    """One-step value of an action for the seat to act, from its observation alone; `decision` keeps
+    what the actions of one decision share."""
     assert isinstance(obs, DirtyMoneyObservation)
     kind = action[0]
     money = rules.money
-    if picks is None:
-        picks = {}
+    if decision is None:
+        decision = Decision()
     if kind == "go":
-        return _visit_value(rules, obs, action[1], picks)
+        return _visit_value(rules, obs, action[1], decision)
     if kind == "pick":
-        return _kept_pick_value(rules, obs, rules.placements[action[1]], picks)
+        return _kept_pick_value(rules, obs, rules.placements[action[1]], decision.picks)
     if kind == "pay":
         return _payment_value(rules, obs, action)
     if kind == "settle":
@@ -116,7 +143,7 @@ def greedy_value(
 
 
 def _visit_value(
-    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id: str, picks: dict[str, float]
+    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, location_id: str, decision: Decision
 ) -> float:
     """Half the cash to pick up (money is only a means), action cards a little, minus cards the hand
     limit would blacklist, plus the best placement card the hand could then buy there (buying is
@@ -130,7 +157,7 @@ def _visit_value(
     bonus = 0.0
     if loc.effect == "banana_republic":
         bonus = 0.5 + (2.0 if obs.table.blacklists[obs.seat] else 0.0)
-    purchase = _best_purchase(rules, obs, loc, [*obs.hand, *cash_cards], picks)
+    purchase = _best_purchase(rules, obs, loc, cash_cards, decision)
     return 0.5 * cash + 0.5 * (len(spot) - len(cash_cards)) - 3 * over + bonus + purchase
 
 
@@ -147,40 +174,71 @@ def _sale_piles(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, loc: Locatio
     return []
 
 
+def _exchange_discounts(
+    rules: DirtyMoneyRules, obs: DirtyMoneyObservation, decision: Decision
+) -> dict[str, int]:
+    """Region -> what the seat's own crypto exchanges take off a placement card's price."""
+    discounts = decision.discounts
+    if discounts is None:
+        discounts = decision.discounts = {}
+        for card_id in obs.table.tableaux[obs.seat]:
+            owned = rules.placements[card_id]
+            if owned.effect == "crypto_exchange":
+                discounts[owned.region] = discounts.get(owned.region, 0) + owned.value
+    return discounts
+
+
 def _best_purchase(
     rules: DirtyMoneyRules,
     obs: DirtyMoneyObservation,
     loc: Location,
-    hand: list[str],
-    picks: dict[str, float],
+    cash_cards: list[str],
+    decision: Decision,
 ) -> float:
-    """The greedy value of the best card on sale at `loc` that `hand` can pay for, or 0."""
+    """The greedy value of the best card on sale at `loc` that the hand and `cash_cards` can pay
+    for, or 0."""
+    piles = _sale_piles(rules, obs, loc)
+    if not piles:
+        return 0.0
     on_sale = rules.table_lookups(obs.table)[1]
-    mine = [rules.placements[card_id] for card_id in obs.table.tableaux[obs.seat]]
+    placements = rules.placements
+    discounts = _exchange_discounts(rules, obs, decision)
     power: dict[str, int] = {}
     best = 0.0
-    for pile in _sale_piles(rules, obs, loc):
+    for pile in piles:
         for card_id in on_sale.get(pile, ()):
-            placement = rules.placements[card_id]
+            placement = placements[card_id]
             currency = REGION_CURRENCY[placement.region]
             if currency not in power:
-                power[currency] = _buying_power(rules, obs, hand, currency)
-            discount = sum(
-                x.value for x in mine if x.effect == "crypto_exchange" and x.region == placement.region
-            )
-            if power[currency] >= max(0, placement.cost - discount):
-                best = max(best, _kept_pick_value(rules, obs, placement, picks))
+                power[currency] = _buying_power(rules, obs, cash_cards, currency, decision)
+            if power[currency] >= max(0, placement.cost - discounts.get(placement.region, 0)):
+                best = max(best, _kept_pick_value(rules, obs, placement, decision.picks))
     return best
 
 
-def _buying_power(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, hand: list[str], currency: str) -> int:
-    """The most `hand` pays toward a price in `currency` (the Loan Shark's $2 included)."""
-    villain_id = obs.table.villains[obs.seat]
-    value_of = rules.pay_values(villain_id, currency)
-    values = [value_of[card_id] for card_id in hand]
-    shark = _villain_value(rules, obs, "loan_shark")
-    bonus = max(0, shark - min(values)) if shark and values else 0
-    return sum(values) + bonus
+def _buying_power(
+    rules: DirtyMoneyRules,
+    obs: DirtyMoneyObservation,
+    cash_cards: list[str],
+    currency: str,
+    decision: Decision,
+) -> int:
+    """The most the hand and `cash_cards` pay toward a price in `currency` (the Loan Shark's $2
+    included); the hand's own part is summed once per decision."""
+    hand = decision.hand_pays.get(currency)
+    if hand is None:
+        value_of = rules.pay_values(obs.table.villains[obs.seat], currency)
+        values = [value_of[card_id] for card_id in obs.hand]
+        shark = _villain_value(rules, obs, "loan_shark")
+        hand = decision.hand_pays[currency] = (sum(values), min(values) if values else None, value_of, shark)
+    total, low, value_of, shark = hand
+    for card_id in cash_cards:
+        value = value_of[card_id]
+        total += value
+        if low is None or value < low:
+            low = value
+    bonus = max(0, shark - low) if shark and low is not None else 0
+    return total + bonus
 
 
 def _kept_pick_value(
@@ -204,7 +262,7 @@ def _payment_value(rules: DirtyMoneyRules, obs: DirtyMoneyObservation, action: A
     assert purchase is not None
     _kind, card_id, use_shark = action
     shark = _villain_value(rules, obs, "loan_shark") or 0
-    value = shark if use_shark else pay_value(rules, obs.table.villains[obs.seat], card_id, purchase.currency)
+    value = shark if use_shark else rules.pay_values(obs.table.villains[obs.seat], purchase.currency)[card_id]
     need = purchase.due - purchase.paid
     dirty = rules.money[card_id].dirty
     embezzler = _villain_value(rules, obs, "embezzler")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import CHANCE, CardInstance, RuleViolation
@@ -39,8 +40,7 @@ _DRAW_PILE = {
 }
 
 
-def _copy_number(card: CardInstance) -> int:
-    return card.copy
+_copy_number = attrgetter("copy")  # a card instance's copy number, read in C
 
 
 @dataclass
@@ -78,6 +78,9 @@ class StateBase(EventLog):
     # (seat, effect) -> (the tableau's ids when asked, what `_owned` found then)
     _owned_cache: dict[tuple[int, str], tuple[tuple[str, ...], list[tuple[CardInstance, Placement]]]]
     _draw_lists: dict[str, tuple[tuple[str, ...], list[Action]]]  # pile -> (its ids, their draws)
+    _chance_ids: tuple[str, ...]  # the card ids of the last deck draw list, in order
+    _limit_of: dict[int, tuple[list[tuple[CardInstance, Placement]], int]]  # seat -> (its banks, limit)
+    _chance_ids_of: list[Action] | None  # that draw list
 
     # ---- piles ----------------------------------------------------------------------------
 
@@ -87,6 +90,11 @@ class StateBase(EventLog):
 
     def _move(self, inst: CardInstance, src: str, dst: str) -> None:
         self.piles.move(inst, src, dst)
+        self.version += 1
+
+    def _move_all(self, src: str, dst: str) -> None:
+        """Every card of `src` onto `dst` in one move, as moving them one by one bottom first would."""
+        self.piles.move_all(src, dst)
         self.version += 1
 
     def _first(self, pile: str, card_id: str, exclude: tuple[str, ...] = ()) -> CardInstance:
@@ -146,8 +154,15 @@ class StateBase(EventLog):
         return [q for q in range(self.players) if q != seat]
 
     def hand_limit(self, seat: int) -> int:
-        """7, plus what the seat's digital banks add."""
-        return HAND_LIMIT + sum(pl.value for _c, pl in self._owned(seat, "digital_bank"))
+        """7, plus what the seat's digital banks add (summed again only when the banks change: the
+        invariant check asks at every step while a hand is over 7)."""
+        banks = self._owned(seat, "digital_bank")
+        known = self._limit_of.get(seat)
+        if known is not None and known[0] is banks:
+            return known[1]
+        limit = HAND_LIMIT + sum(pl.value for _c, pl in banks)
+        self._limit_of[seat] = (banks, limit)
+        return limit
 
     def crypto_value(self, seat: int, card: Money) -> int:
         fox = self._has(seat, "crypto_fox")
@@ -194,11 +209,24 @@ class StateBase(EventLog):
     # ---- the step stack -------------------------------------------------------------------
 
     def _pop(self, step: Step) -> None:
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i] is step:
-                del self.stack[i]
+        stack = self.stack
+        if stack and stack[-1] is step:  # nearly always the step on top
+            stack.pop()
+            return
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is step:
+                del stack[i]
                 return
         raise RuleViolation(f"step {step.kind} is not on the stack")
+
+    def _hand_limit_step(self, seat: int) -> list[Step]:
+        """The hand-limit step for `seat`, or none when the hand is within its limit now.
+
+        Only for a step that runs before anything can add to that hand: such a step finding the
+        hand within its limit would only remove itself, so it is left out (the same game, fewer
+        bookkeeping steps)."""
+        size = len(self.cards(self.names.hands[seat]))
+        return [Step("hand_limit", seat=seat)] if size > HAND_LIMIT and size > self.hand_limit(seat) else []
 
     def _push_seq(self, steps: list[Step]) -> None:
         """Push steps so that they run in list order."""
@@ -232,6 +260,7 @@ class StateBase(EventLog):
         cached = self._draw_lists.get(pile)
         if cached is None or cached[0] is not ids:
             cached = self._draw_lists[pile] = (ids, [("draw", card_id) for card_id in ids])
+        self._chance_ids, self._chance_ids_of = cached  # the outcomes' probabilities follow these ids
         return cached[1]
 
     def _money_actor(self) -> int:

@@ -52,23 +52,33 @@ class BuyingSteps(StateBase):
         return shark.value if shark else 0
 
     def max_payable(self, seat: int, hand: Sequence[str], currency: str, shark: bool) -> int:
-        value_of = self._pay_values(seat, currency)
-        values = [value_of[card_id] for card_id in hand]
+        """The most `hand` pays toward a price in `currency`: every card, and with the Loan Shark's
+        free payment its lowest card counted at the Shark's value instead when that is more."""
+        if not hand:
+            return 0
+        values = list(map(self._pay_values(seat, currency).__getitem__, hand))
         total = sum(values)
-        if shark and values:
-            total += max(0, max(self._shark_value(seat) - v for v in values))
+        if shark:
+            total += max(0, self._shark_value(seat) - min(values))
         return total
 
     def _actor_buy(self, step: Step) -> int:
         return step.seat
 
     def _legal_buy(self, step: Step) -> list[Action]:
+        """Picks (each card id once), payments and settling, or being done; unsorted: the state
+        sorts every decision's actions."""
         group = self._group_cards(step)
         hand = self.piles.ids(f"hand:{step.seat}")  # the kit's cached read-out: read only
+        if step.data["paid"]:  # paying has begun: no more picks
+            return self._legal_payments(step, group, hand)
         picks = self._legal_picks(step, group, hand)
+        if len(picks) > 1:
+            picks = list(set(picks))  # two copies on sale are one action
         if not group:
-            return sorted(set(picks)) + [("done",)]
-        return sorted(set(picks + self._legal_payments(step, group, hand)))
+            picks.append(("done",))
+            return picks
+        return picks + self._legal_payments(step, group, hand)
 
     def _legal_picks(self, step: Step, group: list[Placement], hand: Sequence[str]) -> list[Action]:
         """Cards that could join the purchase: same region, and the hand can still pay for all.
@@ -107,30 +117,31 @@ class BuyingSteps(StateBase):
     def _legal_payments(self, step: Step, group: list[Placement], hand: Sequence[str]) -> list[Action]:
         """Money cards worth paying (the rest of the hand can still cover the price), and settling."""
         seat, data = step.seat, step.data
-        currency = REGION_CURRENCY[group[0].region]
         need = self.due(seat, group)
-        shark = self._shark_free(seat)
-        pays = self._pay_values(seat, currency)
-        value_of = {card_id: pays[card_id] for card_id in set(hand)}
-        values = sorted(value_of[card_id] for card_id in hand)
-        total = sum(values)
+        paid_now = data["value"]
         payments: list[Action] = []
-        for card_id in sorted(value_of):
-            own = value_of[card_id]
-            # The rest of the hand after paying this card: its total and its smallest value.
-            rest_total = total - own
-            rest_min = (values[1] if len(values) > 1 else None) if values[0] == own else values[0]
-            for use_shark in (0, 1) if shark else (0,):
-                value = shark.value if shark and use_shark else own
-                if value <= 0:
-                    continue
-                paid = data["value"] + value
-                rest_pays = rest_total
-                if shark and not use_shark and rest_min is not None:
-                    rest_pays += max(0, shark.value - rest_min)
-                if paid >= need or paid + rest_pays >= need:
-                    payments.append(("pay", card_id, use_shark))
-        if data["value"] >= need:
+        if hand:
+            shark = self._shark_free(seat)
+            shark_value = shark.value if shark else 0
+            pays = self._pay_values(seat, REGION_CURRENCY[group[0].region])
+            values = sorted(map(pays.__getitem__, hand))
+            total, low = sum(values), values[0]
+            second = values[1] if len(values) > 1 else None
+            for card_id in sorted(set(hand)):
+                own = pays[card_id]
+                # The rest of the hand after paying this card: its total and its smallest value.
+                rest_total = total - own
+                if own > 0:
+                    rest_pays = rest_total
+                    rest_min = second if low == own else low
+                    if shark and rest_min is not None:
+                        rest_pays += max(0, shark_value - rest_min)
+                    if paid_now + own >= need or paid_now + own + rest_pays >= need:
+                        payments.append(("pay", card_id, 0))
+                if shark and shark_value > 0:
+                    if paid_now + shark_value >= need or paid_now + shark_value + rest_total >= need:
+                        payments.append(("pay", card_id, 1))
+        if paid_now >= need:
             payments.append(("settle",))
         return payments
 
@@ -140,15 +151,16 @@ class BuyingSteps(StateBase):
         if kind == "done":
             self._pop(step)
         elif kind == "pick":
+            card_id = action[1]
             picked = {inst for _pile, _card, inst in data["group"]}
-            for pile in data["sources"]:
-                candidates = [c for c in self.cards(pile) if c.card == action[1] and str(c) not in picked]
-                if candidates:
-                    data["group"].append((pile, action[1], str(candidates[0])))
-                    return
+            for pile in data["sources"]:  # the first copy on sale not already chosen
+                for c in self.cards(pile):
+                    if c.card == card_id and (not picked or str(c) not in picked):
+                        data["group"].append((pile, card_id, str(c)))
+                        return
         elif kind == "pay":
             _kind, card_id, use_shark = action
-            group = self._group_cards(step)
+            region = self.rules.placements[data["group"][0][1]].region  # the purchase's region
             inst = self._first(f"hand:{seat}", card_id)
             self._move(inst, f"hand:{seat}", "payment")
             data["paid"].append(str(inst))
@@ -158,7 +170,7 @@ class BuyingSteps(StateBase):
                 shark = self.villain_of[seat] or ""
                 self.used(seat, shark, f"pays with {self.name(card_id)} as ${self._shark_value(seat)}")
             else:
-                data["value"] += self.pay_value(seat, card_id, REGION_CURRENCY[group[0].region])
+                data["value"] += self.pay_value(seat, card_id, REGION_CURRENCY[region])
         else:
             self._settle(step)
 
@@ -170,8 +182,13 @@ class BuyingSteps(StateBase):
         paid = set(data["paid"])
         bought = ", ".join(self.name(card_id) for _pile, card_id, _inst in group)
         fox = self._has(seat, "crypto_fox")
-        for inst in [c for c in self.cards("payment") if str(c) in paid]:
-            self._move(inst, "payment", "discard")
+        payment = [c for c in self.cards("payment") if str(c) in paid]
+        if len(payment) == len(self.cards("payment")):
+            self._move_all("payment", "discard")  # the usual case: the same order as one by one
+        else:
+            for inst in payment:
+                self._move(inst, "payment", "discard")
+        for inst in payment:
             self.used(seat, inst.card, f"paid toward {bought}")
             if fox and self.rules.money[inst.card].currency == CRYPTO:
                 self.used(seat, fox.id, f"pays {self.name(inst.card)} as ${fox.value}")

@@ -154,7 +154,7 @@ class FlowSteps(StateBase):
                 self.stack.append(Step("resolve_card", seat=seat, data={"card": str(inst), "id": inst.card}))
             else:
                 self._move(inst, "money_deck", f"hand:{seat}")
-                self.stack.append(Step("hand_limit", seat=seat))
+                self.stack += self._hand_limit_step(seat)
         else:
             self._move(inst, "money_deck", step.data["dest"])
 
@@ -256,22 +256,30 @@ class FlowSteps(StateBase):
                 return
             assert action is not None
             location_id = action[1]
-            step.data["loc"] = location_id
             self.used(seat, location_id, f"visits {self.name(location_id)} and takes its money cards")
-            step.stage = 1
             # Take every card there (常见问题 2): money to hand, actions to be resolved.
-            for inst in list(self.cards(f"spot:{location_id}")):
-                dst = f"pending:{seat}" if self.rules.money[inst.card].is_action else f"hand:{seat}"
-                self._move(inst, f"spot:{location_id}", dst)
-            self._push_seq([Step("hand_limit", seat=seat), Step("resolve_actions", seat=seat)])
-        elif step.stage == 1:
+            spot = f"spot:{location_id}"
+            if self.rules.action_cards.isdisjoint(self.cards(spot)):
+                self._move_all(spot, f"hand:{seat}")  # all money: the same order as one by one
+            else:
+                for inst in list(self.cards(spot)):
+                    dst = f"pending:{seat}" if self.rules.money[inst.card].is_action else f"hand:{seat}"
+                    self._move(inst, spot, dst)
+            # Then the hand limit, the action cards taken, and the location's own action; a hand
+            # within its limit or no action card to resolve needs no step (nothing there to do).
             step.stage = 2
-            self.stack.append(Step("location", seat=seat, data={"loc": step.data["loc"]}))
+            after = self._hand_limit_step(seat)
+            if self.cards(f"pending:{seat}"):
+                after.append(Step("resolve_actions", seat=seat))
+            after.append(Step("location", seat=seat, data={"loc": location_id}))
+            self._push_seq(after)
         elif step.stage == 2:
-            step.stage = 3
             launderer = self._has(seat, "launderer")
             if launderer:
+                step.stage = 3
                 self.stack.append(Step("launder", seat=seat, data={"left": launderer.value}))
+            else:
+                self._pop(step)  # the turn is over: nothing acts at its end
         else:
             self._pop(step)
 

@@ -63,6 +63,7 @@ class PileNames:
     tableau_set: frozenset[str]
     spot_set: frozenset[str]
     on_sale_set: frozenset[str]
+    public_set: frozenset[str]  # every pile the public table reads
 
     @classmethod
     def for_table(cls, players: int, locations: list[str]) -> PileNames:
@@ -89,6 +90,9 @@ class PileNames:
             tableau_set=frozenset(tableaux),
             spot_set=frozenset(spots),
             on_sale_set=frozenset(on_sale),
+            public_set=frozenset(
+                (*hands, *blacklists, *overpay, *tableaux, *spots, *on_sale, *(f"villain:{q}" for q in seats))
+            ),
             seat_of_hand={hand: seat for seat, hand in enumerate(hands)},
             limits={
                 **{f"hand:{q}": _HAND for q in seats},

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import repeat
+from operator import truediv
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -92,8 +94,11 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         self._actor_version = -1
         self._table: PublicTable | None = None
         self._owned_cache = {}
+        self._limit_of = {}
         self._draw_lists = {}
-        self._table_parts: dict[str, tuple[Any, ...]] = {}  # PublicTable's fields but the villains
+        self._table_parts: dict[str, tuple[Any, ...]] = {"villains": ()}  # PublicTable's fields
+        self._chance_ids: tuple[str, ...] = ()  # the card ids of the draw list `_chance_ids_of`, in order
+        self._chance_ids_of: list[Action] | None = None
         self._sorted_of: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # pile -> (ids, sorted)
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
@@ -119,15 +124,20 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         ]
         piles = Zones(names, counted=["money_deck", "villain_pool", *(f"pdeck:{r}" for r in REGIONS)])
         in_play = {loc.id for loc in self.in_play}
+        # each pile's cards in deck order, dealt in one call per pile (the same piles as card by card)
+        start: dict[str, list[CardInstance]] = {}
         for inst in rules.deck():
             if inst.card in rules.placements:
-                piles.deal([inst], f"pdeck:{rules.placements[inst.card].region}")
+                pile = f"pdeck:{rules.placements[inst.card].region}"
             elif inst.card in rules.money:
-                piles.deal([inst], "action_setup" if rules.money[inst.card].is_action else "money_deck")
+                pile = "action_setup" if rules.money[inst.card].is_action else "money_deck"
             elif inst.card in rules.villains:
-                piles.deal([inst], "villain_pool")
+                pile = "villain_pool"
             else:
-                piles.deal([inst], "locations" if inst.card in in_play else "box")
+                pile = "locations" if inst.card in in_play else "box"
+            start.setdefault(pile, []).append(inst)
+        for pile, cards in start.items():
+            piles.deal(cards, pile)
         return piles
 
     # ---- engine interface -----------------------------------------------------------------
@@ -144,6 +154,8 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     def legal_actions(self) -> list[Action]:
         """The sorted legal actions, computed once per position (`apply` checks against the same list)."""
+        if self._legal_version == self.version and not self.terminal:
+            return list(self._legal)
         return list(self._legal_now())
 
     def _legal_now(self) -> list[Action]:
@@ -162,7 +174,10 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         weights = self._chance_weights(self.stack[-1])
         total = sum(weights.values())
-        return [(draw, weights[draw[1]] / total) for draw in self._legal_now()]
+        legal = self._legal_now()
+        card_ids = self._chance_ids if self._chance_ids_of is legal else [draw[1] for draw in legal]
+        # each outcome's copies / all copies left, computed in C (a deck draw has dozens of outcomes)
+        return list(zip(legal, map(truediv, map(weights.__getitem__, card_ids), repeat(total)), strict=True))
 
     def apply(self, action: Any) -> None:
         if self.terminal:
@@ -170,20 +185,16 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         step = self.stack[-1]
         # the legal list the caller just read is still cached: checked without a second look-up
         legal = self._legal if self._legal_version == self.version else self._legal_now()
-        if not self._is_legal(action, legal):
+        # binary search in the sorted legal actions (an action of another shape is illegal)
+        try:
+            index = bisect_left(legal, action)
+        except TypeError:
+            index = len(legal)
+        if index == len(legal) or legal[index] != action:
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
         self._handlers[step.kind][2](self, step, action)
         self._advance()
-
-    @staticmethod
-    def _is_legal(action: Any, legal: list[Action]) -> bool:
-        """Binary search in the sorted legal actions (an action of another shape is illegal)."""
-        try:
-            index = bisect_left(legal, action)
-        except TypeError:
-            return False
-        return index < len(legal) and legal[index] == action
 
     def _actor(self, step: Step) -> int:
         actor: int = self._handlers[step.kind][0](self, step)
@@ -235,27 +246,34 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         return cached[1]
 
     def _public_table(self) -> PublicTable:
-        """The face-up part of every observation, its parts rebuilt only after their piles moved."""
+        """The face-up part of every observation, its parts rebuilt only after their piles moved
+        (the same object while only hidden piles moved: decks, discards, payments)."""
         untabled = self._untabled
-        if self._table is not None and not untabled:
-            return self._table
-        pile, ids, names = self.piles.view, self.piles.ids, self.names
+        table = self._table
+        names = self.names
+        if table is not None and untabled.isdisjoint(names.public_set):
+            untabled.clear()
+            return table
+        pile, ids = self.piles.view, self.piles.ids
         parts = self._table_parts
-        if not untabled.isdisjoint(names.hand_set) or "hand_sizes" not in parts:
+        fresh = table is None
+        if fresh or not untabled.isdisjoint(names.hand_set):
             parts["hand_sizes"] = tuple(map(len, map(pile, names.hands)))
-        if not untabled.isdisjoint(names.blacklist_set) or "blacklists" not in parts:
+        if fresh or not untabled.isdisjoint(names.blacklist_set):
             parts["blacklists"] = tuple(map(len, map(pile, names.blacklists)))
-        if not untabled.isdisjoint(names.overpay_set) or "overpay" not in parts:
+        if fresh or not untabled.isdisjoint(names.overpay_set):
             parts["overpay"] = tuple(map(len, map(pile, names.overpay)))
-        if not untabled.isdisjoint(names.tableau_set) or "tableaux" not in parts:
+        if fresh or not untabled.isdisjoint(names.tableau_set):
             parts["tableaux"] = tuple(map(ids, names.tableaux))
-        if not untabled.isdisjoint(names.spot_set) or "spots" not in parts:
+        if fresh or not untabled.isdisjoint(names.spot_set):
             parts["spots"] = tuple(zip(names.locations, map(ids, names.spots), strict=True))
-        if not untabled.isdisjoint(names.on_sale_set) or "displays" not in parts:
+        if fresh or not untabled.isdisjoint(names.on_sale_set):
             parts["displays"] = tuple(zip(names.on_sale, map(ids, names.on_sale), strict=True))
         untabled.clear()
-        self._table = PublicTable(villains=tuple(v or "" for v in self.villain_of), **parts)
-        return self._table
+        if fresh or "" in parts["villains"]:  # villains are dealt before any other public card moves
+            parts["villains"] = tuple([v or "" for v in self.villain_of])
+        table = self._table = PublicTable.of(parts)
+        return table
 
     def _purchase(self) -> Purchase | None:
         """The open purchase, when cards have been chosen at the pending buy step."""
