@@ -8,7 +8,7 @@ know a game's internals.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import NamedTuple
 
 EVENT_KINDS = ("used", "outcome", "score", "eliminated", "round", "end", "faction")
 
@@ -42,21 +42,21 @@ class EventLog:
 
     The list is created lazily so an engine's `__init__` need not call the
     mixin's; assigning `self.events = [...]` (e.g. when copying a state) works too.
-    After the first use it is a plain instance attribute, so the many reads of a
-    game (every event recorded, the runner's look at every step) cost nothing extra.
     """
 
-    events: list[Event]
+    _events: list[Event]
 
-    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute of a State
+    @property
+    def events(self) -> list[Event]:
+        try:
+            return self._events
+        except AttributeError:
+            self._events = []
+            return self._events
 
-        def __getattr__(self, name: str) -> Any:
-            """Called only for an attribute not found: `events` before its first use."""
-            if name != "events":
-                raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-            events: list[Event] = []
-            self.events = events
-            return events
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        self._events = value
 
     def used(self, seat: int | None, card: str, how: str) -> None:
         """`card` was used by `seat` in the sense the engine's USED declares for its type."""
