@@ -34,7 +34,9 @@ same):
 Layout: `data` reads the cards, `rules` binds them to options, `state` holds a
 position, `flow` runs the automatic part of a turn, `actions` lists legal
 decisions, `effects` applies them, `power` does the execution arithmetic,
-`observe` builds a seat's observation and `agents` the greedy heuristic on it.
+`observe` builds a seat's observation, `agents` the greedy heuristic on it (`memo`
+keeps its execution arithmetic between decisions) and `invariants` checks a
+position after every step of a checked game.
 """
 
 from __future__ import annotations

@@ -1,85 +1,35 @@
 """The greedy agent's one-step heuristic, computed from one seat's observation alone.
 
-The observation itself is built in `observe` (re-exported here, where its users look for it).
+The observation itself is built in `observe` (re-exported here, where its users look for it),
+the look-ahead over the own hand in `lookahead` and what is kept between decisions in `memo`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 
-from .data import DISCARD_COSTS, RESTRICTION, STRATEGY, CardData, Obligor, Officer, PlayCard
+from .data import STRATEGY, CardData, Obligor, Officer
+from .lookahead import HandLookahead
+from .memo import ExecutionMemo
 from .observe import EnforcerObservation, observe
-from .power import added_power, cards_power, difficulty, total_power, voided_families
+from .power import added_power, difficulty, total_power, voided_families
 
 __all__ = ["EnforcerObservation", "ExecutionMemo", "Greedy", "GreedyCache", "observe"]
 
-_NONE: frozenset[str] = frozenset()
 
+class Greedy(HandLookahead):
+    """The one-step heuristic: the value of an action to the seat observing, from its observation
+    (the look-ahead over the own hand, which execute and project actions ask, is inherited)."""
 
-class ExecutionMemo:
-    """The execution under way as the previous decision's look-ahead worked it out.
-
-    An execution takes several decisions (play a card, another, resolve) over the same target,
-    objections and officer; its parts and difficulty are kept while the observation's fields
-    they are computed from stay equal, and its power while the cards in play stay the same.
-    """
-
-    __slots__ = ("difficulty", "key", "parts", "played", "power")
-
-    def __init__(self) -> None:
-        self.key: tuple[object, ...] | None = None
-        self.parts: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
-        self.difficulty = 0
-        self.played: tuple[str, ...] | None = None
-        self.power = 0
-
-    def current(self, greedy: Greedy) -> tuple[int, int]:
-        """`greedy`'s (power, difficulty), reusing what the previous decision worked out."""
-        obs = greedy.obs
-        seat = obs.execution_seat
-        assert seat is not None
-        key = (
-            seat, obs.execution_target, obs.execution_source, obs.objections_shown, obs.cancelled,
-            obs.officers[seat], obs.projects[seat], obs.awards[seat], obs.exposed,
-        )  # fmt: skip
-        if key != self.key:
-            self.parts = greedy._execution_parts()
-            self.difficulty = greedy.execution_difficulty()
-            self.key, self.played = key, None
-        greedy._execution = self.parts
-        if self.played != obs.in_play:
-            self.power = greedy.execution_power()
-            self.played = obs.in_play
-        return self.power, self.difficulty
-
-
-class Greedy:
-    """The one-step heuristic: the value of an action to the seat observing, from its observation."""
-
-    __slots__ = (
-        "_candidates", "_chosen", "_execution", "_floors", "_memo", "_now", "_officer", "_potentials",
-        "_spotlit", "cards", "obs",
-    )  # fmt: skip
+    __slots__ = ("_execution", "_memo", "_now", "_spotlit")
 
     def __init__(self, cards: CardData, obs: EnforcerObservation, memo: ExecutionMemo | None = None) -> None:
-        self.cards = cards
-        self.obs = obs
+        super().__init__(cards, obs)
         self._memo = memo  # the previous decision's execution parts, when this agent keeps them
-        self._candidates: list[tuple[str, PlayCard]] | None = None  # hand cards any execution may use
         self._spotlit: list[str] | None = None
         # what the power of the execution under way depends on besides the cards played
         self._execution: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
         self._now: tuple[int, int] | None = None  # (power, difficulty) of the execution under way
-        # the hand's cards a look-ahead plays, costs paid, by (weak, immune, min_difficulty admitted):
-        # the cards, their keys (what weaknesses match) and their power when no weakness doubles
-        self._chosen: dict[tuple[bool, bool, tuple[bool, ...]], tuple[list[str], set[str], int]] = {}
-        # hand_potential by (obligor id, weak, source): asked twice per obligor on the table (execute
-        # it, take it as a project), and copies of one obligor look ahead alike
-        self._potentials: dict[tuple[str, bool, str], int] = {}
-        self._floors: list[int] | None = None  # the least difficulty of each 'min_difficulty' candidate
-        officer_id = obs.officers[obs.seat]
-        self._officer: Officer | None = cards.officer[officer_id] if officer_id else None  # own officer
 
     def obligor(self, instance: str) -> Obligor:
         return self.cards.obligor_at[instance]
@@ -127,8 +77,6 @@ class Greedy:
         assert obs.execution_target is not None
         return difficulty(self.cards, self.obligor(obs.execution_target), obs.objections_shown, obs.cancelled)
 
-    # ---- look-ahead over the own hand --------------------------------------------------------
-
     def current(self) -> tuple[int, int]:
         """Power and difficulty of the execution under way (the same for every action asked about)."""
         if self._now is None:
@@ -138,114 +86,6 @@ class Greedy:
             else:
                 self._now = memo.current(self)
         return self._now
-
-    def hand_potential(self, target: str, source: str) -> int:
-        """Rough best power the hand could reach against `target` (costs paid from the hand).
-
-        Worked out per decision: a hand seldom meets the same obligors twice (each decision
-        draws or plays a card), so answers are not kept across decisions."""
-        obs = self.obs
-        if source == "project" and obs.projects[obs.seat] != target:
-            source = "table"  # no 獎檢公告 power: the same look-ahead as executing it from the table
-        obligor = self.cards.obligor_at[target]
-        traits = obligor.traits  # weak(), inline: every execute and project question asks
-        weak = "弱勢" in traits or ("假弱勢" in traits and target not in obs.exposed)
-        key = (obligor.id, weak, source)
-        value = self._potentials.get(key)
-        if value is None:
-            value = self._potentials[key] = self._hand_potential(target, source, weak)
-        return value
-
-    def candidates(self) -> list[tuple[str, PlayCard]]:
-        """The hand's cards, in hand order, that some execution could use whatever its target:
-        no strategy card, and a 'requires_card' card only with its partner at hand or played."""
-        if self._candidates is None:
-            play, played_keys = self.cards.play, self.obs.played_keys
-            hand_keys = {play[cid].key for cid in self.obs.hand}
-            self._candidates = [
-                (cid, card)
-                for cid in self.obs.hand
-                if (card := play[cid]).family != STRATEGY
-                and not (
-                    card.effect == "requires_card"
-                    and not (card.requires in hand_keys or card.requires in played_keys)
-                )
-            ]
-        return self._candidates
-
-    def _hand_potential(self, target: str, source: str, weak: bool) -> int:
-        obligor = self.cards.obligor_at[target]
-        immune = obligor.effect == "immune_restriction"
-        # The cards kept depend only on the weakness, the immunity and which 'min_difficulty'
-        # cards the difficulty admits: obligors alike in these share one selection per decision.
-        floors = self._floors
-        if floors is None:
-            floors = self._floors = [c.value for _, c in self.candidates() if c.effect == "min_difficulty"]
-        admitted = tuple([obligor.difficulty >= floor for floor in floors]) if floors else ()
-        selection = self._chosen.get((weak, immune, admitted))
-        if selection is None:
-            chosen = self.pay_costs(self._usable(obligor, weak, immune))
-            play = self.cards.play
-            selection = self._chosen[weak, immune, admitted] = (
-                chosen,
-                {play[cid].key for cid in chosen},
-                cards_power(self.cards, None, weak, chosen, _NONE),  # no weakness doubled
-            )
-        chosen, keys, power = selection
-        weakness = obligor.weakness
-        if weakness and weakness in keys:  # a card it is weak to doubles: worked out for this obligor
-            power = cards_power(self.cards, weakness, weak, chosen, _NONE)
-        obs = self.obs
-        award = 0
-        if source == "project":  # hand_potential() asks for it only with the project's 獎檢公告 in play
-            award = sum(self.cards.play[cid].power for cid in obs.awards[obs.seat])
-        officer = self._officer  # officer_bonus, inline: most officers give none
-        if officer is not None and officer.effect == "specialist" and officer.category in obligor.categories:
-            power += officer.value
-        return power + award
-
-    def _usable(self, obligor: Obligor, weak: bool, immune: bool) -> list[str]:
-        """The candidates that may be played against `obligor`, in hand order."""
-        difficulty, filters = obligor.difficulty, self.cards.play_filter
-        usable = []
-        for cid, _ in self.candidates():
-            barred_weak, barred_strong, restriction, floor = filters[cid]
-            if not (barred_weak if weak else barred_strong) and not (restriction and immune):
-                if floor is None or difficulty >= floor:
-                    usable.append(cid)
-        return usable
-
-    def _payers(self, cid: str) -> set[str]:
-        """The hand's card ids that can pay `cid`'s discard cost (管收: only 限制 cards)."""
-        play = self.cards.play
-        need_restriction = play[cid].effect == "discard_restriction_cost"
-        return {o for o in self.obs.hand if not need_restriction or play[o].family == RESTRICTION}
-
-    def pay_costs(self, usable: list[str]) -> list[str]:
-        """Drop the cards a discard cost would eat (or the costly card when nothing can pay)."""
-        play = self.cards.play
-        # strongest first, ties in hand order (a stable sort stays stable reversed)
-        chosen = sorted(usable, key=self.cards.play_power.__getitem__, reverse=True)
-        if self.cards.costly.isdisjoint(chosen):
-            return chosen  # nothing to pay
-        spare = Counter(self.obs.hand)
-        spare.subtract(chosen)
-        for cid in [c for c in chosen if play[c].effect in DISCARD_COSTS]:
-            if cid not in chosen:
-                continue
-            payers = self._payers(cid)
-            unused = [o for o, k in spare.items() if k > 0 and o in payers]
-            if unused:  # pay with a card we would not play anyway
-                spare[unused[0]] -= 1
-                continue
-            others = [o for o in chosen if o in payers]
-            if cid in others and others.count(cid) == 1:
-                others.remove(cid)
-            if not others:
-                chosen.remove(cid)
-                continue
-            chosen.remove(min(others, key=lambda o: play[o].power))
-        return chosen
 
     # ---- values per kind of action -----------------------------------------------------------
 
@@ -260,7 +100,10 @@ class Greedy:
         lists by the dozen (strategy cards on each obligor and seat, executions, projects) are
         valued inline; the tests check the loop against `value` action by action."""
         handlers = _VALUES
-        play, seat = self.cards.play, self.obs.seat
+        obs = self.obs
+        play, seat = self.cards.play, obs.seat
+        # what every execute and project action of the decision reads, found at the first of them
+        spotlit: list[str] | None = None
         out: list[float] = []
         append = out.append
         for action in legal:
@@ -278,10 +121,34 @@ class Greedy:
                     append(0.2 + self.cards.obligor_at[action[2]].score / 10)
                 else:
                     append(-0.5)
-            elif kind == "execute":
-                append(self.execute_value(action[1]))
-            elif kind == "project":
-                append(self.project_value(action[1]))
+            elif kind == "execute" or kind == "project":
+                if spotlit is None:
+                    project, penalty = obs.projects[seat], 2.0 + 2.0 * obs.penalties[seat]
+                    spotlit = self.spotlit()
+                    obligor_at, potential = self.cards.obligor_at, self._potential
+                target = action[1]
+                obligor = obligor_at[target]
+                if kind == "project":  # as project_value (no project of its own: the table's look-ahead)
+                    if project is not None:
+                        append(-5.0)
+                    else:
+                        margin = potential(obligor, target, "table") - obligor.difficulty
+                        append(0.3 + obligor.score / 10 if margin >= -3 else 0.0)
+                    continue
+                # as execute_value
+                need = obligor.difficulty + obligor.objections
+                if project == target:
+                    margin, cost = potential(obligor, target, "project") - need, 0.0
+                else:
+                    margin = potential(obligor, target, "table") - need
+                    cost = penalty if project is not None else 0.0
+                    if (
+                        spotlit
+                        and not ("矚目" in obligor.traits or target in obs.news)
+                        and (len(spotlit) > 1 or spotlit[0] != target)
+                    ):
+                        cost += penalty
+                append(((2.0 + obligor.score) if margin >= 0 else -10.0 + margin) - cost)
             else:
                 handler = handlers.get(kind)
                 append(handler(self, action) if handler is not None else 0.0)
@@ -311,8 +178,8 @@ class Greedy:
         seat = obs.seat
         obligor = self.cards.obligor_at[target]
         project = obs.projects[seat]
-        source = "project" if project == target else "table"
-        margin = self.hand_potential(target, source) - (obligor.difficulty + obligor.objections)
+        source = "project" if project == target else "table"  # as hand_potential() would settle it
+        margin = self._potential(obligor, target, source) - (obligor.difficulty + obligor.objections)
         cost = 0.0
         penalty = 2.0 + 2.0 * obs.penalties[seat]  # worse the nearer elimination is
         if source == "table":

@@ -8,7 +8,7 @@ this class holds the data they share and answers the engine interface.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -21,13 +21,13 @@ from .data import (
     HAND_LIMIT,
     JUSTICE_BONUS,
     LOVE_BONUS,
-    TABLE_SIZE,
     CardData,
     Obligor,
     Officer,
     Track,
 )
 from .flow import Execution
+from .invariants import InvariantChecker
 from .observe import EnforcerObservation, PublicPiles, observe
 
 if TYPE_CHECKING:
@@ -62,10 +62,6 @@ class EnforcerState(State):
         self.piles_of_kind: dict[str, list[str]] = {
             kind: [names[kind] for names in self.seat_names] for kind in SEAT_PILES
         }
-        # the pile names `_check_seats` reads, seat by seat
-        self._seat_check_names: list[tuple[str, str, str, str]] = [
-            (names["scored"], names["project"], names["award"], names["hand"]) for names in self.seat_names
-        ]
         names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
         self.piles = Zones(names, counted=flow.DRAWN_FROM)
         # the observations' public fields, kept until their piles move (made by the first observation,
@@ -103,11 +99,7 @@ class EnforcerState(State):
         self.turns = 0
         self.reason = ""
         self._legal: list | None = None
-        # each seat's scored obligors as the invariants read them (the set of them, their total score),
-        # redone for the scored piles a watcher reports as moved (made by the first check)
-        self._scored_facts: list[set[CardInstance]] = [set() for _ in range(players)]
-        self._scored_totals: list[int] = [0] * players
-        self._invariant_changes: set[str] | None = None
+        self._invariants: InvariantChecker | None = None
         for seat in range(players):
             self.pending += [("officer", seat)] * 2
         self.then = "choose_officers"
@@ -305,61 +297,7 @@ class EnforcerState(State):
     # ---- invariants ---------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        piles = self.piles.all_views()  # every pile uncopied: the checks only read them
-        self._check_seats(piles)
-        if self.execution is None and (piles["in_play"] or piles["objection_shown"]):
-            raise RuleViolation("cards left in play outside an execution")
-        if (
-            self.phase in ("period", "clock_in")
-            and not self.pending
-            and len(piles["table"]) < TABLE_SIZE
-            and piles["obligor_deck"]
-        ):
-            raise RuleViolation("the table was not refilled to four obligors")
-        if self.phase == "discard" and len(piles[self.seat_names[self.turn]["hand"]]) <= self.hand_limit(
-            self.turn
-        ):
-            raise RuleViolation("discard phase with a legal hand size")
-        for card, owner in self.specialty_owner.items():
-            where, home = self.piles.where(card), self.seat_names[owner]
-            if where != home["specialty"] and where != home["hand"] and where != "in_play":
-                raise RuleViolation(f"specialty card {card} strayed from its master")
-
-    def _check_seats(self, piles: Mapping[str, Sequence[CardInstance]]) -> None:
-        """Each seat's points, project, awards, elimination and helped obligors.  Every step runs
-        it, so each check runs over all seats at once where it can (the points as one list
-        comparison, the eliminated seats' cards only when a seat is out)."""
-        obligors = self.cards.obligor
-        facts, totals = self._scored_facts, self._scored_totals
-        changed = self._invariant_changes
-        if changed is None:
-            changed = self._invariant_changes = self.piles.watch()  # starts with every pile
-        if changed:
-            for seat, (scored_name, _, _, _) in enumerate(self._seat_check_names):
-                if scored_name in changed:
-                    scored = piles[scored_name]
-                    facts[seat] = set(scored)
-                    totals[seat] = sum([obligors[c.card].score for c in scored])
-            changed.clear()
-        points = self.points
-        if points != totals:
-            seat = next(s for s in range(self.players) if points[s] != totals[s])
-            raise RuleViolation(f"seat {seat}: points {points[seat]} do not match its scored obligors")
-        for seat, (_, project_name, award_name, _) in enumerate(self._seat_check_names):
-            project = piles[project_name]
-            if project:
-                if obligors[project[0].card].big:
-                    raise RuleViolation(f"seat {seat}: 大戶 {project[0]} is a project")
-            elif piles[award_name]:
-                raise RuleViolation(f"seat {seat}: 獎檢公告 without a project")
-        penalties, tracks = self.penalties, self.tracks
-        for seat, out in enumerate(self.out_of_game):
-            if out != (penalties[seat] >= tracks[seat].eliminate_at):
-                raise RuleViolation(f"seat {seat}: eliminated flag disagrees with the penalties")
-            if out:
-                _, project_name, _, hand_name = self._seat_check_names[seat]
-                if piles[hand_name] or piles[project_name]:
-                    raise RuleViolation(f"seat {seat}: eliminated but still holds cards")
-        for seat, helped in enumerate(self.helped):
-            if helped and not helped <= facts[seat]:
-                raise RuleViolation(f"seat {seat}: helped obligors not among its scored ones")
+        checker = self._invariants
+        if checker is None:  # made by the first check: games nobody checks do not pay for its watcher
+            checker = self._invariants = InvariantChecker(self)
+        checker.check(self)

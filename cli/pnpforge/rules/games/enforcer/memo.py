@@ -1,0 +1,51 @@
+"""What the greedy agent keeps from one decision to the next: the execution under way.
+
+An execution takes several decisions over the same target; the heuristic in `agents` asks this
+memo for the execution's power and difficulty instead of working them out again each time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .data import Obligor, Officer
+
+if TYPE_CHECKING:
+    from .agents import Greedy
+
+
+class ExecutionMemo:
+    """The execution under way as the previous decision's look-ahead worked it out.
+
+    An execution takes several decisions (play a card, another, resolve) over the same target,
+    objections and officer; its parts and difficulty are kept while the observation's fields
+    they are computed from stay equal, and its power while the cards in play stay the same.
+    """
+
+    __slots__ = ("difficulty", "key", "parts", "played", "power")
+
+    def __init__(self) -> None:
+        self.key: tuple[object, ...] | None = None
+        self.parts: tuple[Obligor, bool, frozenset[str], Officer | None, int] | None = None
+        self.difficulty = 0
+        self.played: tuple[str, ...] | None = None
+        self.power = 0
+
+    def current(self, greedy: Greedy) -> tuple[int, int]:
+        """`greedy`'s (power, difficulty), reusing what the previous decision worked out."""
+        obs = greedy.obs
+        seat = obs.execution_seat
+        assert seat is not None
+        key = (
+            seat, obs.execution_target, obs.execution_source, obs.objections_shown, obs.cancelled,
+            obs.officers[seat], obs.projects[seat], obs.awards[seat], obs.exposed,
+        )  # fmt: skip
+        if key != self.key:
+            self.parts = greedy._execution_parts()
+            self.difficulty = greedy.execution_difficulty()
+            self.key, self.played = key, None
+        greedy._execution = self.parts
+        if self.played != obs.in_play:
+            self.power = greedy.execution_power()
+            self.played = obs.in_play
+        return self.power, self.difficulty
