@@ -137,7 +137,8 @@ class Zones:
             target.insert(0, card)
         where[card] = dst
         self._moved(src, dst)
-        if self._id_counts:
+        id_counts = self._id_counts
+        if id_counts and (src in id_counts or dst in id_counts):  # most moves touch no counted pile
             self._counted_move(card, src, dst)
 
     def draw(self, src: str, dst: str) -> CardInstance:
@@ -149,16 +150,18 @@ class Zones:
         target.append(card)
         self._where[card] = dst
         self._moved(src, dst)
-        if self._id_counts:
+        id_counts = self._id_counts
+        if id_counts and (src in id_counts or dst in id_counts):
             self._counted_move(card, src, dst)
         return card
 
     def move_all(self, src: str, dst: str) -> None:
         """Every card of `src` onto `dst`, keeping their order (the top of `src` ends on top)."""
         source, target = self._two(src, dst)
+        counted = src in self._id_counts or dst in self._id_counts
         for card in source:
             self._where[card] = dst
-            if self._id_counts:
+            if counted:
                 self._counted_move(card, src, dst)
         target.extend(source)
         source.clear()
