@@ -16,9 +16,10 @@ import pytest
 from dirty_money_positions import fill, ids, start  # type: ignore[import-not-found, unused-ignore]
 from pnpforge.rules import runner
 from pnpforge.rules.agents import make_agent
-from pnpforge.rules.engine import CHANCE
+from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.dirty_money import DirtyMoneyState, make_rules
 from pnpforge.rules.games.dirty_money.agents import PublicTable
+from pnpforge.rules.games.dirty_money.data import REGION_CURRENCY
 from pnpforge.rules.games.dirty_money.invariants import HAND_FIXERS
 from pnpforge.store.db import open_db
 
@@ -128,3 +129,60 @@ def test_payment_goes_to_the_discard_pile_in_the_order_paid(db):
     s.apply(("settle",))
     assert [c.card for c in s.cards("discard")[-len(paid) :]] == paid
     assert not s.cards("payment")
+
+
+def owned_from_piles(s: DirtyMoneyState, seat: int) -> dict[str, list[str]]:
+    """Each effect's placement cards in the seat's tableau, in tableau order, read from the pile."""
+    found: dict[str, list[str]] = {}
+    for c in s.cards(f"tableau:{seat}"):
+        found.setdefault(s.rules.placements[c.card].effect, []).append(str(c))
+    return found
+
+
+@pytest.mark.parametrize("agent, players, seed", [("random", 4, 5), ("greedy", 3, 2)])
+def test_owned_cards_and_purchase_prices_match_the_piles_at_every_step(db, agent, players, seed):
+    """The effect index kept as cards join tableaux, and the kept price and payable totals of a
+    purchase, against answers worked out afresh (a copy of the hand is a new read-out)."""
+    rules = make_rules(db, {})
+    rng = random.Random(seed)
+    s = rules.new_initial_state(players, rng)
+    seats = [make_agent(agent, seed, q, rules.greedy_values) for q in range(players)]
+    priced = 0
+    while not s.is_terminal():
+        for q in range(players):
+            index = {effect: [str(c) for c, _pl in s._owned(q, effect)] for effect in owned_from_piles(s, q)}
+            assert index == owned_from_piles(s, q)
+        step = s.stack[-1]
+        if step.kind == "buy" and step.data["group"]:
+            group = s._group_cards(step)
+            assert s._group_due(step, group) == s.due(step.seat, group)
+            hand = s.piles.ids(f"hand:{step.seat}")
+            for currency in REGION_CURRENCY.values():
+                for shark in (False, True):
+                    kept = s.max_payable(step.seat, hand, currency, shark)
+                    assert kept == s.max_payable(step.seat, tuple(list(hand)), currency, shark)
+            priced += 1
+        player = s.current_player()
+        legal = s.legal_actions()
+        if player == CHANCE:
+            action = runner.pick_chance(s, rng)
+        else:
+            action = seats[player].choose(s.observation(player), legal)
+        s.apply(action)
+    assert priced > 10
+
+
+def test_a_bank_placed_into_a_tableau_raises_the_hand_limit_at_once(db):
+    s = start(make_rules(db, {}), 2)
+    before = s.hand_limit(0)
+    s.place("EU-BNK-1", "tableau:0")
+    assert s.hand_limit(0) == before + s.rules.placements["EU-BNK-1"].value
+    s.clear("tableau:0")
+    assert s.hand_limit(0) == before and not s._owned(0, "digital_bank")
+
+
+def test_chance_outcomes_at_a_decision_is_a_rule_violation(db):
+    s = start(make_rules(db, {}), 2)
+    assert s.current_player() != CHANCE
+    with pytest.raises(RuleViolation, match="no chance draw is pending"):
+        s.chance_outcomes()

@@ -11,7 +11,7 @@ the copies left, so a game is a pure function of its seed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -43,7 +43,7 @@ _DRAW_PILE = {
 _copy_number = attrgetter("copy")  # a card instance's copy number, read in C
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One pending step of the game's procedure (data only, so positions copy cheaply).
 
@@ -66,6 +66,7 @@ class StateBase(EventLog):
     names: PileNames  # the piles read at every step, by group
     ledger: Counter[str]  # markers counted as they are placed (scoring path 1)
     villain_of: list[str | None]
+    _villain_cards: list[Villain | None]  # each seat's villain card, once dealt (as `villain_of`)
     in_play: list[Location]
     marker: int  # seat holding the first-player marker
     round_number: int
@@ -75,18 +76,28 @@ class StateBase(EventLog):
     reason: str
     stack: list[Step]
     version: int
-    # (seat, effect) -> (the tableau's ids when asked, what `_owned` found then)
-    _owned_cache: dict[tuple[int, str], tuple[tuple[str, ...], list[tuple[CardInstance, Placement]]]]
+    # seat -> effect -> the seat's tableau cards with that effect, with their placements
+    _owned_by: list[dict[str, list[tuple[CardInstance, Placement]]]]
     _draw_lists: dict[str, tuple[tuple[str, ...], list[Action]]]  # pile -> (its ids, their draws)
-    _chance_ids: tuple[str, ...]  # the card ids of the last deck draw list, in order
-    _limit_of: dict[int, tuple[list[tuple[CardInstance, Placement]], int]]  # seat -> (its banks, limit)
-    _chance_ids_of: list[Action] | None  # that draw list
+    _payable_of: dict[tuple[int, str, bool], tuple[Sequence[str], int]]  # see `max_payable`
+    # the open purchase's price: (the exchanges, the chosen-cards list, its length, the price)
+    _due_of: tuple[Sequence[tuple[CardInstance, Placement]], list[Any], int, int] | None
+    _limit_of: dict[int, tuple[Sequence[tuple[CardInstance, Placement]], int]]  # seat -> (its banks, limit)
+    views: Mapping[str, Sequence[CardInstance]]  # every pile by name (the piles' own lists: read only)
+    _money_deck: Sequence[CardInstance]  # the money deck's own list
+    _counted: frozenset[str]  # the piles whose copies the kit counts by card id (the decks)
+    # The last chance draw list, its card ids in order, the copies left per id, and the cards they
+    # total (for a deck, the deck itself: its length is the live total)
+    _drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None
 
     # ---- piles ----------------------------------------------------------------------------
 
     def cards(self, pile: str) -> Sequence[CardInstance]:
         """The cards of a pile, bottom first (the live pile: read it, never change it)."""
-        return self.piles.view(pile)
+        try:
+            return self.views[pile]
+        except KeyError:
+            return self.piles.view(pile)  # raises the kit's error naming the piles there are
 
     def _move(self, inst: CardInstance, src: str, dst: str) -> None:
         self.piles.move(inst, src, dst)
@@ -101,7 +112,7 @@ class StateBase(EventLog):
         """The lowest copy of card_id in a pile (which copy moves never changes the game)."""
         candidates: Sequence[CardInstance]
         if not exclude:
-            if self.piles.is_counted(pile):
+            if pile in self._counted:
                 candidates = self.piles.copies(pile, card_id)
             else:
                 candidates = [c for c in self.cards(pile) if c.card == card_id]
@@ -122,25 +133,30 @@ class StateBase(EventLog):
         return self.rules.villains.get(villain_id) if villain_id else None
 
     def _has(self, seat: int, effect: str) -> Villain | None:
-        villain = self._villain(seat)
+        """The seat's villain when it has `effect` (asked several times a step: one list read)."""
+        villain = self._villain_cards[seat]
         return villain if villain is not None and villain.effect == effect else None
 
-    def _owned(self, seat: int, effect: str) -> list[tuple[CardInstance, Placement]]:
-        """The seat's placement cards with `effect`, with their cards (read the list, never change it).
+    def _owned(self, seat: int, effect: str) -> Sequence[tuple[CardInstance, Placement]]:
+        """The seat's placement cards with `effect`, in tableau order (read them, never change them).
 
-        Hand limits, prices and scoring ask this many times per step; the answer is kept until the
-        tableau changes (the piles' id read-out of a pile is the same tuple until then).
+        Hand limits, prices and scoring ask this many times per step; the answer is kept per seat
+        and effect as cards join the tableau, a new list each time, so a reader may cache what it
+        derives from one list until another takes its place.
         """
-        tableau = f"tableau:{seat}"
-        ids = self.piles.ids(tableau)
-        key = (seat, effect)
-        cached = self._owned_cache.get(key)
-        if cached is not None and cached[0] is ids:
-            return cached[1]
+        return self._owned_by[seat].get(effect, ())
+
+    def _joined_tableau(self, seat: int, inst: CardInstance, placement: Placement) -> None:
+        """Record a card that has just joined the seat's tableau (on top) in the effect index."""
+        owned = self._owned_by[seat]
+        owned[placement.effect] = [*owned.get(placement.effect, ()), (inst, placement)]
+
+    def _index_tableau(self, seat: int) -> None:
+        """The seat's effect index built afresh from its tableau (after a set-up move in or out)."""
+        self._owned_by[seat] = {}
         placements = self.rules.placements
-        found = [(c, placements[c.card]) for c in self.cards(tableau) if placements[c.card].effect == effect]
-        self._owned_cache[key] = (ids, found)
-        return found
+        for inst in self.cards(f"tableau:{seat}"):
+            self._joined_tableau(seat, inst, placements[inst.card])
 
     def name(self, card_id: str) -> str:
         """A card's name for event texts."""
@@ -253,19 +269,26 @@ class StateBase(EventLog):
         """
         pile = _DRAW_PILE.get(step.kind)
         if pile is None:
-            return [("draw", card_id) for card_id in sorted(self._chance_weights(step))]
+            weights = self._chance_weights(step)
+            drawn_ids = sorted(weights)
+            legal = [("draw", card_id) for card_id in drawn_ids]
+            # a range as long as the copies left stands for the hand's cards in the total
+            self._drawn = (legal, drawn_ids, weights, range(sum(weights.values())))
+            return legal
         if pile == "pdeck:":
             pile += step.data["region"]
-        ids = self.piles.sorted_ids(pile)
+        piles = self.piles
+        ids = piles.sorted_ids(pile)
         cached = self._draw_lists.get(pile)
         if cached is None or cached[0] is not ids:
             cached = self._draw_lists[pile] = (ids, [("draw", card_id) for card_id in ids])
-        self._chance_ids, self._chance_ids_of = cached  # the outcomes' probabilities follow these ids
+        # the outcomes' probabilities follow these ids and the deck's live counts
+        self._drawn = (cached[1], ids, piles.id_counts(pile), self.views[pile])
         return cached[1]
 
     def _money_actor(self) -> int:
         """Draws from the money deck are chance; an empty deck first needs a reshuffle."""
-        return CHANCE if self.cards("money_deck") else AUTO
+        return CHANCE if self._money_deck else AUTO
 
     def _reshuffle(self) -> bool:
         """Discard pile becomes the money deck; False when both are empty."""

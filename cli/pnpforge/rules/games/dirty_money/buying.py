@@ -24,6 +24,16 @@ class BuyingSteps(StateBase):
         """Total price of cards bought in this order (crypto exchanges bought first count)."""
         return self._due([pl for _c, pl in self._owned(seat, "crypto_exchange")], cards)
 
+    def _group_due(self, step: Step, group: list[Placement]) -> int:
+        """`due` of the open purchase, kept while neither its chosen cards (a list that only grows
+        until it is replaced) nor the seat's exchanges change: every payment decision asks it."""
+        owned = self._owned(step.seat, "crypto_exchange")
+        chosen = step.data["group"]
+        known = self._due_of
+        if known is None or known[0] is not owned or known[1] is not chosen or known[2] != len(chosen):
+            known = self._due_of = (owned, chosen, len(chosen), self.due(step.seat, group))
+        return known[3]
+
     @staticmethod
     def _due(exchanges: list[Placement], cards: list[Placement]) -> int:
         """`due` given the crypto exchanges already owned."""
@@ -56,10 +66,15 @@ class BuyingSteps(StateBase):
         free payment its lowest card counted at the Shark's value instead when that is more."""
         if not hand:
             return 0
+        key = (seat, currency, shark)
+        known = self._payable_of.get(key)
+        if known is not None and known[0] is hand:  # the same read-out: the hand has not moved
+            return known[1]
         values = list(map(self._pay_values(seat, currency).__getitem__, hand))
         total = sum(values)
         if shark:
             total += max(0, self._shark_value(seat) - min(values))
+        self._payable_of[key] = (hand, total)
         return total
 
     def _actor_buy(self, step: Step) -> int:
@@ -117,7 +132,7 @@ class BuyingSteps(StateBase):
     def _legal_payments(self, step: Step, group: list[Placement], hand: Sequence[str]) -> list[Action]:
         """Money cards worth paying (the rest of the hand can still cover the price), and settling."""
         seat, data = step.seat, step.data
-        need = self.due(seat, group)
+        need = self._group_due(step, group)
         paid_now = data["value"]
         payments: list[Action] = []
         if hand:
@@ -217,6 +232,7 @@ class BuyingSteps(StateBase):
         casinos = [c for c, casino in self._owned(seat, "casino") if casino.region == bought.region]
         galleries = self._owned(seat, "art_gallery") if bought.effect == "art" else []
         self._move(inst, pile, f"tableau:{seat}")
+        self._joined_tableau(seat, inst, bought)
         self.used(seat, inst.card, f"buys {bought.name} ({bought.region}, cost {bought.cost})")
         if pile == "bear":
             bear = self._has(seat, "wall_street_bear")

@@ -41,6 +41,7 @@ class FlowSteps(StateBase):
         villain = action[1]
         self._move(self._first("villain_pool", villain), "villain_pool", f"villain:{step.seat}")
         self.villain_of[step.seat] = villain
+        self._villain_cards[step.seat] = self.rules.villains[villain]
         self.faction(step.seat, f"{self.name(villain)} ({villain})")
         self._pop(step)
 

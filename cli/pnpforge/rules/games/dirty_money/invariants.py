@@ -112,10 +112,11 @@ class InvariantChecks(StateBase):
 
     def check_invariants(self) -> None:
         """The rules' own limits, checked after every step."""
-        views = self.piles.all_views()
-        if self._checked_changes != self.piles.changes:
+        views = self.views
+        changes = self.piles.changes
+        if self._checked_changes != changes:
             self._check_piles(views)
-            self._checked_changes = self.piles.changes
+            self._checked_changes = changes
         if self._over_limit:  # hand sizes change only with a move
             for seat, size in sorted(self._over_limit.items()):
                 self._check_hand_limit(seat, size)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence, Sized
 from itertools import repeat
 from operator import truediv
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -79,6 +79,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         self.players = players
         self.ledger = Ledger()
         self.villain_of = [None] * players
+        self._villain_cards = [None] * players
         self.in_play = rules.locations_for(players)
         self.marker = 0
         self.round_number = 0
@@ -93,15 +94,20 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         self._checked_changes = -1
         self._actor_version = -1
         self._table: PublicTable | None = None
-        self._owned_cache = {}
+        self._owned_by = [{} for _seat in range(players)]
         self._limit_of = {}
+        self._payable_of = {}
+        self._due_of = None
         self._draw_lists = {}
         self._table_parts: dict[str, tuple[Any, ...]] = {"villains": ()}  # PublicTable's fields
-        self._chance_ids: tuple[str, ...] = ()  # the card ids of the draw list `_chance_ids_of`, in order
-        self._chance_ids_of: list[Action] | None = None
         self._sorted_of: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # pile -> (ids, sorted)
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
+        # The piles by name, uncopied: the same lists for the whole game (moves change them in place)
+        self.views = self.piles.all_views()
+        self._money_deck = self.views["money_deck"]
+        self._counted = frozenset(filter(self.piles.is_counted, self.views))
+        self._drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None = None
         self._unchecked = self.piles.watch()  # piles moved since the invariant check read them
         self._untabled = self.piles.watch()  # piles moved since the public table read them
         self._over_limit: dict[int, int] = {}  # seat -> size of a hand over HAND_LIMIT
@@ -154,15 +160,15 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     def legal_actions(self) -> list[Action]:
         """The sorted legal actions, computed once per position (`apply` checks against the same list)."""
-        if self._legal_version == self.version and not self.terminal:
-            return list(self._legal)
-        return list(self._legal_now())
+        if self._legal_version == self.version:
+            return self._legal[:]
+        return self._legal_now()[:]
 
     def _legal_now(self) -> list[Action]:
         """The position's legal actions, the cached list itself (read it, never change it)."""
         if self.terminal:
-            return []
-        if self._legal_version != self.version:
+            self._legal, self._legal_version = [], self.version
+        elif self._legal_version != self.version:
             step = self.stack[-1]
             if self.current_player() == CHANCE:
                 legal: list[Action] = self._legal_chance(step)
@@ -172,12 +178,15 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        weights = self._chance_weights(self.stack[-1])
-        total = sum(weights.values())
-        legal = self._legal_now()
-        card_ids = self._chance_ids if self._chance_ids_of is legal else [draw[1] for draw in legal]
-        # each outcome's copies / all copies left, computed in C (a deck draw has dozens of outcomes)
-        return list(zip(legal, map(truediv, map(weights.__getitem__, card_ids), repeat(total)), strict=True))
+        legal = self._legal if self._legal_version == self.version else self._legal_now()
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not legal:
+            raise RuleViolation(f"no chance draw is pending (at {self.phase()})")
+        _legal, card_ids, weights, pile = drawn
+        # each outcome's copies / all copies left (every card of a drawn pile is counted by id),
+        # computed in C: a deck draw has dozens of outcomes
+        chances = map(truediv, map(weights.__getitem__, card_ids), repeat(len(pile)))
+        return list(zip(legal, chances, strict=True))
 
     def apply(self, action: Any) -> None:
         if self.terminal:
@@ -329,6 +338,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     def _relocate(self, inst: CardInstance, src: str, dst: str) -> None:
         self._move(inst, src, dst)
+        for pile in (src, dst):
+            if pile.startswith("tableau:"):
+                self._index_tableau(int(pile.removeprefix("tableau:")))
         if src.startswith(MARKER_PILES):
             self.ledger[src] -= 1
         if dst.startswith(MARKER_PILES):
