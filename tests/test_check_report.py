@@ -12,7 +12,14 @@ import pytest
 import pnpforge.rules.static as static
 from mini_engine import MiniRules, make_coop_rules, make_rules
 from pnpforge.errors import PnpError
-from pnpforge.rules.check import MAX_GAMES, CheckOptions, check_bounds, iter_plan
+from pnpforge.rules.check import (
+    GAMES_PER_WORKER,
+    MAX_GAMES,
+    CheckOptions,
+    check_bounds,
+    iter_plan,
+    worker_count,
+)
 from pnpforge.rules.games import register, unregister
 from pnpforge.rules.kit import GameInfo
 
@@ -201,9 +208,19 @@ def test_report_does_not_depend_on_jobs(run, mini_db, mini_engine):
         sim = {k: v for k, v in out["simulation"].items() if k not in ("seconds", "games_per_second")}
         return {**out, "simulation": sim}
 
-    one = report(run, mini_db, "-n", "16", "--seed", "5")
+    one = report(run, mini_db, "-n", "16", "--seed", "5", "--jobs", "1")
     two = report(run, mini_db, "-n", "16", "--seed", "5", "--jobs", "2")
     assert without_timing(one) == without_timing(two)
+
+
+def test_jobs_zero_is_one_worker_per_core_as_the_games_are_worth(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    assert worker_count(CheckOptions(games=100, jobs=0)) == 100 // GAMES_PER_WORKER
+    assert worker_count(CheckOptions(games=10_000, jobs=0)) == 8
+    assert worker_count(CheckOptions(games=10, jobs=0)) == 1  # not worth a worker process
+    assert worker_count(CheckOptions(games=10, jobs=3)) == 3  # an explicit count is kept
+    with pytest.raises(PnpError, match="outside 0..64"):
+        check_bounds(CheckOptions(jobs=-1))
 
 
 def test_check_without_engine_reports_static_checks_only(run, mini_db):

@@ -66,7 +66,9 @@ def check_cmd(
         None, "--players", "-p", help="Players per game (default: cycle over all allowed)."
     ),
     agents: str = typer.Option("auto", "--agents", "--agent", help=AGENTS_HELP),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes; results do not depend on it."),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", help="Worker processes (0: one per CPU core); results do not depend on it."
+    ),
     mission: str | None = typer.Option(
         None, "--mission", help="Play only this mission or scenario (cooperative games)."
     ),

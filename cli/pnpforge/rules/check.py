@@ -27,6 +27,7 @@ from pnpforge.rules.tally import Tally
 
 MAX_GAMES = 100_000
 MAX_JOBS = 64
+GAMES_PER_WORKER = 50  # with --jobs 0, fewer games than this per core are not worth a worker process
 
 
 @dataclass
@@ -35,7 +36,7 @@ class CheckOptions:
     seed: int = 1
     players: int | None = None
     agent: str = "auto"  # a mode (auto, mixed, random, greedy) or one agent per seat: "greedy,random"
-    jobs: int = 1
+    jobs: int = 1  # worker processes; 0: one per CPU core, as many as the games are worth
     options: dict[str, Any] = field(default_factory=dict)  # engine options as given, without the mission
     mission: str | None = None
     strict: bool = False
@@ -55,10 +56,18 @@ def check_bounds(opts: CheckOptions) -> None:
         raise PnpError(
             f"--games {opts.games} is outside 0..{MAX_GAMES} (split a longer run into several with --seed)"
         )
-    if not 1 <= opts.jobs <= MAX_JOBS:
-        raise PnpError(f"--jobs {opts.jobs} is outside 1..{MAX_JOBS}")
+    if not 0 <= opts.jobs <= MAX_JOBS:
+        raise PnpError(f"--jobs {opts.jobs} is outside 0..{MAX_JOBS} (0: one per CPU core)")
     if not -(2**62) <= opts.seed <= 2**62:
         raise PnpError(f"--seed {opts.seed} is out of range")
+
+
+def worker_count(opts: CheckOptions) -> int:
+    """The worker processes to play with: `jobs`, or for 0 one per CPU core, but no more than
+    one per GAMES_PER_WORKER games (a worker costs a process start and its own engine set-up)."""
+    if opts.jobs:
+        return opts.jobs
+    return max(1, min(os.cpu_count() or 1, opts.games // GAMES_PER_WORKER, MAX_JOBS))
 
 
 def game_options(opts: CheckOptions, scenario: str | None) -> dict[str, Any]:
@@ -126,16 +135,16 @@ def _results(
     db_path: str, slug: str, opts: CheckOptions, plan: Iterator[PlannedGame]
 ) -> Iterator[tuple[PlannedGame, GameResult]]:
     """Play the plan in this process or in a pool, never holding more than a few games in flight."""
-    jobs = (db_path, slug)
-    work = ((*jobs, game_options(opts, g.scenario), g) for g in plan)
-    if opts.jobs <= 1:
+    work = ((db_path, slug, game_options(opts, g.scenario), g) for g in plan)
+    workers = worker_count(opts)
+    if workers <= 1:
         yield from map(_play, work)
         return
-    with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: set[Future[tuple[PlannedGame, GameResult]]] = set()
         for args in work:
             pending.add(pool.submit(_play, args))
-            if len(pending) >= opts.jobs * 4:
+            if len(pending) >= workers * 4:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 yield from (f.result() for f in done)
         for future in pending:
