@@ -62,6 +62,14 @@ def child_print(db_path: str, games: list[str], out_dir: str) -> dict:
     db = open_db(db_path, readonly=True)
     for g in games:  # register the fonts before the clock starts, as the baseline does
         ensure_fonts(repo.get_game(db, g).language)
+    # import the drawing modules before the clock too, as the baseline imports reportlab's
+    # canvas first (this machine runs Python with PYTHONDONTWRITEBYTECODE: every import
+    # compiles its module again, which a user's installed copy does not)
+    import jinja2.sandbox  # noqa: F401
+
+    import pnpforge.render.face  # noqa: F401
+    import pnpforge.render.pdf  # noqa: F401
+
     rss0 = _peak_kb()
     t, cpu = time.perf_counter(), time.process_time()
     pages = cards = 0

@@ -579,3 +579,202 @@ def test_plain_views_read_as_the_sandbox_allows() -> None:
     ours = sandboxed_environment().from_string(source).render(v=View())
     theirs = SandboxedEnvironment().from_string(source).render(v=View())
     assert ours == theirs == "卡||aa|||"
+
+
+# ---- short paths: the same answers and bytes as the general ones -----------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["執", "行", "官", " ", "Unit", "12", "·", "（", "）", "，", "ab", "—", "x"]),
+        min_size=1,
+        max_size=14,
+    ),
+    st.floats(min_value=15.0, max_value=260.0),
+    st.booleans(),
+)
+def test_one_line_fit_equals_the_general_fit(measure, parts, width, bold) -> None:
+    from pnpforge.render.text_line import fit_one_line
+
+    text = "".join(parts)
+    spans = [tx.Span(text, bold, "#123456")]
+    fast = fit_one_line(spans, width, 12.0, 7.0, 1.2, measure)
+    try:
+        general = tx.fit(tx.atomize(spans, measure), width, 12.0, 7.0, 4.0, 1.2, measure).for_drawing()
+    except tx.Overflow:
+        general = None
+    one_line = general is not None and general.size == 7.0 and len(general.lines) == 1
+    if fast is None:  # declined: the general path decides (edge spaces, breaks, shrinking)
+        assert not one_line or text != text.strip(" ")
+        return
+    assert general is not None and one_line
+    assert (fast.size, fast.leading, fast.height) == (general.size, general.leading, general.height)
+    assert [(ln.para_before, ln.width(), ln.runs()) for ln in fast.lines] == [
+        (ln.para_before, ln.width(), ln.runs()) for ln in general.lines
+    ]
+
+
+def test_one_line_fit_leaves_markup_breaks_and_missing_glyphs_to_the_general_path(measure) -> None:
+    from pnpforge.render.text_line import fit_one_line
+
+    assert fit_one_line([tx.Span("費用 3")], 200, 20, 7, 1.2, measure) is not None
+    for spans in (
+        [tx.Span("一行\n兩行")],
+        [tx.Span(" 前後空白 ")],
+        [tx.Span("甲"), tx.Span("乙", True)],
+        [tx.Span(icon="x")],
+        [tx.Span("\U0001f600")],  # no glyph: the general path names it
+        [tx.Span("很長的一段文字" * 6)],  # needs two lines at this width
+    ):
+        assert fit_one_line(spans, 60, 20, 7, 1.2, measure) is None
+
+
+_PLAIN_CASES = {
+    "{{ card.name }}": True,
+    "{{ game.title }} v{{ game.version }} · {{ date }} · {{ card.id }}": True,
+    "{{ type.name }}{% if card.name_en %} · {{ card.name_en }}{% endif %}": True,
+    "{{ card.text }}{% if card.flavor %}\n\n{{ card.flavor }}{% endif %}": True,
+    "{{ f.cost }}{{ game.items }}{{ f.missing }}{{ nothere }}": True,  # read by Jinja when unsure
+    "{{ card.name | upper }}": False,
+    "{{- card.name }}": False,
+    "{{ none }}": False,
+    "{# note #}{{ card.name }}": False,
+    "  {% if card.flavor %}x{% endif %}": False,
+    "{% if card.flavor %}{% if f.cost %}x{% endif %}{% endif %}": False,
+    "{% if card.flavor %}x{% else %}y{% endif %}": False,
+    "{{ card.name }}\n": False,
+    "plain text": False,
+}
+
+
+def test_plain_templates_render_what_jinja_renders() -> None:
+    from pnpforge.render.face_values import CardView, FieldsView, ReadTracker, face_environment
+    from pnpforge.render.template_plain import plain_template
+
+    env, finalize = face_environment(True)
+    card = Card(
+        game="g",
+        id="X-1",
+        type="unit",
+        name="卡名",
+        name_en="",
+        text="文字",
+        flavor="風味",
+        fields={"cost": 3, "tags": ["甲", "乙"]},
+        provisional_fields=["cost"],
+    )
+    game = {"title": "遊戲", "version": "0.1", "items": "x"}  # `items` is a dict method: Jinja reads it
+    for source, plain in _PLAIN_CASES.items():
+        jinja_template = env.from_string(source)
+        fast = plain_template(source, env, finalize, jinja_template)
+        assert (fast is not None) == plain, source
+        if fast is None:
+            continue
+        for prov in (set(), {"cost", "name", "flavor"}):
+            outputs, reads = [], []
+            for render in (fast.render, jinja_template.render):
+                tracker = ReadTracker()
+                tracker.active = True
+                variables = {
+                    "card": CardView(card, prov, tracker),
+                    "f": FieldsView(card.fields, prov, tracker),
+                    "game": game,
+                    "type": {"name": "單位"},
+                    "date": "2026-01-01",
+                }
+                outputs.append(render(variables))
+                reads.append(tracker.read)
+            assert outputs[0] == outputs[1] and reads[0] == reads[1], source
+
+
+def test_plain_templates_and_expressions_of_every_game_match_jinja(db, renderers) -> None:
+    from pnpforge.render.template_plain import PlainExpression, PlainTemplate
+
+    compared = 0
+    for slug, r in renderers.items():
+        cards = list(repo.list_cards(db, slug))
+        for card in cards:
+            r.check(card)
+        fast = [t for t in r._templates.values() if isinstance(t, (PlainTemplate, PlainExpression))]
+        assert fast, slug
+        for card in cards:
+            ctx = r._context(card, r._ctype(card.type))
+            for t in fast:
+                got = []
+                runs: tuple[Any, Any] = (t, t.jinja)  # the plain reading, then Jinja's
+                for run in runs:
+                    ctx.tracker.active, ctx.tracker.read = True, set()
+                    value = run.render(ctx.vars) if isinstance(t, PlainTemplate) else run(**ctx.vars)
+                    got.append((value, type(value), ctx.tracker.read))
+                assert got[0] == got[1], (slug, card.id)
+                compared += 1
+    assert compared > 1000
+
+
+def test_faces_drawn_through_short_paths_match_plain_drawing(db, renderers) -> None:
+    """Line ops, replayed region ops and replayed copies write what drawing every op inside
+    a saved graphics state writes."""
+    from pnpforge.render import op_replay
+    from pnpforge.render.face_line import LineOp
+
+    lines = replayed = 0
+    for slug, r in renderers.items():
+        fast, plain = _canvas(), _canvas()
+        for card in [*repo.list_cards(db, slug)] * 2:  # the second round replays copies
+            r.draw_face(fast, card, 0.0, 0.0, 8.5)
+            for op in r._plan(card):
+                lines += type(op) is LineOp
+                plain.saveState()
+                op(plain, 0.0, 0.0, 8.5)
+                plain.restoreState()
+        assert fast._code == plain._code, slug
+        replayed += len(fast._pnp_faces) + sum(op_replay.is_static(p) for _, p in r._placed_ops.values())
+    assert lines > 100 and replayed > 50
+
+
+def test_split_matches_reportlabs_split_string() -> None:
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    from pnpforge.render import pdf_ops
+    from pnpforge.render.fonts import ensure_fonts
+
+    font_name = ensure_fonts("zh-Hant").regular
+    c = _canvas()
+    many = "".join(chr(0x4E00 + i * 11) for i in range(300))
+    pdf_ops.draw_string(c, font_name, 7, 0, 0, many)  # assigns two subsets' worth of slots
+    font, doc = getFont(font_name), c._doc
+    for text in [many[:20], many[-20:], many[250:270], "執行 Unit\u00a012", many[:5] + "新字", ""]:
+        assert pdf_ops._split(font, text, doc) == font.splitString(text, doc), text
+
+
+def test_expressions_are_cached_like_templates_and_fail_as_jinja_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jinja2.sandbox import SandboxedEnvironment
+
+    from pnpforge.render import code_cache
+    from pnpforge.render.templating import sandboxed_environment
+
+    monkeypatch.setattr(code_cache, "_folder", tmp_path)
+    source = "(f.tags or []) | length > 1 and f.cost is number"
+    values = {"f": {"tags": ["甲", "乙"], "cost": 3}}
+    assert sandboxed_environment().compile_expression(source)(**values) is True
+    assert len(list(tmp_path.glob("*-tmpl-*"))) == 1
+    generated: list[str] = []
+    real_generate = jinja2.Environment._generate
+
+    def counting_generate(self: Any, *a: Any, **k: Any) -> Any:
+        generated.append("generated")
+        return real_generate(self, *a, **k)
+
+    monkeypatch.setattr(jinja2.Environment, "_generate", counting_generate)
+    again = sandboxed_environment().compile_expression(source)
+    assert again(**values) is True and again(f={"tags": []}) is False and generated == []
+    for bad in ("1 +", "a b", "x("):
+        errors = []
+        for env in (sandboxed_environment(), SandboxedEnvironment()):
+            with pytest.raises(jinja2.TemplateSyntaxError) as e:
+                env.compile_expression(bad)
+            errors.append((e.value.message, e.value.lineno))
+        assert errors[0] == errors[1], bad

@@ -305,7 +305,7 @@ def test_pure_observation_passes():
         ((GoodObs(0, (), frozenset()), {1}), "observation.stuff[1] is a set"),
         (frozenset({(1, (2, Zones(["deck"])))}), "observation.stuff{…}[1][1] is a Zones"),
         (
-            (GoodObs(0, ((1, 2), bytearray(b"x")), frozenset()),),
+            (GoodObs(0, ((1, 2), bytearray(b"x")), frozenset()),),  # type: ignore[arg-type]
             "observation.stuff[0].hand[1] is a bytearray",
         ),
     ],

@@ -18,6 +18,7 @@ import marshal
 import os
 import sys
 import tempfile
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from types import CodeType
@@ -82,9 +83,33 @@ def _callable_name(func: Any) -> str:
     )
 
 
+_SIGNATURES: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], str]] = weakref.WeakKeyDictionary()
+
+
 def environment_signature(env: Any) -> str:
     """Everything of an environment the code generated for a template depends on: lexer
-    options, finalize, autoescape, and the filters and tests with their calling style."""
+    options, finalize, autoescape, and the filters and tests with their calling style.
+
+    Worked out again only when one of those changed (filters may be added at any time):
+    an environment compiles many templates, and naming every filter for each is slow."""
+    state = (
+        tuple(env.filters.items()),
+        tuple(env.tests.items()),
+        tuple(env.extensions),
+        env.finalize,
+        env.autoescape,
+        tuple(getattr(env, name, None) for name in _LEXER_OPTIONS),
+    )
+    hit = _SIGNATURES.get(env)
+    if hit is not None and hit[0] == state:
+        return hit[1]
+    signature = _signature(env)
+    _SIGNATURES[env] = (state, signature)
+    return signature
+
+
+def _signature(env: Any) -> str:
+    """environment_signature, worked out."""
     import jinja2
 
     parts = [jinja2.__version__, type(env).__qualname__]

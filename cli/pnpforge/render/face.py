@@ -14,9 +14,16 @@ region is not fitted again.  Every cache is bounded (least recently used out)
 and cards named by `ref()` are read from the database when asked for, so
 memory does not grow with the deck.  None of this changes a drawn byte.
 
+Planning once per card type: face_steps keeps each region's box, planner and
+fixed shape; templates that only print values skip Jinja (template_plain); a
+region showing a text planned before gets the same op (and its operators, once
+drawn, are replayed); a one-line text is fitted without atoms (text_line) and
+drawn as ready-made operators (face_line).  None of it changes a byte of output.
+
 The planner is split by what it holds: face_cache (bounded caches), face_values
 (values as templates see them), face_context (set-up and template context),
-face_regions (planning regions), face_geometry, face_paint and face_ops (drawing).
+face_steps and face_regions (planning regions), face_geometry, face_paint,
+face_ops and face_line (drawing).
 """
 
 from __future__ import annotations
@@ -26,18 +33,21 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.render import text as tx
+from pnpforge.render.face_back import BackPlanner
 from pnpforge.render.face_cache import MISSING, plan_key
 from pnpforge.render.face_context import db_folder, default_templates_dir
 from pnpforge.render.face_geometry import Box, Op, rotated, tidy_text
+from pnpforge.render.face_line import line_op_for, replay_safe
 from pnpforge.render.face_ops import StampOp
-from pnpforge.render.face_paint import background_op, badge_op, band_op, frame_op, pattern_op
-from pnpforge.render.face_regions import RegionPlanner
+from pnpforge.render.face_paint import background_op, badge_op
+from pnpforge.render.face_steps import UNRESOLVED, RegionStep
 from pnpforge.render.face_values import PlanContext
-from pnpforge.render.op_replay import draw_op
-from pnpforge.render.units import MM, is_hex_colour, mix, readable_on
+from pnpforge.render.op_replay import mark_static, replay_face
+from pnpforge.render.text_line import fit_one_line
+from pnpforge.render.units import MM
 
 
-class FaceRenderer(RegionPlanner):
+class FaceRenderer(BackPlanner):
     """Faces and backs of one game's cards, drawn onto reportlab canvases."""
 
     # -- public API ---------------------------------------------------------------------
@@ -47,9 +57,10 @@ class FaceRenderer(RegionPlanner):
         self._plan(card)
 
     def draw_face(self, canvas: Any, card: Card, x: float, y: float, bleed: float) -> None:
-        """Draw the face with its trim box's bottom-left at (x, y) points."""
-        for op in self._plan(card):
-            draw_op(canvas, op, x, y, bleed)
+        """Draw the face with its trim box's bottom-left at (x, y) points (a copy drawn
+        right after its card replays the operators written for it)."""
+        plan = self._plan(card)
+        replay_face(canvas, plan, x, y, bleed, replay_safe)
 
     def draw_back(self, canvas: Any, card_type_slug: str, x: float, y: float, bleed: float) -> None:
         """Draw the back of a card type (mirror-symmetric, so duplex offsets don't show)."""
@@ -89,22 +100,55 @@ class FaceRenderer(RegionPlanner):
         W, H = ctype.width_mm, ctype.height_mm
         bg = self._colour(ctx, lay.card["background"], self._where(ctx, "[card] background"))
         ops: list[Op] = [background_op(bg or "#ffffff", W, H)]
-        boxes = self._boxes.get(ctype.slug)
-        if boxes is None:
-            boxes = self._boxes[ctype.slug] = [Box.of(reg, W, H) for reg in lay.regions]
-        for reg, box in zip(lay.regions, boxes, strict=False):
-            where = self._where(ctx, reg.name)
-            if reg.opts["when"] and not self._eval(ctx, reg.opts["when"], where + " option 'when'"):
+        who = f"card {card.id}"
+        for step in self._steps(ctx):
+            reg, box = step.reg, step.box
+            where = who + step.tail
+            if step.when and not self._eval(ctx, step.when, where + " option 'when'"):
                 continue
-            shape_op = self._shape_op(ctx, reg, box, W, H, where)
+            shape_op = step.shape
+            if shape_op is UNRESOLVED:
+                shape_op = self._shape_op(ctx, reg, box, W, H, where)
+                if step.fixed_shape:
+                    step.shape = shape_op  # no colour of it depends on the card
             if shape_op:
                 ops.append(shape_op)
-            planner = getattr(self, f"_plan_{reg.kind}")
-            op = planner(ctx, reg, box, where)
+            op = step.planner(ctx, reg, box, where)
             if op is not None:
-                ops.append(rotated(op, box, H, int(reg.opts["rotate"])))
+                ops.append(self._placed(op, box, H, step.rotate))
         ops.extend(self._plan_provisional(ctx, W, H))
         return ops
+
+    def _steps(self, ctx: PlanContext) -> list[RegionStep]:
+        """The card type's regions with what every card shares worked out once."""
+        slug = ctx.ctype.slug
+        steps = self._region_steps.get(slug)
+        if steps is None:
+            W, H = ctx.ctype.width_mm, ctx.ctype.height_mm
+            boxes = self._boxes.get(slug)
+            if boxes is None:
+                boxes = self._boxes[slug] = [Box.of(reg, W, H) for reg in ctx.layout.regions]
+            steps = self._region_steps[slug] = [
+                RegionStep.of(reg, box, self._where_tail(slug, reg.name), getattr(self, f"_plan_{reg.kind}"))
+                for reg, box in zip(ctx.layout.regions, boxes, strict=False)
+            ]
+        return steps
+
+    def _placed(self, op: Any, box: Box, H: float, rotate: int) -> Op:
+        """The region op placed on the card; a text or rows op shared by several cards
+        (the same fitted text in the same region) is placed once and marked static, so
+        its operators are formatted once per canvas and replayed for the others."""
+        key = (op, id(box), rotate)
+        hit = self._placed_ops.lookup(key)
+        if hit is not MISSING and hit[0] is box:
+            placed = hit[1]
+            if replay_safe(placed):
+                mark_static(placed)  # a second card shows it: keep its operators
+            return placed
+        placed = rotated(op, box, H, rotate)
+        placed = line_op_for(placed) or placed
+        self._placed_ops.store(key, (box, placed))
+        return placed
 
     # -- provisional badge and stamp --------------------------------------------------------
 
@@ -163,7 +207,6 @@ class FaceRenderer(RegionPlanner):
             return []
         colour = self._colour(ctx, st["colour"], where) or "#8a8a8a"
         spans = [tx.Span(text, False, colour)]
-        atoms = self._atoms_checked(ctx, spans, where)
         line_h = max(st["size"] * 1.25 / MM, d if badge else 0.0)
         same_edge = badge and corner.startswith(st["position"])
         reserve = d + 1.0 if same_edge else 0.0
@@ -174,6 +217,18 @@ class FaceRenderer(RegionPlanner):
             left, right = (left + reserve, right) if corner.endswith("left") else (left, right - reserve)
         top = safe if st["position"] == "top" else H - safe - line_h
         box_w, box_h = (right - left) * MM, line_h * MM
+        fitted = fit_one_line(spans, box_w, box_h, st["size"], 1.0, ctx.measure)
+        if fitted is None:
+            fitted = self._fit_stamp(ctx, spans, text, box_w, box_h, where)
+        stamp = StampOp(fitted, left, top, line_h, box_w, box_h, H, st["align"], ctx.measure, colour)
+        return [line_op_for(stamp) or stamp]
+
+    def _fit_stamp(
+        self, ctx: PlanContext, spans: list[tx.Span], text: str, box_w: float, box_h: float, where: str
+    ) -> tx.Fitted:
+        """The stamp's one line, shrunk as far as min_size allows (the general path)."""
+        st = ctx.layout.stamp
+        atoms = self._atoms_checked(ctx, spans, where)
         try:
             fitted = tx.fit(
                 atoms, box_w, box_h, st["size"], min(st["min_size"], st["size"]), 1.0, ctx.measure
@@ -188,140 +243,7 @@ class FaceRenderer(RegionPlanner):
                 f"{st['min_size']:g} pt ({e.chars_over} characters over); shorten "
                 "[stamp] text"
             ) from e
-        return [
-            StampOp(
-                fitted.for_drawing(), left, top, line_h, box_w, box_h, H, st["align"], ctx.measure, colour
-            )
-        ]
-
-    # -- backs ----------------------------------------------------------------------------------
-
-    def _plan_back(self, slug: str) -> list[Op]:
-        if slug not in self._backs:
-            self._backs[slug] = self._build_back(slug)
-        return self._backs[slug]
-
-    def _build_back(self, slug: str) -> list[Op]:
-        ctype = self._ctype(slug)
-        ctx = self._context(None, ctype)
-        b = ctx.layout.back
-        where = self._where(ctx, "[back]")
-        colour = (
-            self._colour(ctx, b["colour"], where)
-            or (ctype.back.get("colour") if is_hex_colour(str(ctype.back.get("colour", ""))) else None)
-            or "#34495e"
-        )
-        ink = self._colour(ctx, b["text_colour"], where) or readable_on(colour)
-        pattern_colour = self._colour(ctx, b["pattern_colour"], where) or mix(colour, ink, 0.12)
-        W, H = ctype.width_mm, ctype.height_mm
-        ops: list[Op] = [background_op(colour, W, H), pattern_op(b["pattern"], pattern_colour, W, H)]
-        inset = b["frame_inset"]
-        if b["frame"]:
-            ops.append(frame_op(mix(colour, ink, 0.55), W, H, inset))
-        title = tidy_text(self._render(ctx, b["title"], where + " title"))
-        subtitle = tidy_text(self._render(ctx, b["subtitle"], where + " subtitle"))
-        footer = tidy_text(self._render(ctx, b["footer"], where + " footer"))
-        inner_w = W - 2 * inset - 4
-        band_h = min(H * b["band_height"], b["band_max_height"])
-        band_y = (H - band_h) / 2
-        ops.append(
-            band_op(
-                mix(colour, "#000000", 0.25), mix(colour, ink, 0.55), inset, band_y, W - 2 * inset, band_h, H
-            )
-        )
-        if title:
-            ops.append(
-                self._centred_text(
-                    ctx,
-                    title,
-                    inset + 2,
-                    band_y + 2,
-                    inner_w,
-                    band_h * 0.62 - 2,
-                    b["title_size"],
-                    self.fonts.bold,
-                    ink,
-                    H,
-                    "back title",
-                    valign="bottom",
-                )
-            )
-        if subtitle:
-            ops.append(
-                self._centred_text(
-                    ctx,
-                    subtitle,
-                    inset + 2,
-                    band_y + band_h * 0.62 + 0.5,
-                    inner_w,
-                    band_h * 0.38 - 2.5,
-                    b["subtitle_size"],
-                    self.fonts.regular,
-                    mix(ink, colour, 0.15),
-                    H,
-                    "back subtitle",
-                    valign="top",
-                )
-            )
-        if footer:
-            ops.append(
-                self._centred_text(
-                    ctx,
-                    footer,
-                    inset + 2,
-                    H - inset - 7,
-                    inner_w,
-                    4.5,
-                    b["footer_size"],
-                    self.fonts.regular,
-                    mix(ink, colour, 0.25),
-                    H,
-                    "back footer",
-                    valign="middle",
-                )
-            )
-        return ops
-
-    def _centred_text(
-        self,
-        ctx: PlanContext,
-        text: str,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        size: float,
-        font: str,
-        colour: str,
-        H: float,
-        what: str,
-        valign: str,
-    ) -> Op:
-        bold = font == self.fonts.bold
-        atoms = self._atoms_checked(ctx, [tx.Span(text, bold, colour)], self._where(ctx, what))
-        try:
-            fitted = tx.fit(atoms, w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
-        except tx.Overflow as e:
-            raise PnpError(f"{self._where(ctx, what)}: {e.describe()}") from e
-        m = ctx.measure
-
-        def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-            tx.draw(
-                c,
-                fitted,
-                ox + x * MM,
-                oy + (H - y - h) * MM,
-                w * MM,
-                h * MM,
-                "center",
-                valign,
-                colour,
-                m,
-                None,
-                colour,
-            )
-
-        return op
+        return fitted.for_drawing()
 
 
 def one_card_pdf(

@@ -37,6 +37,7 @@ from pnpforge.render.face_values import (
     flatten_globals,
 )
 from pnpforge.render.layout import Layout, load_game_layouts, source_line
+from pnpforge.render.template_plain import plain_expression, plain_template
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
 from pnpforge.store.location import db_folder as store_db_folder
@@ -88,6 +89,10 @@ class FaceContext:
         self._boxes: dict[str, list[Box]] = {}
         self._fits = LRU(FIT_CACHE_SIZE)
         self._static: dict[tuple, Any] = {}  # per-layout values no card changes
+        self._region_ops = LRU(FIT_CACHE_SIZE)  # text and rows ops, shared by cards showing the same
+        self._placed_ops = LRU(FIT_CACHE_SIZE)  # those ops placed in their regions
+        self._region_steps: dict[str, Any] = {}  # per card type: its regions, planned once
+        self._fixed_colours: dict[tuple[int, str], tuple[Layout, str]] = {}
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -243,15 +248,17 @@ class FaceContext:
 
     def _where(self, ctx: PlanContext, region: str) -> str:
         who = f"card {ctx.card.id}" if ctx.card else f"back of '{ctx.ctype.slug}'"
+        return who + self._where_tail(ctx.ctype.slug, region)
+
+    def _where_tail(self, slug: str, region: str) -> str:
+        """What follows the card in an error's place: game, type, region and layout file."""
         tails = self.__dict__.setdefault("_where_tails", {})  # every card asks for the same few
-        tail = tails.get((ctx.ctype.slug, region))
+        tail = tails.get((slug, region))
         if tail is None:
-            layout = self.layouts.get(ctx.ctype.slug)
+            layout = self.layouts.get(slug)
             files = f" in {layout.files[0]}" if layout is not None and layout.files else ""
-            tail = tails[(ctx.ctype.slug, region)] = (
-                f" ({self.game.slug}/{ctx.ctype.slug}), region '{region}'{files}"
-            )
-        return who + tail
+            tail = tails[(slug, region)] = f" ({self.game.slug}/{slug}), region '{region}'{files}"
+        return tail
 
     def _render(
         self, ctx: PlanContext, source: str, where: str, track: bool = False, marks: bool = True
@@ -306,11 +313,14 @@ class FaceContext:
             if expression:
                 compiled = self._env.compile_expression(source, undefined_to_none=True)
                 flatten_globals(getattr(compiled, "_template", None))
+                compiled = plain_expression(source, compiled) or compiled
             else:
                 compiled = self._env.from_string(source)
                 flatten_globals(compiled)
                 if not any(tag in source for tag in ("{{", "{%", "{#")):
                     compiled = StaticText(compiled.render())
+                else:
+                    compiled = plain_template(source, self._env, self._finalize, compiled) or compiled
         except TemplateSyntaxError as e:
             raise PnpError(f"{where}: {e.message}") from e
         return COMPILED.store(key, compiled)
@@ -319,7 +329,7 @@ class FaceContext:
         """Resolve a colour option for this card: hex, palette name, category or template."""
         if not spec:
             return None
-        fixed = self.__dict__.setdefault("_fixed_colours", {})  # palette names and hex: per layout
+        fixed = self._fixed_colours  # palette names and hex: per layout
         hit = fixed.get((id(ctx.layout), spec))
         if hit is not None and hit[0] is ctx.layout:
             return hit[1]

@@ -15,7 +15,7 @@ from pnpforge.errors import PnpError
 from pnpforge.render import text as tx
 from pnpforge.render.face_geometry import Box, BoxOp, Op
 from pnpforge.render.layout import Region
-from pnpforge.render.op_replay import mark_static
+from pnpforge.render.op_replay import mark_pure, mark_static
 from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
 
 
@@ -191,7 +191,7 @@ def hatch_op(colour: str) -> BoxOp:
             c.line(x + k, y, x + k + h, y + h)
             k += step
 
-    return op
+    return mark_pure(op)  # paths and colours only
 
 
 def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:

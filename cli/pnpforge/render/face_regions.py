@@ -22,6 +22,7 @@ from pnpforge.render.face_ops import IconOp, IconsOp, ImageOp, RowsOp, TextOp
 from pnpforge.render.face_paint import badge_width, draw_badge, hatch_op, mark_paint, shape_fill_op
 from pnpforge.render.face_values import PlanContext, card_free_colour
 from pnpforge.render.layout import Region
+from pnpforge.render.text_line import fit_one_line
 from pnpforge.render.units import MM, hex_to_rgb, mix
 
 
@@ -97,33 +98,74 @@ class RegionPlanner(FaceContext):
             )
         return atoms
 
+    def _region_memo_ok(self, ctx: PlanContext, keywords: bool) -> bool:
+        """May a region's op be looked up by its text alone?  Yes when nothing else it
+        shows depends on the card: keyword colours, inline icons and the sign's colour."""
+        slug = ctx.ctype.slug
+        if keywords and ctx.layout.keywords and ("keywords", slug) not in self._static:
+            return False
+        if ("painter", slug) not in self._static:
+            return False
+        return card_free_colour(ctx.layout.provisional["mark_colour"])
+
     def _plan_text(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
         o = reg.opts
         raw = self._template_text(ctx, o["text"], where + " option 'text'")
         if not raw.strip():
             return None
         colour = self._colour(ctx, o["colour"], where + " option 'colour'") or "#1a1a1a"
+        memo_key = ("text", ctx.ctype.slug, reg.name, raw, colour)
+        memo_ok = self._region_memo_ok(ctx, o["keywords"])
+        if memo_ok:
+            hit = self._region_ops.lookup(memo_key)
+            if hit is not MISSING:
+                if tx.MARK in raw:
+                    ctx.marks_used = True  # what _spans notes for a text showing the sign
+                return hit
+        op = self._text_op(ctx, reg, box, where, raw, colour, memo_ok)
+        if memo_ok:
+            self._region_ops.store(memo_key, op)
+        return op
+
+    def _text_op(
+        self, ctx: PlanContext, reg: Region, box: Box, where: str, raw: str, colour: str, memo_ok: bool
+    ) -> BoxOp:
+        """A text region's op for its rendered text: spans, fit (one per text and box), op.
+        With `memo_ok` the caller keeps the op by its text, so the fit and op caches keyed
+        by spans would only hold the same again."""
+        o = reg.opts
         spans = self._spans(ctx, raw, o["font"] == "bold", o["keywords"])
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         size, min_size, shrink = o["size"], min(o["min_size"], o["size"]), o["fit"] == "shrink"
         # the same text in the same region (copies, shared labels, repeated rules): one fit
         key = (ctx.ctype.slug, tuple(spans), bw, bh, size, min_size, o["leading"], shrink)
-        fitted = self._fits.lookup(key)
+        fitted: Any = MISSING if memo_ok else self._fits.lookup(key)
         if fitted is MISSING:
-            atoms = self._atoms_checked(ctx, spans, where)
-            try:
-                fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure, shrink=shrink)
-            except tx.Overflow as e:
-                raise PnpError(
-                    f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
-                    "the text, enlarge the region or lower min_size)"
-                ) from e
-            fitted = self._fits.store(key, fitted.for_drawing())
+            fitted = fit_one_line(spans, bw, bh, size, o["leading"], ctx.measure)
+            if fitted is None:
+                atoms = self._atoms_checked(ctx, spans, where)
+                try:
+                    fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure, shrink=shrink)
+                except tx.Overflow as e:
+                    raise PnpError(
+                        f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
+                        "the text, enlarge the region or lower min_size)"
+                    ) from e
+                fitted = fitted.for_drawing()
+            if not memo_ok:
+                self._fits.store(key, fitted)
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
-        return padded(
-            TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter, mark_colour), o["padding"]
-        )
+        op_key = ("text", key, o["align"], o["valign"], colour, painter, mark_colour, o["padding"])
+        op: Any = MISSING if memo_ok else self._region_ops.lookup(op_key)
+        if op is MISSING:
+            op = padded(
+                TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter, mark_colour),
+                o["padding"],
+            )
+            if not memo_ok:
+                self._region_ops.store(op_key, op)
+        return op
 
     def _plan_rows(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
         o = reg.opts
@@ -136,18 +178,45 @@ class RegionPlanner(FaceContext):
         colour = self._colour(ctx, o["colour"], where) or "#1a1a1a"
         lcolour = self._colour(ctx, o["label_colour"], where) or "#666666"
         rule = self._colour(ctx, o["rule"], where)
-        spans: list[tuple[list[tx.Span], list[tx.Span]]] = []
+        shown: list[tuple[str, str]] = []  # what the rows show, as text
         for item in items:
             label, value = row_pair(item, where)
             vtext = tidy_text(self._finalize(value))
-            if not vtext:
-                continue
-            lspans = [tx.Span(tidy_text(str(label)), o["label_font"] == "bold", lcolour)]
+            if vtext:
+                shown.append((str(label), vtext))
+        if not shown:
+            return None
+        memo_key = ("rows", ctx.ctype.slug, reg.name, tuple(shown), colour, lcolour, rule)
+        memo_ok = self._region_memo_ok(ctx, o["keywords"])
+        if memo_ok:
+            hit = self._region_ops.lookup(memo_key)
+            if hit is not MISSING:
+                if any(tx.MARK in vtext for _, vtext in shown):
+                    ctx.marks_used = True  # what _spans notes for a value showing the sign
+                return hit
+        spans: list[tuple[list[tx.Span], list[tx.Span]]] = []
+        for label, vtext in shown:
+            lspans = [tx.Span(tidy_text(label), o["label_font"] == "bold", lcolour)]
             vspans = self._spans(ctx, vtext, o["font"] == "bold", o["keywords"])
             vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark) for s in vspans]
             spans.append((lspans, vspans))
-        if not spans:
-            return None
+        op = self._rows_op(ctx, reg, box, where, spans, colour, rule)
+        if memo_ok:
+            self._region_ops.store(memo_key, op)
+        return op
+
+    def _rows_op(
+        self,
+        ctx: PlanContext,
+        reg: Region,
+        box: Box,
+        where: str,
+        spans: list[tuple[list[tx.Span], list[tx.Span]]],
+        colour: str,
+        rule: str | None,
+    ) -> BoxOp:
+        """A rows region's op for its label/value spans: laid out once per rows and box."""
+        o = reg.opts
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         m = ctx.measure
         size, min_size = o["size"], min(o["min_size"], o["size"])
@@ -173,7 +242,12 @@ class RegionPlanner(FaceContext):
             laid = self._fits.store(key, laid.for_drawing())
         painter = self._icon_painter(ctx)
         mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
-        return padded(RowsOp(laid, m, painter, mark_colour, colour, rule), o["padding"])
+        op_key = ("rows", key, painter, mark_colour, colour, rule, o["padding"])
+        op = self._region_ops.lookup(op_key)
+        if op is MISSING:
+            op = padded(RowsOp(laid, m, painter, mark_colour, colour, rule), o["padding"])
+            self._region_ops.store(op_key, op)
+        return op
 
     def _plan_icon(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
         o = reg.opts

@@ -250,6 +250,19 @@ def used_marks(layout: SheetLayout, used: int) -> list[sheet.Segment]:
 
 
 def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
+    """The crop marks of a sheet; every full sheet of a layout has the same ones, so their
+    operators are written once per canvas and appended again for the others."""
+    memo = c.__dict__.setdefault("_pnp_marks", {})
+    hit = memo.get((id(layout), used))
+    if hit is not None and hit[0] is layout:
+        c._code.extend(hit[1])
+        return
+    start = len(c._code)
+    _draw_marks(c, layout, used)
+    memo[(id(layout), used)] = (layout, c._code[start:])
+
+
+def _draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
     marks = used_marks(layout, used)
     if not marks:
         return
@@ -347,7 +360,6 @@ def write_card_sheets(
     face_pages = sum(j.pages for j in jobs)
     with_backs = opts.backs != "none"
     total = face_pages * (2 if with_backs else 1)
-    checked: set[str] = set()
     forms: set[str] = set()
 
     def back_page(page: int, sheet_no: int, layout: Any, backs: Any, batch: list[Any]) -> None:
@@ -362,9 +374,7 @@ def write_card_sheets(
         for batch in sheet.chunks(job.cards(), job.layout.capacity):
             sheet_no += 1
             page += 1
-            _face_page(
-                c, job.layout, batch, renderer, checked, info, page, total, sheet_no, face_pages, on_place
-            )
+            _face_page(c, job.layout, batch, renderer, info, page, total, sheet_no, face_pages, on_place)
             if opts.backs == "duplex":
                 page += 1
                 back_page(page, sheet_no, job.layout, backs, batch)
@@ -390,7 +400,6 @@ def _face_page(
     layout: SheetLayout,
     batch: list,
     renderer: Renderer,
-    checked: set[str],
     info: DocInfo,
     page: int,
     total: int,
@@ -401,9 +410,7 @@ def _face_page(
     c.setPageSize((layout.page_w * MM_TO_PT, layout.page_h * MM_TO_PT))
     bleed_pt = layout.bleed * MM_TO_PT
     for card, slot in zip(batch, layout.slots, strict=False):
-        if card.id not in checked:
-            renderer.check(card)
-            checked.add(card.id)
+        renderer.check(card)  # before any drawing; the renderer answers a copy from its plan
         place(c, slot, partial(renderer.draw_face, c, card, 0.0, 0.0, bleed_pt))
         on_place(card, page, "face", slot)
     draw_marks(c, layout, len(batch))

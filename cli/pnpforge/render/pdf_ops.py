@@ -81,9 +81,60 @@ def _show_ops(canvas: Any, font: Any, size: float, text: str) -> str:
     escape = canvas._escape
     parts: list[str] = []
     current = -1
-    for subset, chunk in font.splitString(text, doc):
+    for subset, chunk in _split(font, text, doc):
         if subset != current:
             parts.append(f"{font.getSubsetInternalName(subset, doc)} {_size_op(size)}")
             current = subset
         parts.append(f"({escape(chunk)}) Tj")
     return " ".join(parts)
+
+
+def _split(font: Any, text: str, doc: Any) -> list[tuple[int, bytes]]:
+    """`font.splitString(text, doc)`, with one look-up per character when every character
+    already has its slot in one subset of this document (most strings once a few cards
+    are drawn); anything else (a new character, several subsets, a no-break space, which
+    reportlab maps to a space) goes through splitString itself."""
+    state = font.state.get(doc)
+    if state is not None and "\xa0" not in text:
+        assigned = state.assignments
+        try:
+            slots = [assigned[code] for code in map(ord, text)]
+        except KeyError:
+            slots = []
+        if slots:
+            subset = min(slots) >> 8
+            if max(slots) >> 8 == subset:
+                return [(subset, bytes([n & 0xFF for n in slots]))]
+    return font.splitString(text, doc)
+
+
+def fill_op(colour: str) -> str:
+    """The 'r g b rg' operator fill_hex writes for a '#rrggbb' colour."""
+    return _rgb_op(colour)[1]
+
+
+def shown_body(canvas: Any, font_name: str, size: float, text: str) -> str | None:
+    """The font and Tj operators draw_string writes between `Tm` and `T*` for `text`, or
+    None when draw_string would hand the call to reportlab (then nothing is written)."""
+    if canvas._enforceColorSpace or not canvas.bottomup:
+        return None
+    font = getFont(font_name)
+    if not font._dynamicFont:
+        return None
+    shown = canvas.__dict__.get("_pnp_shown")
+    if shown is None or len(shown) >= _SHOWN_LIMIT:
+        shown = canvas._pnp_shown = {}
+    key = (font_name, size, text)
+    body = shown.get(key)
+    if body is None:
+        body = shown[key] = _show_ops(canvas, font, size, text)
+    return body
+
+
+def draw_generic(canvas: Any, op: Any, x: float, y: float, bleed: float) -> None:
+    """Draw `op` the general way: inside a saved and restored graphics state."""
+    from pnpforge.render.op_replay import restore_state, save_state
+
+    saved = save_state(canvas)
+    op(canvas, x, y, bleed)
+    restore_state(canvas, saved)

@@ -575,7 +575,7 @@ class PrintOptions(SheetOptions):
         return SheetOptions(self.paper, self.bleed, self.gap, self.marks, self.backs, self.flip, self.offset)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a manifest holds two per card printed
 class Placement:
     """One card drawn on one page: the geometry a cutting machine or a test needs."""
 

@@ -97,5 +97,38 @@ def _sandbox_class(base: Any) -> Any:
                     lambda: super(CachedSandbox, self).compile(source, name, filename),
                 )
 
+            def compile_expression(self, source: str, undefined_to_none: bool = True) -> Any:
+                """Jinja's compile_expression, its code cached like a template's (a warm run
+                neither parses nor generates an expression); a syntax error is raised by
+                Jinja's own method, so it reads as it always did."""
+                from jinja2.environment import TemplateExpression
+                from jinja2.exceptions import TemplateSyntaxError
+
+                if not isinstance(source, str):
+                    return super().compile_expression(source, undefined_to_none)
+                signature = environment_signature(self)
+                try:
+                    code = template_code_cached(
+                        signature, source, "<expression>", None, lambda: self._expression_code(source)
+                    )
+                except TemplateSyntaxError:
+                    return super().compile_expression(source, undefined_to_none)
+                template = self.template_class.from_code(self, code, self.make_globals(None), None)
+                return TemplateExpression(template, undefined_to_none)
+
+            def _expression_code(self, source: str) -> Any:
+                """The code object compile_expression builds for `source` (its own steps)."""
+                from jinja2 import nodes
+                from jinja2.exceptions import TemplateSyntaxError
+                from jinja2.parser import Parser
+
+                parser = Parser(self, source, state="variable")
+                expr = parser.parse_expression()
+                if not parser.stream.eos:
+                    raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno)
+                expr.set_environment(self)
+                body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
+                return self.compile(nodes.Template(body, lineno=1))
+
         _SANDBOX = CachedSandbox
     return _SANDBOX

@@ -493,6 +493,13 @@ class _DrawnLine:
         self._width = line.width()
         self._runs = line.runs()
 
+    @classmethod
+    def made(cls, para_before: bool, width: float, runs: list[tuple]) -> _DrawnLine:
+        """A drawn line built from its parts (render.text_line makes one-line texts so)."""
+        line = cls.__new__(cls)
+        line.para_before, line._width, line._runs = para_before, width, runs
+        return line
+
     def width(self) -> float:
         return self._width
 
