@@ -109,16 +109,21 @@ def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
     glyphs = _with_components(store, wanted)
     view = copy.copy(face)
     glyf_offset = len(face._ttf_data)
+    glyph_count = len(face.glyphPos) - 1
     positions, chunks, metrics = [0], [], list(face.hmetrics)
-    pos = 0
-    for gid in range(len(face.glyphPos) - 1):
-        glyph = glyphs.get(gid)
-        if glyph is not None:
-            chunks.append(glyph[1])
-            pos += len(glyph[1])
-            if glyph[1]:
-                metrics[gid] = (metrics[gid][0], glyph[0] & 0xFFFF)
+    pos = next_gid = 0
+    # A CJK font has tens of thousands of glyphs and a subset a few hundred: the empty runs
+    # between used glyphs are filled a run at a time, not a glyph at a time.
+    for gid in sorted(g for g in glyphs if g < glyph_count):
+        positions.extend([pos] * (gid - next_gid))  # unused glyphs: empty, ending where they start
+        lsb, data = glyphs[gid]
+        chunks.append(data)
+        pos += len(data)
+        if data:
+            metrics[gid] = (metrics[gid][0], lsb & 0xFFFF)
         positions.append(pos)
+        next_gid = gid + 1
+    positions.extend([pos] * (glyph_count - next_gid))
     glyf = b"".join(chunks)
     maxp = _maxp_for(face, glyphs.values())
     view._ttf_data = face._ttf_data + glyf + maxp
