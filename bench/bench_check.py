@@ -15,12 +15,15 @@ played four ways, all in this run so the figures share the machine's load:
 
 Each figure is the median of `--runs` repetitions, in CPU time of this process
 (the machine is shared, so CPU time is the steadier measure) and in wall time.
-Then the wall time of a default `pnp check GAME` (100 games, target < 10 s).
+Then a default `pnp check GAME` as a designer runs it (100 games, default agents: mixed tables,
+or greedy teams for cooperative games), in its own process: its wall time (target < 10 s) and the
+games/s its report gives, on one worker (`--jobs 1`) and on one per core (the default).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import subprocess
@@ -106,17 +109,21 @@ def rate(play: Callable[..., None], games: list[Game], runs: int) -> tuple[float
     return statistics.median(cpu), statistics.median(wall)
 
 
-def check_seconds(db_path: str, slug: str, options: dict[str, Any], runs: int) -> float:
-    """Median wall time of a default `pnp check GAME` (its own process, as a user runs it)."""
-    args = [sys.executable, "-m", "pnpforge", "--db", db_path, "check", slug]
+def check_seconds(
+    db_path: str, slug: str, options: dict[str, Any], runs: int, jobs: int = 0
+) -> tuple[float, float]:
+    """Median wall time of a default `pnp check GAME` (its own process, as a user runs it) and
+    the median games/s its report gives for the sample games (mixed or team agents, as by default)."""
+    args = [sys.executable, "-m", "pnpforge", "--db", db_path, "check", slug, "--json", "--jobs", str(jobs)]
     for name, value in options.items():
         args += ["-o", f"{name}={value}"]
-    walls = []
+    walls, rates = [], []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        done = subprocess.run(args, capture_output=True, text=True, check=False)
         walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
+        rates.append(float(json.loads(done.stdout)["simulation"]["games_per_second"]))
+    return statistics.median(walls), statistics.median(rates)
 
 
 def main() -> None:
@@ -130,7 +137,7 @@ def main() -> None:
     db = open_db(args.db, readonly=True)
     header = (
         f"{'game':<15} {'bare rnd':>9} {'runner rnd':>11} {'bare grd':>9} {'runner grd':>11} "
-        f"{'(wall rnd/grd)':>15} {'pnp check s':>12}"
+        f"{'(wall rnd/grd)':>15} {'pnp check s':>12} {'check g/s j1':>13} {'check g/s':>10}"
     )
     print(f"games/s, CPU time, median of {args.runs} runs of {args.games} games\n{header}")
     rows = []
@@ -143,16 +150,17 @@ def main() -> None:
         runner_random = rate(checked_game, random_plan, args.runs)
         bare_greedy = rate(bare_game, greedy_plan, args.runs)
         runner_greedy = rate(checked_game, greedy_plan, args.runs)
-        seconds = check_seconds(args.db, slug, options, args.runs)
+        _, one_worker = check_seconds(args.db, slug, options, args.runs, jobs=1)
+        seconds, per_core = check_seconds(args.db, slug, options, args.runs)
         walls = f"{runner_random[1]:.0f}/{runner_greedy[1]:.0f}"
         print(
             f"{label:<15} {bare_random[0]:>9.0f} {runner_random[0]:>11.0f} {bare_greedy[0]:>9.0f} "
-            f"{runner_greedy[0]:>11.0f} {walls:>15} {seconds:>12.2f}",
+            f"{runner_greedy[0]:>11.0f} {walls:>15} {seconds:>12.2f} {one_worker:>13.0f} {per_core:>10.0f}",
             flush=True,
         )
         rows.append(
             f"| {label} | {bare_random[0]:.0f} | {runner_random[0]:.0f} | {bare_greedy[0]:.0f} "
-            f"| {runner_greedy[0]:.0f} | {seconds:.1f} s |"
+            f"| {runner_greedy[0]:.0f} | {one_worker:.0f} | {per_core:.0f} | {seconds:.1f} s |"
         )
     if args.rows:
         head = (
@@ -160,7 +168,8 @@ def main() -> None:
             f"(`python bench/bench_check.py --games {args.games} --runs {args.runs}`); the bare engine "
             "plays the very same games with no check:\n\n"
             "| game | bare engine, random | runner, random | bare engine, greedy | runner, greedy "
-            "| default `pnp check` |\n|---|---|---|---|---|---|\n"
+            "| `pnp check`, 1 worker | `pnp check`, default | `pnp check` wall |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|\n"
         )
         Path(args.rows).write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
         print(f"wrote {args.rows}")
