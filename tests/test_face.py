@@ -645,6 +645,15 @@ _PLAIN_CASES = {
     "{% if card.flavor %}x{% else %}y{% endif %}": False,
     "{{ card.name }}\n": False,
     "plain text": False,
+    "{{ card.art or '' }}": True,
+    "{{ card.name_en or game.title }}|{{ f.missing or card.name }}|{{ nothere or 'x' }}": True,
+    '{{ card.flavor or card.name or "無" }}': True,
+    "{{ label('cost') }} **{{ f.cost }}**{{ label() }}": True,
+    "{{ card.name or f.cost | upper }}": False,
+    "{{ card.name and f.cost }}": False,
+    "{{ label('a', 'b') }}": False,
+    "{{ 'a\\'b' or card.name }}": False,
+    "{{ card.name or not f.cost }}": False,
 }
 
 
@@ -682,10 +691,46 @@ def test_plain_templates_render_what_jinja_renders() -> None:
                     "game": game,
                     "type": {"name": "單位"},
                     "date": "2026-01-01",
+                    "label": lambda key="x": f"<{key}>",
                 }
                 outputs.append(render(variables))
                 reads.append(tracker.read)
             assert outputs[0] == outputs[1] and reads[0] == reads[1], source
+
+
+def test_plain_expressions_answer_what_jinja_answers() -> None:
+    from pnpforge.render.face_values import FieldsView, ReadTracker, face_environment
+    from pnpforge.render.template_plain import plain_expression
+
+    env, _ = face_environment(True)
+    cases = {
+        "not f.cost": True,
+        "not f.tags": True,
+        "f.cost is number": True,
+        "f.tags is number": True,
+        "f.missing is number": True,  # Jinja answers for a missing field
+        "not nothere": True,
+        "f.cost is not number": False,
+        "not f.cost or f.tags": False,
+        "not none": False,
+    }
+    for source, plain in cases.items():
+        jinja = env.compile_expression(source, undefined_to_none=True)
+        fast = plain_expression(source, jinja)
+        assert (fast is not None) == plain, source
+        if fast is None:
+            continue
+        for prov in (set(), {"cost"}):
+            got = []
+            for run in (fast, jinja):
+                tracker = ReadTracker()
+                tracker.active = True
+                fields = FieldsView({"cost": 3, "tags": [], "flag": True}, prov, tracker)
+                got.append((run(f=fields), tracker.read))
+            assert got[0] == got[1], source
+    other = env.overlay()
+    other.tests = {**env.tests, "number": lambda value: True}
+    assert plain_expression("f.cost is number", other.compile_expression("f.cost is number")) is None
 
 
 def test_plain_templates_and_expressions_of_every_game_match_jinja(db, renderers) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from pnpforge.model import CardType, FieldDef
 from pnpforge.render import layout as L
+from pnpforge.render import layout_game as G
 from pnpforge.render import layout_options as LO
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -177,8 +178,8 @@ def test_unknown_field_is_refused_with_the_type_fields(tmp_path: Path) -> None:
     path = write(tmp_path / "g", "t", TEXT_REGION.replace("card.name", "f.scroe"))
     lay = L.load_layout(path, tmp_path)
     with pytest.raises(L.LayoutError, match=r"reads field 'scroe'.*\(fields: score, name\)"):
-        L.check_fields(lay, ["score", "name"], "t")
-    L.check_fields(
+        G.check_fields(lay, ["score", "name"], "t")
+    G.check_fields(
         L.load_layout(
             write(tmp_path / "g", "u", TEXT_REGION.replace("card.name", "card.fields['score']")), tmp_path
         ),
@@ -188,28 +189,28 @@ def test_unknown_field_is_refused_with_the_type_fields(tmp_path: Path) -> None:
 
 
 def test_field_names_used_finds_attribute_and_item_reads() -> None:
-    used = L.field_names_used("{{ f.a }}{% if card.fields.b %}{{ f['c'] }}{% endif %}{{ card.name }}")
+    used = G.field_names_used("{{ f.a }}{% if card.fields.b %}{{ f['c'] }}{% endif %}{{ card.name }}")
     assert used == {"a", "b", "c"}
-    assert L.field_names_used("f.x > 3 and not f.y", expression=True) == {"x", "y"}
+    assert G.field_names_used("f.x > 3 and not f.y", expression=True) == {"x", "y"}
 
 
 def test_text_must_keep_inside_the_safe_area_and_off_the_stamp(tmp_path: Path) -> None:
     g = tmp_path / "g"
     lay = L.load_layout(write(g, "t", TEXT_REGION.replace("x = 4", "x = 1")), tmp_path)
     with pytest.raises(L.LayoutError, match="reaches 2.00 mm into the 3 mm safe margin"):
-        L.check_geometry(lay, 63, 88, "t")
+        G.check_geometry(lay, 63, 88, "t")
     low = TEXT_REGION.replace("y = 4", "y = 76")
     with pytest.raises(L.LayoutError, match="covers the stamp line"):
-        L.check_geometry(L.load_layout(write(g, "u", low), tmp_path), 63, 88, "u")
+        G.check_geometry(L.load_layout(write(g, "u", low), tmp_path), 63, 88, "u")
     # a shape may run to the edge (and into the bleed)
     shape = '[[regions]]\nname = "band"\nkind = "shape"\nx = 0\ny = 0\nw = "W"\nh = 10\nfill = "#000"\n'
-    L.check_geometry(L.load_layout(write(g, "v", shape), tmp_path), 63, 88, "v")
+    G.check_geometry(L.load_layout(write(g, "v", shape), tmp_path), 63, 88, "v")
 
 
 def test_region_off_the_card_is_refused(tmp_path: Path) -> None:
     lay = L.load_layout(write(tmp_path / "g", "t", TEXT_REGION.replace('w = "W - 8"', "w = 70")), tmp_path)
     with pytest.raises(L.LayoutError, match="leaves the 63×88 mm card"):
-        L.check_geometry(lay, 63, 88, "t")
+        G.check_geometry(lay, 63, 88, "t")
 
 
 def test_lengths_use_card_size() -> None:
@@ -224,14 +225,14 @@ def test_lengths_use_card_size() -> None:
 def test_generic_layout_fits_any_card_type() -> None:
     lay = L.generic_layout()
     for w, h in ((63, 88), (44, 67), (70, 70), (70, 120)):
-        L.check_geometry(lay, w, h, "x")
-        L.check_fields(lay, [], "x")
+        G.check_geometry(lay, w, h, "x")
+        G.check_fields(lay, [], "x")
 
 
 def test_missing_layout_falls_back_with_a_warning(tmp_path: Path) -> None:
     (tmp_path / "g").mkdir()
     write(tmp_path / "g", "obligr", "")
-    layouts, warnings = L.load_game_layouts(tmp_path, "g", [ctype(["a"])])
+    layouts, warnings = G.load_game_layouts(tmp_path, "g", [ctype(["a"])])
     assert layouts["t"].name == "generic"
     assert any("has no layout" in w for w in warnings)
     assert any("obligr.toml matches no card type" in w for w in warnings)
@@ -288,7 +289,7 @@ def test_every_card_type_of_every_game_has_a_real_layout() -> None:
     assert games
     for game in games:
         types = repo.card_types(db, game.slug)
-        layouts, warnings = L.load_game_layouts(TEMPLATES, game.slug, types)
+        layouts, warnings = G.load_game_layouts(TEMPLATES, game.slug, types)
         for t in types:
             assert (TEMPLATES / game.slug / f"{t.slug}.toml").is_file(), (game.slug, t.slug)
             assert layouts[t.slug].name == t.slug
@@ -296,7 +297,7 @@ def test_every_card_type_of_every_game_has_a_real_layout() -> None:
 
 
 def test_a_template_error_is_placed_on_its_line_of_the_layout_file(tmp_path) -> None:
-    from pnpforge.render.layout import source_line
+    from pnpforge.render.layout_game import source_line
     from pnpforge.resources import template_roots
 
     folder = tmp_path / "templates" / "demo"
@@ -309,3 +310,47 @@ def test_a_template_error_is_placed_on_its_line_of_the_layout_file(tmp_path) -> 
     assert source_line(roots, where, "{{ card.text }}{{ 1/0 }}") == ", line 4"
     assert source_line(roots, where, "{{ nowhere }}") == ""
     assert source_line(roots, "card C1, region 'text'", "{{ card.text }}") == ""
+
+
+# ---- validated layouts kept on disk --------------------------------------------------------------
+
+
+def test_cached_layouts_equal_built_ones_and_follow_edits(tmp_path: Path, monkeypatch) -> None:
+    from pnpforge.render import code_cache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(code_cache, "_folder", None)
+    templates = tmp_path / "templates"
+    write(templates / "g", "base", "[card]\nsafe_margin = 3\n" + TEXT_REGION)
+    path = write(templates / "g", "t", 'extends = "base"\n[card]\nbackground = "#abcdef"\n')
+    types = [ctype(["score"])]
+    cold, _ = G.load_game_layouts(templates, "g", types)
+    assert list((tmp_path / "cache" / "layouts").glob("*.pickle"))
+    warm, _ = G.load_game_layouts(templates, "g", types)
+    assert warm == cold and warm["t"] is not cold["t"]
+    assert warm["t"] == L.load_layout(path, templates)
+    # an edit of the base file is seen, and a broken file is reported as before
+    write(templates / "g", "base", "[card]\nsafe_margin = 3\n" + TEXT_REGION.replace("title", "name"))
+    edited, _ = G.load_game_layouts(templates, "g", types)
+    assert [r.name for r in edited["t"].regions] == ["name"]
+    write(templates / "g", "base", TEXT_REGION.replace("card.name", "f.scroe"))
+    with pytest.raises(L.LayoutError, match=r"base\.toml: region 'title' option 'text' reads field 'scroe'"):
+        G.load_game_layouts(templates, "g", types)
+    # a field the type lost is refused even though the same files were cached before
+    write(templates / "g", "base", "[card]\nsafe_margin = 3\n" + TEXT_REGION.replace("card.name", "f.score"))
+    G.load_game_layouts(templates, "g", types)
+    with pytest.raises(L.LayoutError, match=r"reads field 'score'"):
+        G.load_game_layouts(templates, "g", [ctype(["points"])])
+
+
+def test_an_unreadable_cache_entry_is_built_again(tmp_path: Path, monkeypatch) -> None:
+    from pnpforge.render import code_cache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(code_cache, "_folder", None)
+    write(tmp_path / "g", "t", TEXT_REGION)
+    cold, _ = G.load_game_layouts(tmp_path, "g", [ctype([])])
+    for entry in (tmp_path / "cache" / "layouts").glob("*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    warm, _ = G.load_game_layouts(tmp_path, "g", [ctype([])])
+    assert warm == cold

@@ -599,3 +599,61 @@ def test_slot_clip_and_transform_replay_byte_for_byte():
         theirs.translate(1, 2)
     assert ours._code == theirs._code
     assert ours._currentMatrix == theirs._currentMatrix
+
+
+def test_the_collector_is_held_back_only_while_printing(game_db, tmp_path, monkeypatch):
+    import gc
+
+    from pnpforge.render import heap
+
+    seen = []
+
+    def spy(*args, **kwargs):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        with heap.collector_held_back():  # nested: leaves the outer settings alone
+            pass
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        raise PnpError("stop")
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(pdf, "print_cards", spy)
+    with pytest.raises(PnpError, match="stop"):
+        print_cards(game_db, "g", PrintOptions(output=str(tmp_path / "x.pdf")))
+    assert seen == [(10_000, True), (10_000, True)]
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_font_subsets_kept_on_disk_embed_the_same_bytes(game_db, tmp_path, monkeypatch):
+    import uuid
+
+    from pnpforge.render import font_embed
+
+    def printed(name: str) -> bytes:
+        out = tmp_path / name
+        print_cards(game_db, "sheets", PrintOptions(output=str(out)))
+        return out.read_bytes()
+
+    first = printed("first.pdf")
+    made: list[int] = []
+    real = font_embed._subset_with_outlines
+
+    def counted(face, subset):
+        made.append(len(subset))
+        return real(face, subset)
+
+    monkeypatch.setattr(font_embed, "_subset_with_outlines", counted)
+    assert printed("again.pdf") == first and not made  # read back, compressed form included
+    fresh = f"test-{uuid.uuid4().hex}"
+    monkeypatch.setattr(font_embed, "_subset_key", lambda face, subset: f"{fresh}-{subset}")
+    try:
+        assert printed("made.pdf") == first and made  # made and compressed again: the same bytes
+    finally:
+        for folder in {s.folder.parent / "subsets" for s in font_embed_stores()}:
+            for entry in folder.glob(f"{fresh}-*"):
+                entry.unlink()
+
+
+def font_embed_stores() -> list:
+    from pnpforge.render import fonts
+
+    return list(fonts._stores.values())

@@ -38,8 +38,10 @@ def print_cards(
 ) -> Manifest:
     """Write the print-and-play PDF of a game (or of a selection) and return its manifest."""
     from pnpforge.render import pdf
+    from pnpforge.render.heap import collector_held_back
 
-    return pdf.print_cards(db, game, options or PrintOptions(), renderer_factory)
+    with collector_held_back():
+        return pdf.print_cards(db, game, options or PrintOptions(), renderer_factory)
 
 
 def print_calibration(options: SheetOptions | None = None, output: str | None = None) -> Manifest:

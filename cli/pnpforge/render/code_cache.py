@@ -49,7 +49,7 @@ def compile_cached(source: str, filename: str) -> CodeType:
     except (OSError, ValueError, EOFError, TypeError):
         pass
     code = compile(source, filename, "exec")
-    _store(path, marshal.dumps(code))
+    store(path, marshal.dumps(code))
     return code
 
 
@@ -137,12 +137,33 @@ def template_code_cached(
     except (OSError, ValueError, EOFError, TypeError):
         pass
     code = build()
-    _store(path, marshal.dumps(code))
+    store(path, marshal.dumps(code))
     return code
 
 
-def _store(path: Path, data: bytes) -> None:
-    """Write one entry atomically; a cache that cannot be written is only slower."""
+def pickled(folder: str, key: str, build: Callable[[], Any]) -> Any:
+    """`build()`, read back from the user cache's `folder` when `key` (which must name
+    everything the value depends on, code included) was built before; `build` raising
+    stores nothing, and an entry that cannot be read is built again and rewritten."""
+    import pickle
+
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    path = _cache_folder().parent / folder / f"{digest}.pickle"
+    try:
+        return pickle.loads(path.read_bytes())
+    except Exception:  # missing, truncated or unreadable: build it again
+        pass
+    value = build()
+    store(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
+
+
+MAX_ENTRIES = 2_000  # per cache folder; beyond it the oldest entries are removed
+
+
+def store(path: Path, data: bytes, keep: int = MAX_ENTRIES) -> None:
+    """Write one entry atomically, then keep the folder to about `keep` entries; a cache that
+    cannot be written is only slower."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
@@ -154,4 +175,24 @@ def _store(path: Path, data: bytes) -> None:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError:
-        pass
+        return
+    prune(path.parent, keep)
+
+
+def prune(folder: Path, keep: int) -> int:
+    """Remove the oldest entries of a cache folder holding more than `keep`, down to three
+    quarters of it (so a busy folder is not scanned at every write); returns how many went.
+
+    Entries are written on a miss only, so the oldest are those of templates, layouts and
+    character sets edited away long ago; an entry still in use that goes is simply rebuilt."""
+    try:
+        entries = [e for e in os.scandir(folder) if not e.name.startswith(".") and e.is_file()]
+        if len(entries) <= keep:
+            return 0
+        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        doomed = entries[: len(entries) - keep * 3 // 4]
+        for entry in doomed:
+            Path(entry.path).unlink(missing_ok=True)
+        return len(doomed)
+    except OSError:
+        return 0

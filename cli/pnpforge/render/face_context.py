@@ -36,7 +36,8 @@ from pnpforge.render.face_values import (
     face_environment,
     flatten_globals,
 )
-from pnpforge.render.layout import Layout, load_game_layouts, source_line
+from pnpforge.render.layout import Layout
+from pnpforge.render.layout_game import load_game_layouts, source_line
 from pnpforge.render.template_plain import plain_expression, plain_template
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots

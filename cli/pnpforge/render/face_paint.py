@@ -132,14 +132,21 @@ def draw_badge(
     tw = m.text(text, font)
     if tw * size > room:
         size = room / tw
-    c.setFillColorRGB(*hex_to_rgb(tcol))
-    c.setFont(font, size)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pnpforge.render.pdf_ops import draw_string, fill_hex
+
+    fill_hex(c, tcol)
+    c.setFont(font, size)  # writes nothing for an embedded font; a recording canvas notes it
     cy = y + h / 2
     if shape == "pentagon":
         cy = y + h * 0.45
     elif shape == "inv-pentagon":
         cy = y + h * 0.55
-    c.drawCentredString(x + w / 2, cy - (tx.ASCENT - 0.5) * size, text)
+    # drawCentredString, as it places the string: half its width left of the centre
+    draw_string(
+        c, font, size, x + w / 2 - 0.5 * stringWidth(text, font, size), cy - (tx.ASCENT - 0.5) * size, text
+    )
 
 
 @lru_cache(maxsize=256)
@@ -202,36 +209,83 @@ def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:
             return
         x0, y0 = ox - bleed, oy - bleed
         w, h = W * MM + 2 * bleed, H * MM + 2 * bleed
-        cx, cy = ox + W * MM / 2, oy + H * MM / 2
         p = c.beginPath()
         p.rect(x0, y0, w, h)
         c.clipPath(p, stroke=0, fill=0)
         c.setStrokeColorRGB(*hex_to_rgb(colour))
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.setLineWidth(0.6)
-        reach = math.hypot(w, h)
-        step = 4 * MM
-        n = int(reach / step) + 2
-        if pattern == "lattice":
-            for k in range(-n, n + 1):
-                d = k * step
-                c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
-                c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
-        elif pattern == "dots":
-            for i in range(-n, n + 1):
-                for j in range(-n, n + 1):
-                    px, py = cx + i * step, cy + j * step
-                    if x0 - 2 <= px <= x0 + w + 2 and y0 - 2 <= py <= y0 + h + 2:
-                        c.circle(px, py, 0.45 * MM, stroke=0, fill=1)
-        elif pattern == "rings":
-            for k in range(1, n + 1):
-                c.circle(cx, cy, k * step, stroke=1, fill=0)
-        elif pattern == "stripes":
-            c.setLineWidth(step * 0.35)
-            for k in range(-n, n + 1):
-                c.line(cx + k * step, y0, cx + k * step, y0 + h)
+        _pattern_lines(c, pattern, W, H, ox, oy, bleed)
 
     return op
+
+
+def _pattern_lines(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:
+    """The pattern's lines and dots in the colours set before.  They depend on the geometry
+    alone, and the card types of a game share a few sizes: the operators written for one
+    back are appended again for the next back of the same size (hundreds of dots each),
+    and kept in the user cache for the next run (keyed by reportlab's version and this
+    module's source too)."""
+    key = (pattern, W, H, ox, oy, bleed, c._fillMode)
+    code = c._code
+    written = _PATTERN_CODE.get(key)
+    if written is None:
+        from reportlab import Version
+
+        from pnpforge.render.code_cache import pickled
+
+        start = len(code)
+
+        def draw() -> list[str]:
+            _draw_pattern(c, pattern, W, H, ox, oy, bleed)
+            return code[start:]
+
+        written = pickled("patterns", f"{Version}\0{_source_digest()}\0{key!r}", draw)
+        if len(_PATTERN_CODE) >= _PATTERN_LIMIT:
+            _PATTERN_CODE.clear()
+        _PATTERN_CODE[key] = written
+        if len(code) > start:  # drawn just now
+            return
+    code.extend(written)
+
+
+_PATTERN_CODE: dict[tuple[Any, ...], list[str]] = {}
+_PATTERN_LIMIT = 16  # back geometries kept (a game's types come in a few sizes)
+
+
+@lru_cache(maxsize=1)
+def _source_digest() -> str:
+    import hashlib
+    from pathlib import Path
+
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:
+    x0, y0 = ox - bleed, oy - bleed
+    w, h = W * MM + 2 * bleed, H * MM + 2 * bleed
+    cx, cy = ox + W * MM / 2, oy + H * MM / 2
+    reach = math.hypot(w, h)
+    step = 4 * MM
+    n = int(reach / step) + 2
+    if pattern == "lattice":
+        for k in range(-n, n + 1):
+            d = k * step
+            c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
+            c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
+    elif pattern == "dots":
+        for i in range(-n, n + 1):
+            for j in range(-n, n + 1):
+                px, py = cx + i * step, cy + j * step
+                if x0 - 2 <= px <= x0 + w + 2 and y0 - 2 <= py <= y0 + h + 2:
+                    c.circle(px, py, 0.45 * MM, stroke=0, fill=1)
+    elif pattern == "rings":
+        for k in range(1, n + 1):
+            c.circle(cx, cy, k * step, stroke=1, fill=0)
+    elif pattern == "stripes":
+        c.setLineWidth(step * 0.35)
+        for k in range(-n, n + 1):
+            c.line(cx + k * step, y0, cx + k * step, y0 + h)
 
 
 def frame_op(colour: str, W: float, H: float, inset: float) -> Op:

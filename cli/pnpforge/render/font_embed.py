@@ -7,15 +7,24 @@ fetches exactly those glyphs from a GlyphStore (converting and caching the
 ones never seen before) and hands reportlab's own subsetter a view of the
 font in which those glyphs have their outlines.  The embedded subset depends
 only on the characters used, never on what the cache held before.
+
+A finished subset is kept on disk too (beside the glyphs), deflated as the PDF
+embeds it and keyed by the characters asked for, the skeleton and source font
+files, and the code that makes it: printing the same deck again embeds the
+same bytes without reading hundreds of glyph files, running the subsetter or
+compressing the font again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import hashlib
 import os
 import struct
 import tempfile
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -91,14 +100,102 @@ def lazy_ttfont(name: str, skeleton_path: Path, store: GlyphStore) -> Any:
         """A face whose glyph outlines come from the store when a subset is made."""
 
         glyph_store: GlyphStore
+        skeleton_path: Path
 
         def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 - reportlab's name
-            return _subset_with_outlines(self, subset)
+            return _cached_subset(self, subset)
 
     font = TTFont(name, str(skeleton_path))
     font.face.__class__ = LazyFace
     font.face.glyph_store = store
+    font.face.skeleton_path = skeleton_path
     return font
+
+
+def _cached_subset(face: Any, subset: list[int]) -> bytes:
+    """`_subset_with_outlines(face, subset)`, read from disk when made before from the same
+    files by the same code (an unreadable entry is made again and rewritten).
+
+    The entry holds the subset deflated as the PDF embeds it; the bytes returned carry
+    that form along, so a save inside `deflated_fonts()` does not compress them again."""
+    key = _subset_key(face, subset)
+    path = face.glyph_store.folder.parent / "subsets" / f"{key}.deflate"
+    try:
+        deflated = path.read_bytes()
+        return DeflatedFont(zlib.decompress(deflated), deflated)
+    except (OSError, zlib.error):
+        pass
+    data = _subset_with_outlines(face, subset)
+    deflated = zlib.compress(data)  # as reportlab's FlateDecode filter compresses a stream
+    from pnpforge.render.code_cache import store
+
+    store(path, deflated, keep=_SUBSETS_KEPT)
+    return DeflatedFont(data, deflated)
+
+
+_SUBSETS_KEPT = 500  # per font: ~20 KB each for a deck's few hundred CJK glyphs
+
+
+class DeflatedFont(bytes):
+    """A font file's bytes with their zlib-compressed form (zlib.compress, default level)."""
+
+    deflated: bytes
+
+    def __new__(cls, data: bytes, deflated: bytes) -> DeflatedFont:
+        made = super().__new__(cls, data)
+        made.deflated = deflated
+        return made
+
+
+@contextlib.contextmanager
+def deflated_fonts() -> Iterator[None]:
+    """While saving a PDF, reportlab's FlateDecode filter hands a DeflatedFont its stored
+    compressed form instead of compressing it again (the same bytes); other content is
+    compressed as before."""
+    from reportlab.pdfbase import pdfdoc
+
+    flate = pdfdoc.PDFZCompress
+    encode = type(flate).encode.__get__(flate)  # the filter's own, whatever another save set
+
+    def encode_stored(text: Any) -> Any:
+        if type(text) is DeflatedFont:
+            return text.deflated
+        return encode(text)
+
+    flate.encode = encode_stored
+    try:
+        yield
+    finally:
+        flate.__dict__.pop("encode", None)  # a save in another thread may have taken it off
+
+
+def _subset_key(face: Any, subset: list[int]) -> str:
+    """Everything a subset's bytes depend on: the characters in their order, the skeleton
+    and source font files (path, size, modification time), the store's recipe, and the
+    code (this module, the converter, reportlab's version)."""
+    store: GlyphStore = face.glyph_store
+    digest = hashlib.sha256(_code_signature().encode())
+    for part in (face.skeleton_path, store.src):
+        st = os.stat(part)
+        digest.update(f"\0{part}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    regular = store.regular.folder if store.regular else None
+    digest.update(f"\0{store.kind}\0{store.folder}\0{regular}\0{subset}".encode())
+    return digest.hexdigest()
+
+
+_signature: str | None = None
+
+
+def _code_signature() -> str:
+    global _signature
+    if _signature is None:
+        from reportlab import Version
+
+        digest = hashlib.sha256(f"{Version}\0{zlib.ZLIB_RUNTIME_VERSION}".encode())
+        digest.update(Path(__file__).read_bytes())
+        digest.update(Path(font_convert.__file__).read_bytes())
+        _signature = digest.hexdigest()
+    return _signature
 
 
 def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:

@@ -31,6 +31,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpforge.errors import PnpError
 from pnpforge.render import sheet
+from pnpforge.render.font_embed import deflated_fonts
 from pnpforge.render.op_replay import restore_state, save_state
 from pnpforge.render.pdf_ops import draw_string
 from pnpforge.render.sheet import MM_TO_PT, Rect, SheetLayout, Slot
@@ -115,7 +116,7 @@ class _SpoolingCanvas(Canvas):
         """Write the PDF to an open binary file, one object at a time."""
         if len(self._code):
             self.showPage()
-        with _file_sink(fh):
+        with _file_sink(fh), deflated_fonts():
             self._doc.GetPDFData(self)
         self._spool.close()
 

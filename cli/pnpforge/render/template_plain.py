@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Callable
+from numbers import Number
 from typing import Any
 
 from pnpforge.render.face_values import CardView, FieldsView
@@ -32,7 +33,7 @@ _UNSURE = object()  # a lookup only Jinja can answer
 _CONSTANTS = frozenset(("true", "false", "none", "True", "False", "None"))  # Jinja literals
 
 
-Part = Any  # a literal str, a (root, attr) placeholder, or ("if", root, attr, parts)
+Part = Any  # a literal str, a (root, attr) placeholder, Alternatives, or ("if", root, attr, parts)
 
 
 class PlainTemplate:
@@ -57,6 +58,11 @@ def _render_parts(parts: list[Part], variables: dict[str, Any], finalize: Callab
     for part in parts:
         if type(part) is str:
             out.append(part)
+        elif type(part) is Alternatives:
+            value = part.value(variables)
+            if value is _UNSURE:
+                return False
+            out.append(value if type(value) is str else str(finalize(value)))
         elif len(part) == 2:
             value = _lookup(variables, *part)
             if value is _UNSURE:
@@ -129,10 +135,10 @@ def _parse(source: str, trim_blocks: bool, lstrip_blocks: bool) -> list[Part] | 
             body.append(literal)
         at = m.end()
         if m.group(1) is not None:
-            path = _PATH.fullmatch(m.group(1))
-            if path is None or path.group(1) in _CONSTANTS:
+            placeholder = _placeholder(m.group(1))
+            if placeholder is None:
                 return None
-            body.append((path.group(1), path.group(2)))
+            body.append(placeholder)
             continue
         if m.group(2) is None:
             return None  # a stray brace or a comment
@@ -159,16 +165,90 @@ def _parse(source: str, trim_blocks: bool, lstrip_blocks: bool) -> list[Part] | 
     return top
 
 
+def _placeholder(inner: str) -> Part | None:
+    """A `{{ … }}` placeholder's part: (root, attr) for a value, Alternatives for operands
+    joined by `or`; None for anything else."""
+    path = _PATH.fullmatch(inner)
+    if path is not None:
+        return None if path.group(1) in _KEYWORDS else (path.group(1), path.group(2))
+    operands: list[tuple[Any, ...]] = []
+    at = 0
+    while True:
+        m = _OPERAND.match(inner, at)
+        if m is None:
+            return None
+        name, attr, call, arg1, arg2, lit1, lit2 = m.groups()
+        if name is not None and name in _KEYWORDS:
+            return None
+        if name is None:
+            operands.append(("literal", lit1 if lit1 is not None else lit2))
+        elif call is not None:
+            arg = arg1 if arg1 is not None else arg2
+            operands.append(("call", name, () if arg is None else (arg,)))
+        else:
+            operands.append(("path", name, attr))
+        at = m.end()
+        if at == len(inner):
+            return Alternatives(tuple(operands))
+        joined = _OR.match(inner, at)
+        if joined is None:
+            return None
+        at = joined.end()
+
+
+# an operand: name, name.attr, name() or name('text'), or 'text' ("text"), without escapes
+_OPERAND = re.compile(
+    r"\s*(?:([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*)|(\(\s*(?:'([^'\\]*)'|\"([^\"\\]*)\")?\s*\)))?"
+    r"|'([^'\\]*)'|\"([^\"\\]*)\")\s*"
+)
+_OR = re.compile(r"or\b")
+# Jinja's literals and operator words: never a variable's name
+_KEYWORDS = _CONSTANTS | {"and", "or", "not", "in", "is", "if", "else"}
+
+
+class Alternatives:
+    """`a or b or …` of values, text literals and context-function calls: the first true
+    operand (else the last), each read only when the ones before it were false, as Jinja
+    reads them (a read of a provisional value is noted)."""
+
+    __slots__ = ("operands",)
+
+    def __init__(self, operands: tuple[tuple[Any, ...], ...]) -> None:
+        self.operands = operands
+
+    def value(self, variables: dict[str, Any]) -> Any:
+        """The expression's value, or _UNSURE when an operand needs Jinja to read it."""
+        value: Any = _UNSURE
+        for operand in self.operands:
+            value = _operand(operand, variables)
+            if value is _UNSURE or value:
+                return value
+        return value
+
+
+def _operand(operand: tuple[Any, ...], variables: dict[str, Any]) -> Any:
+    kind = operand[0]
+    if kind == "literal":
+        return operand[1]
+    if kind == "path":
+        return _lookup(variables, operand[1], operand[2])
+    func = variables.get(operand[1])
+    if type(func) is not types.FunctionType or (func.__dict__ and _special_callable(func)):
+        return _UNSURE
+    return func(*operand[2])
+
+
 _EXPRESSION = re.compile(r"\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*)|(\(\s*\)))?\s*")
 
 
 class PlainExpression:
-    """An expression that reads one value or calls one of the context's own functions."""
+    """An expression that reads one value, negates it (`not x.y`), tests it for a number
+    (`x.y is number`) or calls one of the context's own functions."""
 
-    __slots__ = ("root", "attr", "call", "jinja")
+    __slots__ = ("root", "attr", "call", "jinja", "form")
 
-    def __init__(self, root: str, attr: str | None, call: bool, jinja: Any) -> None:
-        self.root, self.attr, self.call, self.jinja = root, attr, call, jinja
+    def __init__(self, root: str, attr: str | None, call: bool, jinja: Any, form: str = "") -> None:
+        self.root, self.attr, self.call, self.jinja, self.form = root, attr, call, jinja, form
 
     def __call__(self, **variables: Any) -> Any:
         """What `jinja(**variables)` returns (undefined values as None)."""
@@ -178,7 +258,11 @@ class PlainExpression:
                 return self.jinja(**variables)
             return func()
         value = _lookup(variables, self.root, self.attr)
-        return self.jinja(**variables) if value is _UNSURE else value
+        if value is _UNSURE:
+            return self.jinja(**variables)
+        if not self.form:
+            return value
+        return not value if self.form == "not" else isinstance(value, Number)
 
 
 def _special_callable(func: Any) -> bool:
@@ -187,8 +271,29 @@ def _special_callable(func: Any) -> bool:
 
 
 def plain_expression(source: str, jinja: Any) -> PlainExpression | None:
-    """A PlainExpression for `name`, `name.attr` or `name()`; None for anything else."""
+    """A PlainExpression for `name`, `name.attr`, `name()`, `not name.attr` or
+    `name.attr is number` (when the environment's `number` test is Jinja's); None otherwise."""
     m = _EXPRESSION.fullmatch(source)
-    if m is None or m.group(1) in _CONSTANTS:
-        return None
-    return PlainExpression(m.group(1), m.group(2), m.group(3) is not None, jinja)
+    if m is not None:
+        if m.group(1) in _KEYWORDS:
+            return None
+        return PlainExpression(m.group(1), m.group(2), m.group(3) is not None, jinja)
+    for form, pattern in (("not", _NOT), ("number", _IS_NUMBER)):
+        m = pattern.fullmatch(source)
+        if m is not None and m.group(1) not in _KEYWORDS:
+            if form == "number" and not _jinja_number_test(jinja):
+                return None
+            return PlainExpression(m.group(1), m.group(2), False, jinja, form)
+    return None
+
+
+_NOT = re.compile(r"\s*not\s+([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*")
+_IS_NUMBER = re.compile(r"\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s+is\s+number\s*")
+
+
+def _jinja_number_test(jinja: Any) -> bool:
+    """Is `number` in the expression's environment Jinja's own test (isinstance of Number)?"""
+    from jinja2.tests import test_number
+
+    env = getattr(getattr(jinja, "_template", None), "environment", None)
+    return env is not None and env.tests.get("number") is test_number

@@ -1,0 +1,55 @@
+"""Validated layouts kept on disk, so a warm run neither parses nor checks a layout file again.
+
+Loading a game's layouts parses each TOML file (a pure-Python parser), merges
+the extends chain, applies and checks every option (Jinja parses each template)
+and checks the fields and geometry against each card type: a tenth of printing
+the shipped games, the same work every run while the files do not change.
+
+An entry is keyed by everything the result depends on: the files' parsed
+content with the labels errors would name them by, the card type's fields and
+size, and the source of the modules that build and check layouts (a changed
+rule is another key).  Only a layout that passed every check is stored, so an
+error is always found, and worded, by the code itself.  Entries are pickles in
+the user cache beside the compiled templates, written atomically; an entry that
+cannot be read is built again and rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pnpforge.render.code_cache import pickled
+
+T = TypeVar("T")
+
+_SOURCES = ("layout", "layout_game", "layout_options", "layout_checks", "layout_cache", "units", "templating")
+_signature: str | None = None
+
+
+def _code_signature() -> str:
+    """The Python and Jinja versions and the source of every module a layout's checks run in."""
+    global _signature
+    if _signature is None:
+        import jinja2
+
+        digest = hashlib.sha256(f"{sys.version}\0{jinja2.__version__}".encode())
+        here = Path(__file__).parent
+        for name in _SOURCES:
+            digest.update((here / f"{name}.py").read_bytes())
+        _signature = digest.hexdigest()
+    return _signature
+
+
+def cached(kind: str, key: str, build: Callable[[], T]) -> T:
+    """`build()`, read from the cache when it was built before for the same `key` by the
+    same code; `build` raising (a layout with problems) stores nothing."""
+    return pickled("layouts", f"{_code_signature()}\0{kind}\0{key}", build)
+
+
+def parsed_toml(data: bytes, parse: Callable[[bytes], dict[str, Any]]) -> dict[str, Any]:
+    """A layout file's parsed content, cached by its bytes."""
+    return cached("toml", hashlib.sha256(data).hexdigest(), lambda: parse(data))
