@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_break, text_markup
 from pnpforge.render.face import FaceRenderer, one_card_pdf, preview_png
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -231,16 +232,16 @@ def test_back_band_and_footer_are_layout_options(db, renderers, tmp_path: Path) 
 
 
 @pytest.fixture(scope="module")
-def measure() -> tx.Measure:
+def measure() -> text_atoms.Measure:
     from pnpforge.render.fonts import ensure_fonts
 
     fs = ensure_fonts("zh-Hant")
-    return tx.Measure(fs.regular, fs.bold)
+    return text_atoms.Measure(fs.regular, fs.bold)
 
 
-def lines_of(text: str, width_em: float, m: tx.Measure) -> list[str]:
-    atoms = tx.atomize(tx.parse_markup(text), m)
-    return ["".join(a.text for a in ln.atoms) for ln in tx.break_lines(atoms, width_em, m)]
+def lines_of(text: str, width_em: float, m: text_atoms.Measure) -> list[str]:
+    atoms = text_atoms.atomize(text_markup.parse_markup(text), m)
+    return ["".join(a.text for a in ln.atoms) for ln in text_break.break_lines(atoms, width_em, m)]
 
 
 def test_no_line_starts_with_closing_or_ends_with_opening_punctuation(measure) -> None:
@@ -249,9 +250,9 @@ def test_no_line_starts_with_closing_or_ends_with_opening_punctuation(measure) -
         lines = lines_of(text, width, measure)
         assert "".join(lines) == text
         for ln in lines[1:]:
-            assert ln[0] not in tx.NO_START, (width, lines)
+            assert ln[0] not in text_atoms.NO_START, (width, lines)
         for ln in lines:
-            assert ln[-1] not in tx.NO_END, (width, lines)
+            assert ln[-1] not in text_atoms.NO_END, (width, lines)
 
 
 def test_latin_words_wrap_at_spaces(measure) -> None:
@@ -262,23 +263,23 @@ def test_latin_words_wrap_at_spaces(measure) -> None:
 
 
 def test_markup_bold_icons_and_paragraphs(measure) -> None:
-    spans = tx.parse_markup("**詠頌**：抽:R:1張\n\n第二段", icon_names=["R"])
-    assert spans[0] == tx.Span("詠頌", bold=True)
+    spans = text_markup.parse_markup("**詠頌**：抽:R:1張\n\n第二段", icon_names=["R"])
+    assert spans[0] == text_atoms.Span("詠頌", bold=True)
     assert any(s.icon == "R" for s in spans)
-    atoms = tx.atomize(spans, measure)
-    lines = tx.break_lines(atoms, 40, measure)
+    atoms = text_atoms.atomize(spans, measure)
+    lines = text_break.break_lines(atoms, 40, measure)
     assert len(lines) == 2 and lines[1].para_before
 
 
 def test_keywords_are_styled_longest_first() -> None:
-    spans = tx.apply_keywords(
-        [tx.Span("假弱勢視為弱勢")], {"弱勢": {"colour": "#00ff00"}, "假弱勢": {"colour": "#ff0000"}}
+    spans = text_markup.apply_keywords(
+        [text_atoms.Span("假弱勢視為弱勢")], {"弱勢": {"colour": "#00ff00"}, "假弱勢": {"colour": "#ff0000"}}
     )
     assert [(s.text, s.colour) for s in spans] == [("假弱勢", "#ff0000"), ("視為", None), ("弱勢", "#00ff00")]
 
 
 def test_fit_reports_overflow_at_min_size(measure) -> None:
-    atoms = tx.atomize([tx.Span("字" * 400)], measure)
+    atoms = text_atoms.atomize([text_atoms.Span("字" * 400)], measure)
     fitted = tx.fit(atoms[:20], 100, 40, 10, 5, 1.3, measure)
     assert fitted.size == 10
     with pytest.raises(tx.Overflow) as e:
@@ -300,18 +301,18 @@ def test_breaking_keeps_every_character_and_the_rules(measure, parts, width) -> 
     text = "".join(parts).strip()
     if not text:
         return
-    atoms = tx.atomize([tx.Span(text)], measure)
-    lines = tx.break_lines(atoms, width, measure)
+    atoms = text_atoms.atomize([text_atoms.Span(text)], measure)
+    lines = text_break.break_lines(atoms, width, measure)
     joined = "".join("".join(a.text for a in ln.atoms) for ln in lines)
     assert joined.replace(" ", "") == text.replace(" ", "")
     for prev, ln in zip(lines, lines[1:], strict=False):
         if not ln.atoms or not prev.atoms:
             continue
         first, last = ln.atoms[0], prev.atoms[-1]
-        if first.first in tx.NO_START or last.last in tx.NO_END:
+        if first.first in text_atoms.NO_START or last.last in text_atoms.NO_END:
             # a rule may only give way when the line could not have ended anywhere else
             seq = prev.atoms + ln.atoms[:1]
-            assert not any(tx.break_allowed(seq, k) for k in range(1, len(prev.atoms))), (
+            assert not any(text_break.break_allowed(seq, k) for k in range(1, len(prev.atoms))), (
                 [a.text for a in prev.atoms],
                 [a.text for a in ln.atoms],
             )
@@ -598,10 +599,12 @@ def test_one_line_fit_equals_the_general_fit(measure, parts, width, bold) -> Non
     from pnpforge.render.text_line import fit_one_line
 
     text = "".join(parts)
-    spans = [tx.Span(text, bold, "#123456")]
+    spans = [text_atoms.Span(text, bold, "#123456")]
     fast = fit_one_line(spans, width, 12.0, 7.0, 1.2, measure)
     try:
-        general = tx.fit(tx.atomize(spans, measure), width, 12.0, 7.0, 4.0, 1.2, measure).for_drawing()
+        general = tx.fit(
+            text_atoms.atomize(spans, measure), width, 12.0, 7.0, 4.0, 1.2, measure
+        ).for_drawing()
     except tx.Overflow:
         general = None
     one_line = general is not None and general.size == 7.0 and len(general.lines) == 1
@@ -618,14 +621,14 @@ def test_one_line_fit_equals_the_general_fit(measure, parts, width, bold) -> Non
 def test_one_line_fit_leaves_markup_breaks_and_missing_glyphs_to_the_general_path(measure) -> None:
     from pnpforge.render.text_line import fit_one_line
 
-    assert fit_one_line([tx.Span("費用 3")], 200, 20, 7, 1.2, measure) is not None
+    assert fit_one_line([text_atoms.Span("費用 3")], 200, 20, 7, 1.2, measure) is not None
     for spans in (
-        [tx.Span("一行\n兩行")],
-        [tx.Span(" 前後空白 ")],
-        [tx.Span("甲"), tx.Span("乙", True)],
-        [tx.Span(icon="x")],
-        [tx.Span("\U0001f600")],  # no glyph: the general path names it
-        [tx.Span("很長的一段文字" * 6)],  # needs two lines at this width
+        [text_atoms.Span("一行\n兩行")],
+        [text_atoms.Span(" 前後空白 ")],
+        [text_atoms.Span("甲"), text_atoms.Span("乙", True)],
+        [text_atoms.Span(icon="x")],
+        [text_atoms.Span("\U0001f600")],  # no glyph: the general path names it
+        [text_atoms.Span("很長的一段文字" * 6)],  # needs two lines at this width
     ):
         assert fit_one_line(spans, 60, 20, 7, 1.2, measure) is None
 

@@ -28,12 +28,12 @@ def _games(db_path: Path) -> list[str]:
 
 
 def _style(size: float = 7.0) -> helpers.Style:
-    from pnpforge.render import text as tx
+    from pnpforge.render import text_atoms
     from pnpforge.render.fonts import ensure_fonts
 
     fonts = ensure_fonts("zh-Hant")
     return helpers.Style(
-        fonts.regular, fonts.bold, "#33334d", size, tx.Measure(fonts.regular, fonts.bold), "（續）"
+        fonts.regular, fonts.bold, "#33334d", size, text_atoms.Measure(fonts.regular, fonts.bold), "（續）"
     )
 
 

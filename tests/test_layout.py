@@ -11,6 +11,7 @@ from pnpforge.model import CardType, FieldDef
 from pnpforge.render import layout as L
 from pnpforge.render import layout_game as G
 from pnpforge.render import layout_options as LO
+from pnpforge.render import layout_options_doc
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -274,7 +275,7 @@ def test_readme_documents_every_option_with_its_default() -> None:
         assert list(documented) == [o.name for o in opts], section
         for o in opts:
             default, allowed = documented[o.name]
-            want = "—" if o.required else f"`{LO.format_default(o).replace('|', '&#124;')}`"
+            want = "—" if o.required else f"`{layout_options_doc.format_default(o).replace('|', '&#124;')}`"
             assert default == want, (section, o.name, default, want)
             if o.choices:
                 assert allowed == ", ".join(f"`{c}`" for c in o.choices), (section, o.name)

@@ -18,7 +18,19 @@ import pytest
 
 from pnpforge.edit import import_game
 from pnpforge.errors import PnpError
-from pnpforge.render import PrintOptions, SheetOptions, pdf, print_calibration, print_cards, sheet
+from pnpforge.render import (
+    PrintOptions,
+    SheetOptions,
+    pdf,
+    pdf_calibration,
+    pdf_canvas,
+    pdf_draw,
+    print_calibration,
+    print_cards,
+    sheet,
+    sheet_manifest,
+    sheet_plan,
+)
 from pnpforge.render.sheet import MM_TO_PT, Rect
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -197,14 +209,14 @@ def game_db(tmp_path: Path):
     return db
 
 
-def _print(db, tmp_path: Path, name: str = "out.pdf", **kw) -> sheet.Manifest:
+def _print(db, tmp_path: Path, name: str = "out.pdf", **kw) -> sheet_manifest.Manifest:
     opts = PrintOptions(output=str(tmp_path / name), **kw)
     opts.validate()
     return print_cards(db, "sheets", opts, renderer_factory=FakeRenderer)
 
 
-def _by_page(m: sheet.Manifest) -> dict[int, list[sheet.Placement]]:
-    out: dict[int, list[sheet.Placement]] = {}
+def _by_page(m: sheet_manifest.Manifest) -> dict[int, list[sheet_manifest.Placement]]:
+    out: dict[int, list[sheet_manifest.Placement]] = {}
     for p in m.placements:
         out.setdefault(p.page, []).append(p)
     return out
@@ -447,13 +459,13 @@ def test_pages_are_spooled_not_kept_in_memory(tmp_path):
     from pnpforge.render.fonts import ensure_fonts
 
     font = ensure_fonts("en").regular
-    c = pdf.open_canvas(tmp_path / "x.pdf", font, "t", "2024-01-02")
+    c = pdf_canvas.open_canvas(tmp_path / "x.pdf", font, "t", "2024-01-02")
     for i in range(3):
         c.setFont(font, 12)
         c.drawString(72, 72, f"page {i}")
         c.showPage()
     pages = c._doc.Pages.pages
-    assert all(p.stream is None and isinstance(p.Contents, pdf._SpooledStream) for p in pages)
+    assert all(p.stream is None and isinstance(p.Contents, pdf_canvas._SpooledStream) for p in pages)
     with open(tmp_path / "x.pdf", "wb") as fh:
         c.save_to(fh)
     reader = pypdf.PdfReader(tmp_path / "x.pdf")
@@ -471,7 +483,7 @@ def test_calibration_back_scales_sit_behind_the_front_lines(tmp_path):
     plain = print_calibration(SheetOptions(paper="letter"), str(tmp_path / "c0.pdf"))
     assert plain.pages == 2 and len(pypdf.PdfReader(plain.path).pages) == 2
     pw, ph = sheet.PAPERS["letter"]
-    xs, ys = pdf.calibration_marks(pw, ph)
+    xs, ys = pdf_calibration.calibration_marks(pw, ph)
     front = objects(plain.path, 0)
     for cx, cy in xs:  # a vertical hairline through each X scale's zero point
         assert any(abs((lo + r) / 2 - cx) < 0.1 and r - lo < 0.3 and b < cy < t for lo, b, r, t in front)
@@ -584,15 +596,15 @@ def test_slot_clip_and_transform_replay_byte_for_byte():
 
     from reportlab.pdfgen.canvas import Canvas
 
-    layout = sheet.plan_layout(63.0, 88.0, SheetOptions())
+    layout = sheet_plan.plan_layout(63.0, 88.0, SheetOptions())
     backs = sheet.back_slots(layout, "long", (1.5, -0.5))
     ours, theirs = Canvas(io.BytesIO(), invariant=1), Canvas(io.BytesIO(), invariant=1)
     for _page in range(3):
         for slot in [*layout.slots, *backs]:
-            pdf.place(ours, slot, lambda: ours.rect(0, 0, 5, 5, stroke=0, fill=1))
+            pdf_draw.place(ours, slot, lambda: ours.rect(0, 0, 5, 5, stroke=0, fill=1))
             theirs.saveState()
-            pdf.clip_to(theirs, slot.clip)
-            theirs.transform(*pdf._affine_args(slot))
+            pdf_draw.clip_to(theirs, slot.clip)
+            theirs.transform(*pdf_draw._affine_args(slot))
             theirs.rect(0, 0, 5, 5, stroke=0, fill=1)
             theirs.restoreState()
         ours.translate(1, 2)  # a different matrix outside: formatted afresh, still equal

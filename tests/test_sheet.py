@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnpforge.errors import PnpError
-from pnpforge.render import sheet
+from pnpforge.render import sheet, sheet_plan
 from pnpforge.render.sheet import (
     EDGE_MM,
     PAPERS,
@@ -19,8 +19,8 @@ from pnpforge.render.sheet import (
     back_slot,
     flip_transform,
     parse_offset,
-    plan_layout,
 )
+from pnpforge.render.sheet_plan import plan_layout
 
 TOL = 0.05  # mm, the tolerance on card sizes
 
@@ -116,7 +116,7 @@ def test_bleed_between_neighbours_is_half_the_gap_and_full_outside():
 
 
 def test_marks_only_for_used_cut_lines_are_subset():
-    from pnpforge.render.pdf import used_marks  # pure helper living beside the drawing
+    from pnpforge.render.pdf_draw import used_marks  # pure helper living beside the drawing
 
     layout = plan_layout(63, 88, SheetOptions())
     one_row = used_marks(layout, 3)
@@ -247,13 +247,17 @@ def test_chunks_is_lazy():
             yield n
             n += 1
 
-    it = sheet.chunks(endless(), 9)
+    it = sheet_plan.chunks(endless(), 9)
     assert next(it) == list(range(9)) and next(it)[0] == 9
-    assert [len(c) for c in sheet.chunks(range(20), 9)] == [9, 9, 2]
-    assert sheet.pages_needed(19, 9) == 3 and sheet.pages_needed(0, 9) == 0
+    assert [len(c) for c in sheet_plan.chunks(range(20), 9)] == [9, 9, 2]
+    assert sheet_plan.pages_needed(19, 9) == 3 and sheet_plan.pages_needed(0, 9) == 0
 
 
 def test_groups_keep_aid_cards_apart_and_deck_first():
-    keys = [sheet.size_key(63, 88, "aid"), sheet.size_key(63, 88, "deck"), sheet.size_key(44, 67, "deck")]
-    ordered = sheet.order_groups(keys)
+    keys = [
+        sheet_plan.size_key(63, 88, "aid"),
+        sheet_plan.size_key(63, 88, "deck"),
+        sheet_plan.size_key(44, 67, "deck"),
+    ]
+    ordered = sheet_plan.order_groups(keys)
     assert ordered == [("deck", 63, 88), ("deck", 44, 67), ("aid", 63, 88)]

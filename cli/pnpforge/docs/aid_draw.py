@@ -3,7 +3,7 @@
 Every size, colour and margin comes from the game's aid style (docs.aid_style,
 helpers/aid.toml), so a designer restyles aids in templates; the rows were
 laid out and every glyph checked when the aids were planned, so drawing can
-no longer fail on content.  HelperRenderer has render.pdf's Renderer
+no longer fail on content.  HelperRenderer has render.pdf_sheets' Renderer
 interface: the aids go through the same sheet writer as the cards.
 """
 
@@ -15,7 +15,7 @@ from pnpforge.errors import PnpError
 
 
 class HelperRenderer:
-    """Faces and the back of helper cards, with render.pdf's Renderer interface."""
+    """Faces and the back of helper cards, with render.pdf_sheets' Renderer interface."""
 
     def __init__(self, hs: Any, fonts: Any, date: str, labels: dict[str, str]) -> None:
         self.hs, self.fonts, self.date, self.labels = hs, fonts, date, labels
@@ -51,7 +51,7 @@ class HelperRenderer:
 
     def _header(self, c: Any, card: Any, x: float, y: float, W: float, H: float, bleed: float) -> None:
         """The title band: aid title, game title and English title, and `k/n` when spread."""
-        from pnpforge.render import text as tx
+        from pnpforge.render import text_draw
         from pnpforge.render.units import MM, hex_to_rgb, mix
 
         look = self.card_look
@@ -73,7 +73,7 @@ class HelperRenderer:
             sub, self.fonts.regular, look["subtitle_size"], look["subtitle_min_size"], inner, False
         )
         base = y + H - band
-        tx.draw(
+        text_draw.draw(
             c,
             title,
             x + safe,
@@ -87,7 +87,7 @@ class HelperRenderer:
             None,
             "#ffffff",
         )
-        tx.draw(
+        text_draw.draw(
             c,
             subtitle,
             x + safe,
@@ -109,11 +109,12 @@ class HelperRenderer:
     def _fit_one(self, text: str, font: str, size: float, min_size: float, width: float, bold: bool) -> Any:
         """`text` on one line at the largest size from `size` down to `min_size`, else an error."""
         from pnpforge.render import text as tx
+        from pnpforge.render import text_atoms, text_break
 
-        m = tx.Measure(self.fonts.regular, self.fonts.bold)
-        atoms = tx.atomize([tx.Span(text, bold=bold)], m)
+        m = text_atoms.Measure(self.fonts.regular, self.fonts.bold)
+        atoms = text_atoms.atomize([text_atoms.Span(text, bold=bold)], m)
         for s in _sizes_down(size, min_size):
-            lines = tx.break_lines(atoms, width / s, m)
+            lines = text_break.break_lines(atoms, width / s, m)
             if len(lines) == 1:
                 return tx.Fitted(lines, s, 1.15, s)
         raise PnpError(
@@ -188,7 +189,7 @@ class HelperRenderer:
         self, c: Any, x: float, y: float, W: float, H: float, inset: float, colour: str, ink: str
     ) -> None:
         """The centred band with the game's title and the aid line."""
-        from pnpforge.render import text as tx
+        from pnpforge.render import text_atoms, text_draw
         from pnpforge.render.units import MM, hex_to_rgb, mix
 
         look = self.back_look
@@ -196,7 +197,7 @@ class HelperRenderer:
         by = y + (H - band_h) / 2
         c.setFillColorRGB(*hex_to_rgb(mix(colour, "#000000", 0.25)))
         c.rect(x + inset, by, W - 2 * inset, band_h, stroke=0, fill=1)
-        m = tx.Measure(self.fonts.regular, self.fonts.bold)
+        m = text_atoms.Measure(self.fonts.regular, self.fonts.bold)
         inner = W - 2 * inset - 4 * MM
         words = {"{game}": self.hs.game.title, "{helper_footer}": self.labels["helper_footer"]}
         title = self._fit_one(
@@ -215,7 +216,7 @@ class HelperRenderer:
             inner,
             False,
         )
-        tx.draw(
+        text_draw.draw(
             c,
             title,
             x + inset + 2 * MM,
@@ -229,7 +230,7 @@ class HelperRenderer:
             None,
             ink,
         )
-        tx.draw(
+        text_draw.draw(
             c,
             subtitle,
             x + inset + 2 * MM,

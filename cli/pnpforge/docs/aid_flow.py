@@ -4,7 +4,7 @@ The template writes the Markdown subset of docs.markup.  Its blocks become
 unbreakable rows (a line of text, a table row, a heading with its rule) and
 fill cards top to bottom; a heading keeps with what follows and repeats, marked
 as continued, when its section runs onto the next card; a table's header
-repeats too.  Text is broken by render.text (CJK line breaking, kinsoku).
+repeats too.  Text is broken by render.text_break (CJK line breaking, kinsoku).
 """
 
 from __future__ import annotations
@@ -51,17 +51,17 @@ class Row:
 
 
 def _spans(text: str, bold: bool = False, colour: str | None = None) -> list:
-    """Markup -> render.text spans; '†' becomes the small provisional sign cards use."""
-    from pnpforge.render import text as tx
+    """Markup -> render.text_atoms spans; '†' becomes the small provisional sign cards use."""
+    from pnpforge.render import text_atoms
 
     out = []
     for run, is_bold in markup.spans(text):
         parts = run.split(context.MARK)
         for k, part in enumerate(parts):
             if k:
-                out.append(tx.Span(mark=True))
+                out.append(text_atoms.Span(mark=True))
             if part:
-                out.append(tx.Span(part, bold=bold or is_bold, colour=colour))
+                out.append(text_atoms.Span(part, bold=bold or is_bold, colour=colour))
     return out
 
 
@@ -76,13 +76,14 @@ def _lines(
 ) -> list:
     from pnpforge.render import fonts as fontmod
     from pnpforge.render import text as tx
+    from pnpforge.render import text_atoms, text_break
 
-    atoms = tx.atomize(_spans(text, bold, colour), st.measure)
+    atoms = text_atoms.atomize(_spans(text, bold, colour), st.measure)
     missing = tx.missing_chars(atoms, st.measure)
     if missing:
         chars = ", ".join(f"{fontmod.describe_char(ch)} in {font}" for ch, font in missing)
         raise PnpError(f"{where}: the fonts cannot draw {chars}")
-    return tx.break_lines(atoms, max(width, 1.0) / size, st.measure)
+    return text_break.break_lines(atoms, max(width, 1.0) / size, st.measure)
 
 
 def _text_height(n: int, size: float, leading: float) -> float:
@@ -101,10 +102,11 @@ def _draw_lines(
     align: str = "left",
 ) -> None:
     from pnpforge.render import text as tx
+    from pnpforge.render import text_draw
 
     h = _text_height(len(lines), size, st.leading)
     fitted = tx.Fitted(lines, size, st.leading, h)
-    tx.draw(c, fitted, x, top - h, w, h, align, "top", colour, st.measure, None, st.mark_colour)
+    text_draw.draw(c, fitted, x, top - h, w, h, align, "top", colour, st.measure, None, st.mark_colour)
 
 
 def _line_rows(
@@ -198,7 +200,7 @@ def _para_rows(
 
 def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Row]:
     """A table as one Row per table row; the header repeats on a continuation card."""
-    from pnpforge.render import text as tx
+    from pnpforge.render import text_atoms
     from pnpforge.render.units import hex_to_rgb, mix
 
     size = st.s * 0.95
@@ -209,7 +211,7 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
     minimum = [0.0] * ncol
     for r in all_rows:
         for i, cell in enumerate(r):
-            atoms = tx.atomize(_spans(cell, bold=r is t.header), st.measure)
+            atoms = text_atoms.atomize(_spans(cell, bold=r is t.header), st.measure)
             longest = max((a.width for a in atoms if a.kind in ("word", "cjk")), default=0.0)
             minimum[i] = max(minimum[i], longest * size + 2 * pad)
             w = (

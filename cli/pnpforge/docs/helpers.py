@@ -6,7 +6,7 @@ template writes the Markdown subset of docs.markup; its blocks flow over as
 many cards as they need ("---" forces a new card, docs.aid_flow), at the
 largest text size from the aid's body size down to the style's floor that
 needs the fewest cards, so material is split over cards in reading order rather
-than shrunk below legibility.  The cards go through render.pdf's sheet writer
+than shrunk below legibility.  The cards go through render.pdf_sheets' sheet writer
 with render.sheet's imposition, so marks and backs match the card sheets exactly.
 """
 
@@ -118,10 +118,10 @@ def layout_aid(
     `look` is the aid style's [card] table (the shipped defaults when None).
     Returns (size, rows, style) per card, in order.
     """
-    from pnpforge.render import text as tx
+    from pnpforge.render import text_atoms
 
     card = look or aid_style.defaults()["card"]
-    measure = tx.Measure(fonts.regular, fonts.bold)
+    measure = text_atoms.Measure(fonts.regular, fonts.bold)
     cards: list[tuple[float, list[Row], Style]] = []
     for seg in segments(blocks):
         tried: list[tuple[float, list[list[Row]], Style]] = []
@@ -216,8 +216,9 @@ def print_helpers(
 
     `opts` is a render.sheet.PrintOptions; its output is a file or a folder.
     """
-    from pnpforge.render import pdf, sheet
+    from pnpforge.render import pdf_canvas, sheet_manifest, sheet_plan
     from pnpforge.render.fonts import ensure_fonts
+    from pnpforge.render.pdf_sheets import DocInfo, Job, write_card_sheets
 
     opts.validate()
     hs = plan_helpers(db, game, players, root)
@@ -227,13 +228,13 @@ def print_helpers(
     labels = context.labels(g.language, root or context.templates_dir(db))
     renderer = HelperRenderer(hs, fonts, date[:10], labels)
     sheet_opts = opts.sheet_options()
-    layout = sheet.plan_layout(hs.width_mm, hs.height_mm, sheet_opts, what="helper cards")
+    layout = sheet_plan.plan_layout(hs.width_mm, hs.height_mm, sheet_opts, what="helper cards")
     cards = [c for c in hs.cards for _ in range(1 if one_each else c.copies)]
-    job = pdf.Job(sheet.size_key(hs.width_mm, hs.height_mm, "aid"), layout, len(cards), lambda: iter(cards))
+    job = Job(sheet_plan.size_key(hs.width_mm, hs.height_mm, "aid"), layout, len(cards), lambda: iter(cards))
     path = _output_path(opts.output, game, opts.paper)
-    manifest = sheet.Manifest.of_print(str(path), game, opts, date[:10])
+    manifest = sheet_manifest.Manifest.of_print(str(path), game, opts, date[:10])
     manifest.sheets.append(
-        sheet.SheetSummary(
+        sheet_manifest.SheetSummary(
             layout.card_w,
             layout.card_h,
             "aid",
@@ -247,16 +248,18 @@ def print_helpers(
     )
 
     def on_place(card: Any, page: int, side: str, slot: Any) -> None:
-        manifest.placements.append(sheet.Placement(card.id, card.type, page, side, slot.trim, slot.rotation))
+        manifest.placements.append(
+            sheet_manifest.Placement(card.id, card.type, page, side, slot.trim, slot.rotation)
+        )
 
-    info = pdf.DocInfo(
+    info = DocInfo(
         title=f"{g.title} / {g.title_en} v{g.version} · helpers",
         language=g.language,
         date=date[:10],
         font=fonts.regular,
     )
-    with pdf.atomic_output(path) as fh:
-        manifest.pages = pdf.write_card_sheets(fh, [job], sheet_opts, renderer, info, on_place)
+    with pdf_canvas.atomic_output(path) as fh:
+        manifest.pages = write_card_sheets(fh, [job], sheet_opts, renderer, info, on_place)
     notes = list(layout.warnings)
     if hs.size_provisional:
         notes.append(

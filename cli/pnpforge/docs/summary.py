@@ -97,7 +97,7 @@ def write_summary(
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder, so a failure leaves the old file."""
-    from pnpforge.render.pdf import atomic_output
+    from pnpforge.render.pdf_canvas import atomic_output
 
     with atomic_output(path) as fh:
         fh.write(data)

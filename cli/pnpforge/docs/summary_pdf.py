@@ -384,7 +384,7 @@ def kinsoku() -> Iterator[None]:
     from reportlab.lib import textsplit
     from reportlab.platypus import paragraph
 
-    from pnpforge.render.text import NO_START
+    from pnpforge.render.text_atoms import NO_START
 
     originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
     extended = originals[1] + "".join(sorted(set(NO_START) - set(originals[1])))

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnpforge.render.sheet import Manifest, Placement, PrintOptions, SheetOptions, parse_offset
+from pnpforge.render.sheet import PrintOptions, SheetOptions, parse_offset
+from pnpforge.render.sheet_manifest import Manifest, Placement
 
 if TYPE_CHECKING:  # pragma: no cover
     from pnpforge.render.raster import RasterResult

@@ -1,6 +1,6 @@
 """Drawing one card: its face from the card type's layout, its back from the card type.
 
-FaceRenderer is what the sheet code (render/pdf.py, render/sheet.py) calls for
+FaceRenderer is what the sheet code (render/pdf_sheets.py, render/sheet.py) calls for
 every card it places.  It plans a card once (templates rendered, glyphs checked, text fitted,
 art resampled) and replays the plan for each copy, so `check()` finds every
 overflow and missing glyph before a page is drawn.  Nothing here reads a random
@@ -22,7 +22,7 @@ drawn as ready-made operators (face_line).  None of it changes a byte of output.
 
 The planner is split by what it holds: face_cache (bounded caches), face_values
 (values as templates see them), face_context (set-up and template context),
-face_steps and face_regions (planning regions), face_geometry, face_paint,
+face_steps, face_regions and face_images (planning regions), face_geometry, face_paint,
 face_ops and face_line (drawing).
 """
 
@@ -33,6 +33,7 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms
 from pnpforge.render.face_back import BackPlanner
 from pnpforge.render.face_cache import MISSING, plan_key
 from pnpforge.render.face_context import db_folder, default_templates_dir
@@ -206,7 +207,7 @@ class FaceRenderer(BackPlanner):
         if not text:
             return []
         colour = self._colour(ctx, st["colour"], where) or "#8a8a8a"
-        spans = [tx.Span(text, False, colour)]
+        spans = [text_atoms.Span(text, False, colour)]
         line_h = max(st["size"] * 1.25 / MM, d if badge else 0.0)
         same_edge = badge and corner.startswith(st["position"])
         reserve = d + 1.0 if same_edge else 0.0
@@ -224,7 +225,13 @@ class FaceRenderer(BackPlanner):
         return [line_op_for(stamp) or stamp]
 
     def _fit_stamp(
-        self, ctx: PlanContext, spans: list[tx.Span], text: str, box_w: float, box_h: float, where: str
+        self,
+        ctx: PlanContext,
+        spans: list[text_atoms.Span],
+        text: str,
+        box_w: float,
+        box_h: float,
+        where: str,
     ) -> tx.Fitted:
         """The stamp's one line, shrunk as far as min_size allows (the general path)."""
         st = ctx.layout.stamp

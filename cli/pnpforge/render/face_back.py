@@ -1,7 +1,7 @@
 """Planning a card type's back: colour, pattern, frame, band and centred titles.
 
 A back depends only on its card type, so it is planned once per type and drawn
-from a Form XObject on every back page (render.pdf); nothing here reads a card.
+from a Form XObject on every back page (render.pdf_sheets); nothing here reads a card.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_draw
 from pnpforge.render.face_geometry import Op, tidy_text
 from pnpforge.render.face_paint import background_op, band_op, frame_op, pattern_op
 from pnpforge.render.face_regions import RegionPlanner
@@ -122,7 +123,7 @@ class BackPlanner(RegionPlanner):
         valign: str,
     ) -> Op:
         bold = font == self.fonts.bold
-        atoms = self._atoms_checked(ctx, [tx.Span(text, bold, colour)], self._where(ctx, what))
+        atoms = self._atoms_checked(ctx, [text_atoms.Span(text, bold, colour)], self._where(ctx, what))
         try:
             fitted = tx.fit(atoms, w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
         except tx.Overflow as e:
@@ -130,7 +131,7 @@ class BackPlanner(RegionPlanner):
         m = ctx.measure
 
         def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-            tx.draw(
+            text_draw.draw(
                 c,
                 fitted,
                 ox + x * MM,

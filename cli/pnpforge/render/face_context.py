@@ -15,7 +15,7 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CardType, Game
 from pnpforge.render import fonts as fontmod
-from pnpforge.render import text as tx
+from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import (
     FIT_CACHE_SIZE,
     LRU,
@@ -120,8 +120,8 @@ class FaceContext:
         env, self._finalize = face_environment(self._zh())
         return env
 
-    def _measure_for(self, lay: Layout, widths: dict[tuple[str, str], float]) -> tx.Measure:
-        m = tx.Measure(self.fonts.regular, self.fonts.bold, widths=widths)
+    def _measure_for(self, lay: Layout, widths: dict[tuple[str, str], float]) -> text_atoms.Measure:
+        m = text_atoms.Measure(self.fonts.regular, self.fonts.bold, widths=widths)
         m.mark = lay.provisional["mark"] or "†"
 
         def icon_width(name: str) -> float:
@@ -273,10 +273,10 @@ class FaceContext:
         ctx.tracker.active, ctx.tracker.read = track, set()
         if type(tmpl) is StaticText:
             ctx.tracker.active = False
-            return str(tmpl) if marks else tmpl.replace(tx.MARK, "")
+            return str(tmpl) if marks else tmpl.replace(text_atoms.MARK, "")
         try:
             out = tmpl.render(ctx.vars)
-            return out if marks else out.replace(tx.MARK, "")
+            return out if marks else out.replace(text_atoms.MARK, "")
         except PnpError as e:
             raise PnpError(f"{where}: {e}") from e
         except Exception as e:  # jinja errors, sandbox refusals, bad filters

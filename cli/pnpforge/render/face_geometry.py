@@ -14,6 +14,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_break, text_draw
 from pnpforge.render.layout import Region
 from pnpforge.render.units import MM, eval_length, hex_to_rgb
 
@@ -148,16 +149,16 @@ def row_pair(item: Any, where: str) -> tuple[str, Any]:
 
 
 def fit_rows(
-    rows: list[tuple[list[tx.Atom], list[tx.Atom]]],
+    rows: list[tuple[list[text_atoms.Atom], list[text_atoms.Atom]]],
     width: float,
     height: float,
     size: float,
     min_size: float,
     leading: float,
-    m: tx.Measure,
+    m: text_atoms.Measure,
 ) -> FittedRows:
     s = size
-    last: list[tx.Line] = []
+    last: list[text_break.Line] = []
     while True:
         lw = max((sum(a.width for a in la) for la, _ in rows), default=0.0) * s
         label_w = min(lw + 0.8 * s if lw else 0.0, width * 0.55)
@@ -167,8 +168,8 @@ def fit_rows(
         gap = 0.35 * lh
         ok = True
         for la, va in rows:
-            llines = tx.break_lines(la, max(label_w - 0.8 * s, 1.0) / s, m) if la else []
-            vlines = tx.break_lines(va, vw / s, m)
+            llines = text_break.break_lines(la, max(label_w - 0.8 * s, 1.0) / s, m) if la else []
+            vlines = text_break.break_lines(va, vw / s, m)
             if any(ln.width() * s > vw + 0.01 for ln in vlines):
                 ok = False
             lf = tx.Fitted(llines, s, leading, tx.block_height(llines, s, leading))
@@ -195,8 +196,8 @@ def draw_rows(
     y: float,
     w: float,
     h: float,
-    m: tx.Measure,
-    painter: tx.IconPainter,
+    m: text_atoms.Measure,
+    painter: text_draw.IconPainter,
     mark_colour: str,
     colour: str,
     rule: str | None,
@@ -205,10 +206,10 @@ def draw_rows(
     for i, row in enumerate(laid.rows):
         ry = top - row.height
         if row.label.lines:
-            tx.draw(
+            text_draw.draw(
                 c, row.label, x, ry, laid.label_w, row.height, "left", "top", colour, m, painter, mark_colour
             )
-        tx.draw(
+        text_draw.draw(
             c,
             row.value,
             x + laid.label_w,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_draw
 from pnpforge.render.face_geometry import Box, _Padded, _Placed
 from pnpforge.render.face_ops import IconOp, IconsOp, RowsOp, StampOp, TextOp
 from pnpforge.render.op_replay import is_pure, is_static, register_direct
@@ -33,7 +34,9 @@ class LineOp:
         "__weakref__",
     )  # fmt: skip
 
-    def __init__(self, generic: Any, fitted: tx.Fitted, m: tx.Measure, colour: str, align: str, valign: str):
+    def __init__(
+        self, generic: Any, fitted: tx.Fitted, m: text_atoms.Measure, colour: str, align: str, valign: str
+    ):
         self.generic, self.fitted, self.align, self.valign = generic, fitted, align, valign
         _, text, span, _ = fitted.lines[0].runs()[0]
         self.text, self.font = text, m.bold if span.bold else m.regular
@@ -62,8 +65,8 @@ class LineOp:
         return x, y, w, h
 
     def emit(self, canvas: Any, ox: float, oy: float, bleed: float) -> None:
-        """Append `q`, the colour, the text object and `Q` (tx.draw's arithmetic for one line)."""
-        pdf_ops = tx._PDF_OPS[0] if tx._PDF_OPS else tx._load_pdf_ops()
+        """Append `q`, the colour, the text object and `Q` (text_draw.draw's arithmetic for one line)."""
+        pdf_ops = text_draw._PDF_OPS[0] if text_draw._PDF_OPS else text_draw._load_pdf_ops()
         body = pdf_ops.shown_body(canvas, self.font, self.fitted.size, self.text)
         if body is None:
             pdf_ops.draw_generic(canvas, self.generic, ox, oy, bleed)
@@ -76,7 +79,7 @@ class LineOp:
             top = y + (h + fitted.height) / 2
         elif valign == "bottom":
             top = y + fitted.height
-        baseline = top - tx.ASCENT * s
+        baseline = top - text_atoms.ASCENT * s
         lw = self.width * s
         lx = x if align == "left" else x + (w - lw) / 2 if align == "center" else x + w - lw
         code = canvas._code

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_draw
 from pnpforge.render.face_geometry import FittedRows, draw_rows
 from pnpforge.render.face_paint import badge_width, draw_badge
 from pnpforge.render.units import MM
@@ -27,15 +28,15 @@ class TextOp:
         align: str,
         valign: str,
         colour: str,
-        m: tx.Measure,
-        painter: tx.IconPainter,
+        m: text_atoms.Measure,
+        painter: text_draw.IconPainter,
         mark_colour: str,
     ) -> None:
         self.fitted, self.align, self.valign, self.colour = fitted, align, valign, colour
         self.m, self.painter, self.mark_colour = m, painter, mark_colour
 
     def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
-        tx.draw(
+        text_draw.draw(
             c,
             self.fitted,
             x,
@@ -59,8 +60,8 @@ class RowsOp:
     def __init__(
         self,
         laid: FittedRows,
-        m: tx.Measure,
-        painter: tx.IconPainter,
+        m: text_atoms.Measure,
+        painter: text_draw.IconPainter,
         mark_colour: str,
         colour: str,
         rule: str | None,
@@ -82,7 +83,7 @@ class IconOp:
         spec: dict[str, Any],
         name: str,
         align: str,
-        m: tx.Measure,
+        m: text_atoms.Measure,
         fonts: Any,
         mark: Callable[[Any, float, float, float], None] | None,
     ) -> None:
@@ -111,7 +112,7 @@ class IconsOp:
         direction: str,
         gap: float,
         align: str,
-        m: tx.Measure,
+        m: text_atoms.Measure,
         fonts: Any,
         mark: Callable[[Any, float, float, float], None] | None,
     ) -> None:
@@ -184,7 +185,7 @@ class StampOp:
         box_h: float,
         H: float,
         align: str,
-        m: tx.Measure,
+        m: text_atoms.Measure,
         colour: str,
     ) -> None:
         self.fitted, self.left, self.top, self.line_h = fitted, left, top, line_h
@@ -193,7 +194,7 @@ class StampOp:
     def __call__(self, c: Any, ox: float, oy: float, bleed: float) -> None:
         x = ox + self.left * MM
         y = oy + (self.H - self.top - self.line_h) * MM
-        tx.draw(
+        text_draw.draw(
             c,
             self.fitted,
             x,

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from pnpforge.errors import PnpError
-from pnpforge.render import text as tx
+from pnpforge.render import text_atoms
 from pnpforge.render.face_geometry import Box, BoxOp, Op
 from pnpforge.render.layout import Region
 from pnpforge.render.op_replay import mark_pure, mark_static
@@ -43,10 +43,10 @@ def mark_paint(colour: str, sign: str, font: str) -> Callable[[Any, float, float
     """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
 
     def paint(c: Any, x: float, top: float, size: float) -> None:
-        s = min(tx.MARK_MAX, size * 0.6)
+        s = min(text_atoms.MARK_MAX, size * 0.6)
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.setFont(font, s)
-        c.drawString(x, top - tx.ASCENT * s, sign)
+        c.drawString(x, top - text_atoms.ASCENT * s, sign)
 
     return paint
 
@@ -100,7 +100,7 @@ def _polygon(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[f
     raise PnpError(f"unknown shape '{shape}'")  # pragma: no cover - validated on load
 
 
-def badge_width(m: tx.Measure, spec: dict[str, Any], name: str, h: float, fonts: Any) -> float:
+def badge_width(m: text_atoms.Measure, spec: dict[str, Any], name: str, h: float, fonts: Any) -> float:
     """Badges are square unless their text needs more room (then a pill or wide box)."""
     if spec["shape"] not in ("rounded", "rect", "circle", "none"):
         return h
@@ -111,7 +111,15 @@ def badge_width(m: tx.Measure, spec: dict[str, Any], name: str, h: float, fonts:
 
 
 def draw_badge(
-    c: Any, spec: dict[str, Any], name: str, x: float, y: float, w: float, h: float, m: tx.Measure, fonts: Any
+    c: Any,
+    spec: dict[str, Any],
+    name: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    m: text_atoms.Measure,
+    fonts: Any,
 ) -> None:
     shape = spec["shape"]
     fill, stroke = spec["fill"], spec["stroke"]
@@ -145,7 +153,12 @@ def draw_badge(
         cy = y + h * 0.55
     # drawCentredString, as it places the string: half its width left of the centre
     draw_string(
-        c, font, size, x + w / 2 - 0.5 * stringWidth(text, font, size), cy - (tx.ASCENT - 0.5) * size, text
+        c,
+        font,
+        size,
+        x + w / 2 - 0.5 * stringWidth(text, font, size),
+        cy - (text_atoms.ASCENT - 0.5) * size,
+        text,
     )
 
 
@@ -170,7 +183,7 @@ def badge_op(
             c.setFillColorRGB(*hex_to_rgb(fill))
         size = r * (1.15 if len(text) == 1 else 0.8)
         c.setFont(font, size)
-        c.drawCentredString(cx, cy - (tx.ASCENT - 0.5) * size, text)
+        c.drawCentredString(cx, cy - (text_atoms.ASCENT - 0.5) * size, text)
 
     # the same on every card it is on; its font is a document resource, not a page's
     return mark_static(op)

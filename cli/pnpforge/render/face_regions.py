@@ -3,30 +3,30 @@
 A region is planned once per card (copies share the plan): its template is
 rendered, every glyph is checked against the fonts, the text is fitted to the
 box (the same text in the same box is fitted once), and art is resampled to
-the region at the print resolution.
+the region at the print resolution (render.face_images).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render import fonts as fontmod
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_draw, text_markup
 from pnpforge.render.face_cache import MISSING
-from pnpforge.render.face_context import FaceContext
 from pnpforge.render.face_geometry import Box, BoxOp, Op, fit_rows, padded, row_pair, tidy_text
-from pnpforge.render.face_ops import IconOp, IconsOp, ImageOp, RowsOp, TextOp
-from pnpforge.render.face_paint import badge_width, draw_badge, hatch_op, mark_paint, shape_fill_op
+from pnpforge.render.face_images import ImagePlanner
+from pnpforge.render.face_ops import IconOp, IconsOp, RowsOp, TextOp
+from pnpforge.render.face_paint import badge_width, draw_badge, mark_paint, shape_fill_op
 from pnpforge.render.face_values import PlanContext, card_free_colour
 from pnpforge.render.layout import Region
 from pnpforge.render.text_line import fit_one_line
-from pnpforge.render.units import MM, hex_to_rgb, mix
+from pnpforge.render.units import MM
 
 
-class RegionPlanner(FaceContext):
+class RegionPlanner(ImagePlanner):
     """Plans one region of a face (text, rows, icons, image, shape) for one card."""
 
     def _shape_op(self, ctx: PlanContext, reg: Region, box: Box, W: float, H: float, where: str) -> Op | None:
@@ -46,13 +46,13 @@ class RegionPlanner(FaceContext):
     def _plan_shape(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
         return None  # the shape itself is drawn by _shape_op
 
-    def _spans(self, ctx: PlanContext, raw: str, bold: bool, keywords: bool) -> list[tx.Span]:
+    def _spans(self, ctx: PlanContext, raw: str, bold: bool, keywords: bool) -> list[text_atoms.Span]:
         """Markup -> spans, with the layout's keyword styles resolved for this card."""
-        spans = tx.parse_markup(raw, ctx.layout.icons)
+        spans = text_markup.parse_markup(raw, ctx.layout.icons)
         if bold:
-            spans = [tx.Span(s.text, True, s.colour, s.icon, s.mark) for s in spans]
+            spans = [text_atoms.Span(s.text, True, s.colour, s.icon, s.mark) for s in spans]
         if keywords and ctx.layout.keywords:
-            spans = tx.apply_keywords(spans, self._keywords(ctx))
+            spans = text_markup.apply_keywords(spans, self._keywords(ctx))
         if any(s.mark for s in spans):
             ctx.marks_used = True
         return spans
@@ -78,16 +78,18 @@ class RegionPlanner(FaceContext):
     def _template_text(self, ctx: PlanContext, source: str, where: str) -> str:
         """Render a text template; a region that read a provisional value shows the sign."""
         raw = self._render(ctx, source, where, track=True)
-        if ctx.tracker.read and tx.MARK not in raw and raw.strip():
-            raw = raw.rstrip() + tx.MARK
+        if ctx.tracker.read and text_atoms.MARK not in raw and raw.strip():
+            raw = raw.rstrip() + text_atoms.MARK
         return tidy_text(raw)
 
     def _check_plain(self, ctx: PlanContext, text: str, font: str, where: str) -> None:
         for ch in fontmod.missing_glyphs(text, font):
             raise PnpError(f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}")
 
-    def _atoms_checked(self, ctx: PlanContext, spans: list[tx.Span], where: str) -> list[tx.Atom]:
-        atoms = tx.atomize(spans, ctx.measure)
+    def _atoms_checked(
+        self, ctx: PlanContext, spans: list[text_atoms.Span], where: str
+    ) -> list[text_atoms.Atom]:
+        atoms = text_atoms.atomize(spans, ctx.measure)
         missing = tx.missing_chars(atoms, ctx.measure)
         if missing:
             ch, font = missing[0]
@@ -119,7 +121,7 @@ class RegionPlanner(FaceContext):
         if memo_ok:
             hit = self._region_ops.lookup(memo_key)
             if hit is not MISSING:
-                if tx.MARK in raw:
+                if text_atoms.MARK in raw:
                     ctx.marks_used = True  # what _spans notes for a text showing the sign
                 return hit
         op = self._text_op(ctx, reg, box, where, raw, colour, memo_ok)
@@ -191,14 +193,16 @@ class RegionPlanner(FaceContext):
         if memo_ok:
             hit = self._region_ops.lookup(memo_key)
             if hit is not MISSING:
-                if any(tx.MARK in vtext for _, vtext in shown):
+                if any(text_atoms.MARK in vtext for _, vtext in shown):
                     ctx.marks_used = True  # what _spans notes for a value showing the sign
                 return hit
-        spans: list[tuple[list[tx.Span], list[tx.Span]]] = []
+        spans: list[tuple[list[text_atoms.Span], list[text_atoms.Span]]] = []
         for label, vtext in shown:
-            lspans = [tx.Span(tidy_text(label), o["label_font"] == "bold", lcolour)]
+            lspans = [text_atoms.Span(tidy_text(label), o["label_font"] == "bold", lcolour)]
             vspans = self._spans(ctx, vtext, o["font"] == "bold", o["keywords"])
-            vspans = [s if s.colour else tx.Span(s.text, s.bold, colour, s.icon, s.mark) for s in vspans]
+            vspans = [
+                s if s.colour else text_atoms.Span(s.text, s.bold, colour, s.icon, s.mark) for s in vspans
+            ]
             spans.append((lspans, vspans))
         op = self._rows_op(ctx, reg, box, where, spans, colour, rule)
         if memo_ok:
@@ -211,7 +215,7 @@ class RegionPlanner(FaceContext):
         reg: Region,
         box: Box,
         where: str,
-        spans: list[tuple[list[tx.Span], list[tx.Span]]],
+        spans: list[tuple[list[text_atoms.Span], list[text_atoms.Span]]],
         colour: str,
         rule: str | None,
     ) -> BoxOp:
@@ -306,7 +310,7 @@ class RegionPlanner(FaceContext):
             spec[key] = self._colour(ctx, spec[key], f"{where} [icons.{name}] {key}")
         return spec
 
-    def _icon_painter(self, ctx: PlanContext) -> tx.IconPainter:
+    def _icon_painter(self, ctx: PlanContext) -> text_draw.IconPainter:
         key = ("painter", ctx.ctype.slug)
         painter = self._static.get(key)
         if painter is None:
@@ -315,7 +319,7 @@ class RegionPlanner(FaceContext):
                 self._static[key] = painter  # no icon colour depends on the card
         return painter
 
-    def _make_icon_painter(self, ctx: PlanContext) -> tx.IconPainter:
+    def _make_icon_painter(self, ctx: PlanContext) -> text_draw.IconPainter:
         specs: dict[str, dict[str, Any]] = {}
         m, fonts = ctx.measure, self.fonts
 
@@ -325,7 +329,7 @@ class RegionPlanner(FaceContext):
             spec = specs[name]
             h = size * spec["scale"]
             w = badge_width(m, spec, name, h, fonts)
-            centre = baseline + (tx.ASCENT - 0.5) * size
+            centre = baseline + (text_atoms.ASCENT - 0.5) * size
             c.saveState()
             draw_badge(c, spec, name, x + 0.12 * size, centre - h / 2, w, h, m, fonts)
             c.restoreState()
@@ -334,81 +338,3 @@ class RegionPlanner(FaceContext):
         for name in ctx.layout.icons:
             specs[name] = self._icon_spec(ctx, name, "inline icon")
         return paint
-
-    def _plan_image(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
-        o = reg.opts
-        source = self._render(ctx, o["source"], where + " option 'source'", marks=False).strip()
-        empty = self._colour(ctx, o["empty_colour"], where) or "#d9d4cc"
-        if not source:
-            return hatch_op(empty) if o["empty"] == "pattern" else None
-        path = Path(source)
-        if not path.is_absolute():
-            path = self.base_dir / path
-        bw, bh = box.content(int(o["rotate"]), 0.0)
-        px = (max(1, round(bw / 72 * o["dpi"])), max(1, round(bh / 72 * o["dpi"])))
-        try:
-            image = self._load_image(path, px, o["fit"])
-        except FileNotFoundError:
-            self._warnings.append(f"{where}: art file {path} not found; printed a placeholder")
-            return self._placeholder_op(ctx, empty, path.name)
-        except Exception as e:  # unreadable or unsupported image
-            self._warnings.append(f"{where}: cannot read art file {path} ({e}); printed a placeholder")
-            return self._placeholder_op(ctx, empty, path.name)
-        return ImageOp(image, o["fit"])
-
-    def _load_image(self, path: Path, px: tuple[int, int], fit: str) -> tuple[Any, int, int]:
-        """Open, orient and resample art to the region at the wanted dpi (cached)."""
-        from pnpforge.artfile import check_art, check_pixels
-
-        check_art(path, self.base_dir)
-        stat = path.stat()
-        key = (str(path), stat.st_mtime_ns, stat.st_size, px, fit)
-        if key in self._images:
-            return self._images[key]
-        from PIL import Image, ImageOps
-        from reportlab.lib.utils import ImageReader
-
-        with Image.open(path) as opened:
-            check_pixels(path, opened.width, opened.height)
-            im: Any = ImageOps.exif_transpose(opened)
-            if im.mode in ("RGBA", "LA", "P"):
-                im = im.convert("RGBA")
-                flat = Image.new("RGB", im.size, (255, 255, 255))
-                flat.paste(im, mask=im.split()[-1])
-                im = flat
-            else:
-                im = im.convert("RGB")
-            if fit == "cover":
-                im = ImageOps.fit(im, px, Image.Resampling.LANCZOS)
-            else:
-                im = ImageOps.contain(im, px, Image.Resampling.LANCZOS)
-            im.load()
-        result = (ImageReader(im), im.width, im.height)
-        self._images[key] = result
-        return result
-
-    def _placeholder_op(self, ctx: PlanContext, colour: str, filename: str) -> BoxOp:
-        label = f"{self._word('missing')} {filename}"
-        label = "".join(ch for ch in label if not fontmod.missing_glyphs(ch, self.fonts.regular)) or "?"
-        hatch = hatch_op(colour)
-        font = self.fonts.regular
-        dark = mix(colour, "#000000", 0.45)
-
-        def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-            hatch(c, x, y, w, h)
-            c.setStrokeColorRGB(*hex_to_rgb(dark))
-            c.setLineWidth(0.5)
-            c.setDash(2, 2)
-            c.rect(x + 1, y + 1, w - 2, h - 2, stroke=1, fill=0)
-            c.setDash()
-            size = min(6.0, h * 0.3)
-            from reportlab.pdfbase.pdfmetrics import stringWidth
-
-            text = label
-            while stringWidth(text, font, size) > w - 4 and len(text) > 2:
-                text = text[:-2] + "…"
-            c.setFillColorRGB(*hex_to_rgb(dark))
-            c.setFont(font, size)
-            c.drawCentredString(x + w / 2, y + h / 2 - size * 0.35, text)
-
-        return op

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnpforge.model import Card, CardType
-from pnpforge.render import text as tx
+from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import LRU
 from pnpforge.render.layout import Layout
 from pnpforge.render.templating import PlainView
@@ -143,7 +143,7 @@ class PlanContext:
     vars: dict[str, Any]
     tracker: ReadTracker
     categories: list[str]
-    measure: tx.Measure
+    measure: text_atoms.Measure
     marks_used: bool = False
 
 
@@ -176,7 +176,7 @@ def face_environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
 
     def finalize(v: Any) -> str:
         s = plain(v)
-        return s + tx.MARK if s and getattr(v, "pnp_prov", False) else s
+        return s + text_atoms.MARK if s and getattr(v, "pnp_prov", False) else s
 
     env = sandboxed_environment(finalize=finalize)
     ENVIRONMENTS[zh] = (env, finalize)

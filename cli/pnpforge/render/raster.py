@@ -21,7 +21,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined
-from pnpforge.render import pdf
+from pnpforge.render import pdf, pdf_canvas, pdf_sheets
 from pnpforge.render.raster_png import write_png
 from pnpforge.render.sheet import MM_TO_PT
 
@@ -66,7 +66,7 @@ class RasterContext:
     game: Any
     types: dict
     cards: list
-    renderer: pdf.Renderer
+    renderer: pdf_sheets.Renderer
     fonts: Any
     date: str
 
@@ -130,8 +130,8 @@ def write_drawings_pdf(path: Path, drawings: list[Drawing], ctx: Any) -> list[Ra
     past the trim, so inside the trim every page shows the same drawing).
     """
     pages: list[Raster] = []
-    with pdf.atomic_output(path) as fh:
-        c = pdf.open_canvas(path, ctx.fonts.regular, f"{ctx.game.title} images", ctx.date)
+    with pdf_canvas.atomic_output(path) as fh:
+        c = pdf_canvas.open_canvas(path, ctx.fonts.regular, f"{ctx.game.title} images", ctx.date)
         checked: set[str] = set()
         for n, d in enumerate(drawings):
             it = d.item

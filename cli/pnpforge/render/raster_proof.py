@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pnpforge.render import pdf, sheet
+from pnpforge.render import pdf, pdf_canvas, pdf_draw, sheet, sheet_plan
 from pnpforge.render.raster import RasterContext, RasterResult, card_context
 from pnpforge.render.raster_png import write_png
 from pnpforge.render.sheet import MM_TO_PT
@@ -36,7 +36,7 @@ def proof(
     out.mkdir(parents=True, exist_ok=True)
     result = RasterResult(str(out))
     per_page = PROOF_COLS * PROOF_ROWS
-    pages = list(sheet.chunks(ctx.cards, per_page))
+    pages = list(sheet_plan.chunks(ctx.cards, per_page))
     suffix = f"-{card_type}" if card_type else ""
     for n, batch in enumerate(pages, start=1):
         name = f"{game}{suffix}-proof.png" if len(pages) == 1 else f"{game}{suffix}-proof-{n}.png"
@@ -88,8 +88,8 @@ def _write_proof_pdf(path: Path, cards: list, ctx: RasterContext, page_label: st
     page_w, page_h, corners = proof_layout(sizes)
     m, mm = PROOF_MARGIN_MM, MM_TO_PT
     grey = Color(0.6, 0.6, 0.6)
-    with pdf.atomic_output(path) as fh:
-        c = pdf.open_canvas(path, ctx.fonts.regular, f"{ctx.game.title} proof", ctx.date)
+    with pdf_canvas.atomic_output(path) as fh:
+        c = pdf_canvas.open_canvas(path, ctx.fonts.regular, f"{ctx.game.title} proof", ctx.date)
         c.setPageSize((page_w * mm, page_h * mm))
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, page_w * mm, page_h * mm, stroke=0, fill=1)
@@ -106,13 +106,13 @@ def _write_proof_pdf(path: Path, cards: list, ctx: RasterContext, page_label: st
             ctx.renderer.check(card)
             trim = sheet.Rect(x, y, w, h)
             slot = sheet.Slot(i, trim, trim, sheet.translate(x, y))
-            pdf.place(c, slot, functools.partial(ctx.renderer.draw_face, c, card, 0.0, 0.0, 0.0))
+            pdf_draw.place(c, slot, functools.partial(ctx.renderer.draw_face, c, card, 0.0, 0.0, 0.0))
             c.setStrokeColor(grey)
             c.setLineWidth(0.5)
             c.rect(x * mm, y * mm, w * mm, h * mm, stroke=1, fill=0)
             c.setFillColorRGB(0, 0, 0)
             label = f"{card.id} ×{card.copies}" + (" (provisional)" if card.is_provisional else "")
-            text, size = pdf.fit_font(label, ctx.fonts.regular, 9.0, (w + PROOF_GAP_MM / 2) * mm)
+            text, size = pdf_draw.fit_font(label, ctx.fonts.regular, 9.0, (w + PROOF_GAP_MM / 2) * mm)
             c.setFont(ctx.fonts.regular, size)
             c.drawCentredString((x + w / 2) * mm, (y - 3.8) * mm, text)
         c.showPage()

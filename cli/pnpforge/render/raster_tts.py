@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnpforge.render import pdf, sheet
+from pnpforge.render import pdf, sheet_plan
 from pnpforge.render.raster import (
     Drawing,
     Raster,
@@ -79,7 +79,7 @@ class _TtsDeck:
 
         cw, ch = self.card_px
         per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS
-        for entry, batch in zip(self.sheets, sheet.chunks(self.cards, per_sheet), strict=False):
+        for entry, batch in zip(self.sheets, sheet_plan.chunks(self.cards, per_sheet), strict=False):
             cols, rows = entry["width"], entry["height"]
             canvas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
             for i, card in enumerate(batch):
@@ -107,7 +107,7 @@ def _plan_tts(
         back_name = f"{game}-{slug}-back.png"
         result.files.append(str(out / back_name))
         tts_deck = _TtsDeck(out, deck, (cw, ch), [])
-        for n, batch in enumerate(sheet.chunks(deck, per_sheet), start=1):
+        for n, batch in enumerate(sheet_plan.chunks(deck, per_sheet), start=1):
             cols, rows = tts_grid(len(batch))
             entry = {
                 "file": f"{game}-{slug}-{n}.png",

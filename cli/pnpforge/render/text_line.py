@@ -18,10 +18,16 @@ which also raises the errors.
 from __future__ import annotations
 
 from pnpforge.render import text as tx
+from pnpforge.render import text_atoms
 
 
 def fit_one_line(
-    spans: list[tx.Span], width: float, height: float, size: float, leading: float, m: tx.Measure
+    spans: list[text_atoms.Span],
+    width: float,
+    height: float,
+    size: float,
+    leading: float,
+    m: text_atoms.Measure,
 ) -> tx.Fitted | None:
     """`fit(atomize(spans), width, height, size, ..., m).for_drawing()` when the text is one
     plain span that fits on one line at `size`; None when the general path must decide."""
@@ -53,7 +59,7 @@ def fit_one_line(
     return tx.Fitted([drawn], size, leading, h)  # type: ignore[list-item]
 
 
-def atom_widths(text: str, font: str, m: tx.Measure) -> list[float] | None:
+def atom_widths(text: str, font: str, m: text_atoms.Measure) -> list[float] | None:
     """The widths (at 1 pt) of the atoms `atomize` makes of a one-line, one-span text, in
     order; None if `font` lacks a glyph for any of its characters (the general path names it).
 
@@ -82,7 +88,7 @@ def atom_widths(text: str, font: str, m: tx.Measure) -> list[float] | None:
     return out
 
 
-def _table(m: tx.Measure, font: str) -> dict[str, tuple[str, float]]:
+def _table(m: text_atoms.Measure, font: str) -> dict[str, tuple[str, float]]:
     """The measure's character table for `font` (kept on the measure: its fonts' widths)."""
     tables: dict[str, dict[str, tuple[str, float]]] | None = m.__dict__.get("_line_tables")
     if tables is None:
@@ -94,10 +100,10 @@ def _table(m: tx.Measure, font: str) -> dict[str, tuple[str, float]]:
 
 
 def _entry(
-    ch: str, font: str, m: tx.Measure, table: dict[str, tuple[str, float]]
+    ch: str, font: str, m: text_atoms.Measure, table: dict[str, tuple[str, float]]
 ) -> tuple[str, float] | None:
     """A character's class and width, or None when the font cannot draw it (spaces always can)."""
-    cls = tx._char_class(ch)
+    cls = text_atoms._char_class(ch)
     if cls != " " and not m.has_glyph(ch, font):
         return None
     entry = table[ch] = (cls, m.char(ch, font))
