@@ -20,6 +20,7 @@ import sys
 import tempfile
 import weakref
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -36,6 +37,17 @@ def _cache_folder() -> Path:
 
         _folder = cache_dir().parent / "templates"
     return _folder
+
+
+@cache
+def code_digest(files: tuple[str, ...], *versions: str) -> str:
+    """A cache-key part that changes whenever the code behind a cached value does: the bytes
+    of the source `files` that make the value and the `versions` of what they run on
+    (read once per process)."""
+    digest = hashlib.sha256("\0".join(versions).encode())
+    for name in files:
+        digest.update(b"\0" + Path(name).read_bytes())
+    return digest.hexdigest()
 
 
 def compile_cached(source: str, filename: str) -> CodeType:

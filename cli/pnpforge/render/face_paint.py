@@ -245,7 +245,7 @@ def _pattern_lines(c: Any, pattern: str, W: float, H: float, ox: float, oy: floa
     if written is None:
         from reportlab import Version
 
-        from pnpforge.render.code_cache import pickled
+        from pnpforge.render.code_cache import code_digest, pickled
 
         start = len(code)
 
@@ -253,7 +253,7 @@ def _pattern_lines(c: Any, pattern: str, W: float, H: float, ox: float, oy: floa
             _draw_pattern(c, pattern, W, H, ox, oy, bleed)
             return code[start:]
 
-        written = pickled("patterns", f"{Version}\0{_source_digest()}\0{key!r}", draw)
+        written = pickled("patterns", f"{code_digest((__file__,), Version)}\0{key!r}", draw)
         if len(_PATTERN_CODE) >= _PATTERN_LIMIT:
             _PATTERN_CODE.clear()
         _PATTERN_CODE[key] = written
@@ -264,14 +264,6 @@ def _pattern_lines(c: Any, pattern: str, W: float, H: float, ox: float, oy: floa
 
 _PATTERN_CODE: dict[tuple[Any, ...], list[str]] = {}
 _PATTERN_LIMIT = 16  # back geometries kept (a game's types come in a few sizes)
-
-
-@lru_cache(maxsize=1)
-def _source_digest() -> str:
-    import hashlib
-    from pathlib import Path
-
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
 def _draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:

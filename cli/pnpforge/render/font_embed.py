@@ -183,19 +183,13 @@ def _subset_key(face: Any, subset: list[int]) -> str:
     return digest.hexdigest()
 
 
-_signature: str | None = None
-
-
 def _code_signature() -> str:
-    global _signature
-    if _signature is None:
-        from reportlab import Version
+    """This module, the glyph converter, reportlab's and zlib's versions."""
+    from reportlab import Version
 
-        digest = hashlib.sha256(f"{Version}\0{zlib.ZLIB_RUNTIME_VERSION}".encode())
-        digest.update(Path(__file__).read_bytes())
-        digest.update(Path(font_convert.__file__).read_bytes())
-        _signature = digest.hexdigest()
-    return _signature
+    from pnpforge.render.code_cache import code_digest
+
+    return code_digest((__file__, font_convert.__file__), Version, zlib.ZLIB_RUNTIME_VERSION)
 
 
 def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:

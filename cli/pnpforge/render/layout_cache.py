@@ -22,26 +22,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pnpforge.render.code_cache import pickled
+from pnpforge.render.code_cache import code_digest, pickled
 
 T = TypeVar("T")
 
 _SOURCES = ("layout", "layout_game", "layout_options", "layout_checks", "layout_cache", "units", "templating")
-_signature: str | None = None
 
 
 def _code_signature() -> str:
     """The Python and Jinja versions and the source of every module a layout's checks run in."""
-    global _signature
-    if _signature is None:
-        import jinja2
+    import jinja2
 
-        digest = hashlib.sha256(f"{sys.version}\0{jinja2.__version__}".encode())
-        here = Path(__file__).parent
-        for name in _SOURCES:
-            digest.update((here / f"{name}.py").read_bytes())
-        _signature = digest.hexdigest()
-    return _signature
+    here = Path(__file__).parent
+    return code_digest(tuple(str(here / f"{name}.py") for name in _SOURCES), sys.version, jinja2.__version__)
 
 
 def cached(kind: str, key: str, build: Callable[[], T]) -> T:

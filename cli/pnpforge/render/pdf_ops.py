@@ -57,6 +57,15 @@ def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, te
         canvas.drawString(x, y, text)
         return
     canvas._fontname, canvas._fontsize, canvas._leading = font_name, size, size * 1.2
+    body = _shown(canvas, font, font_name, size, text)
+    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {body} T* ET")
+
+
+_SHOWN_LIMIT = 4096  # strings kept per canvas (labels and names repeat; the bound keeps memory flat)
+
+
+def _shown(canvas: Any, font: Any, font_name: str, size: float, text: str) -> str:
+    """`_show_ops` for this string, kept per canvas (up to _SHOWN_LIMIT strings)."""
     shown = canvas.__dict__.get("_pnp_shown")
     if shown is None or len(shown) >= _SHOWN_LIMIT:
         shown = canvas._pnp_shown = {}
@@ -64,10 +73,7 @@ def draw_string(canvas: Any, font_name: str, size: float, x: float, y: float, te
     body = shown.get(key)
     if body is None:
         body = shown[key] = _show_ops(canvas, font, size, text)
-    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {body} T* ET")
-
-
-_SHOWN_LIMIT = 4096  # strings kept per canvas (labels and names repeat; the bound keeps memory flat)
+    return body
 
 
 def _show_ops(canvas: Any, font: Any, size: float, text: str) -> str:
@@ -121,14 +127,7 @@ def shown_body(canvas: Any, font_name: str, size: float, text: str) -> str | Non
     font = getFont(font_name)
     if not font._dynamicFont:
         return None
-    shown = canvas.__dict__.get("_pnp_shown")
-    if shown is None or len(shown) >= _SHOWN_LIMIT:
-        shown = canvas._pnp_shown = {}
-    key = (font_name, size, text)
-    body = shown.get(key)
-    if body is None:
-        body = shown[key] = _show_ops(canvas, font, size, text)
-    return body
+    return _shown(canvas, font, font_name, size, text)
 
 
 def draw_generic(canvas: Any, op: Any, x: float, y: float, bleed: float) -> None:
