@@ -228,6 +228,48 @@ def test_counted_piles_keep_per_id_counts_through_every_move():
         z.id_counts("hand")
 
 
+def _slots_match(z: Zones, name: str) -> bool:
+    """An unordered pile's index of its cards agrees with the pile itself."""
+    return z._slots[name] == {card: index for index, card in enumerate(z.view(name))}
+
+
+def test_unordered_piles_lose_a_middle_card_in_place_and_keep_every_card():
+    cards = [CardInstance("W", n) for n in range(6)]
+    z = Zones(["deck", "hand", "discard"], counted=["deck"], unordered=["deck"])
+    z.deal(cards, "deck")
+    z.move(cards[2], "deck", "hand")
+    assert z.view("deck") == [cards[0], cards[1], cards[5], cards[3], cards[4]]  # the last took its place
+    assert _slots_match(z, "deck") and z.where(cards[5]) == "deck"
+    z.move(cards[5], "deck", "discard")
+    z.move(cards[4], "deck", "discard")  # the last card itself
+    assert sorted(z.view("deck")) == [cards[0], cards[1], cards[3]] and _slots_match(z, "deck")
+    z.move(cards[2], "hand", "deck", top=False)  # joins it: an unordered pile has no bottom
+    z.move_all("discard", "deck")
+    assert sorted(z.view("deck")) == [cards[0], cards[1], cards[2], cards[3], cards[4], cards[5]]
+    assert _slots_match(z, "deck") and z.id_counts("deck") == Counter({"W": 6})
+    z.shuffle_order("deck", [5, 4, 3, 2, 1, 0])
+    assert _slots_match(z, "deck")
+    twin = z.copy()
+    twin.move(cards[0], "deck", "hand")
+    assert _slots_match(twin, "deck") and _slots_match(z, "deck") and z.where(cards[0]) == "deck"
+    z.move_all("deck", "discard")
+    assert z._slots["deck"] == {} and len(z.view("discard")) == 6
+    with pytest.raises(RuleViolation, match="card W#0 is not in 'deck'"):
+        z.move(cards[0], "deck", "hand")
+
+
+def test_unordered_piles_have_no_top_to_draw():
+    z = Zones(["deck", "hand"], unordered=["deck"])
+    z.deal([A, B], "deck")
+    with pytest.raises(RuleViolation, match="pile 'deck' is unordered: it has no top card to draw"):
+        z.draw("deck", "hand")
+    with pytest.raises(RuleViolation, match="pile 'deck' is unordered: it has no top card"):
+        z.top("deck")
+    z.move(A, "deck", "hand")
+    z.draw("hand", "deck")  # drawing onto one is fine
+    assert _slots_match(z, "deck") and sorted(z.view("deck")) == [A, B]
+
+
 def test_conservation_names_missing_and_duplicated_cards():
     problem = conservation_error({"a": [A, A], "b": []}, Counter([A, B]))
     assert problem is not None and "missing ['B#0']" in problem and "duplicated ['A#0']" in problem

@@ -16,6 +16,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from pnpforge.rules.agents import Agent, make_agent
@@ -64,17 +65,22 @@ def check_legal(legal: list[Any]) -> None:
 
 def check_event(event: Any, players: int, cards: set[str]) -> None:
     """An event is an Event of a named kind, about a real seat and a real card."""
-    if not isinstance(event, Event) or not isinstance(event.kind, str) or not event.kind:
+    if type(event) is not Event:  # the common case, read field by field below
+        if not isinstance(event, Event):
+            raise RuleViolation(f"malformed event {event!r}")
+    kind, seat, card, text, value = event
+    if not kind or not isinstance(kind, str):
         raise RuleViolation(f"malformed event {event!r}")
-    if event.seat is not None and not 0 <= event.seat < players:
-        raise RuleViolation(f"event {event.kind} names seat {event.seat} of {players}")
-    if event.kind == "used" and event.card not in cards:
-        raise RuleViolation(f"'used' event names {event.card!r}, not a card of the deck")
-    if event.card is not None and event.card not in cards:
-        raise RuleViolation(f"event {event.kind} names {event.card!r}, not a card of the deck")
-    if not isinstance(event.text, str) or not event.text:
-        raise RuleViolation(f"event {event.kind} has no text")
-    if event.kind == "score" and (event.seat is None or event.value is None):
+    if seat is not None and not 0 <= seat < players:
+        raise RuleViolation(f"event {kind} names seat {seat} of {players}")
+    if card is None or card not in cards:
+        if kind == "used":
+            raise RuleViolation(f"'used' event names {card!r}, not a card of the deck")
+        if card is not None:
+            raise RuleViolation(f"event {kind} names {card!r}, not a card of the deck")
+    if not text or not isinstance(text, str):
+        raise RuleViolation(f"event {kind} has no text")
+    if kind == "score" and (seat is None or value is None):
         raise RuleViolation("'score' event without a seat or points")
 
 
@@ -92,16 +98,27 @@ def pick_chance(state: State, rng: random.Random) -> Any:
 
 def _collect(result: GameResult, events: list[Event]) -> None:
     """The report's facts from the event log: used cards per seat, factions, eliminations."""
-    for event in events:
-        result.event_counts[event.kind] += 1
-        if event.kind == "used" and event.card is not None:
-            result.used[event.card] += 1
-            if event.seat is not None:
-                result.used_by.setdefault(event.seat, Counter())[event.card] += 1
-        elif event.kind == "faction" and event.seat is not None:
-            result.factions[event.seat] = event.text
-        elif event.kind == "eliminated" and event.seat is not None:
-            result.eliminated.append(event.seat)
+    result.event_counts.update(map(itemgetter(0), events))  # each event's kind, counted in C
+    uses = Counter([event[1:3] for event in events if event[0] == "used"])  # (seat, card) -> times
+    for kind, seat, _card, text, _value in [e for e in events if e[0] in _SEAT_FACTS]:
+        if seat is None:
+            continue
+        if kind == "faction":
+            result.factions[seat] = text
+        else:
+            result.eliminated.append(seat)
+    used_by = result.used_by
+    for (seat, card), times in uses.items():
+        if card is None:
+            continue
+        result.used[card] += times
+        if seat is not None:
+            if seat not in used_by:
+                used_by[seat] = Counter()
+            used_by[seat][card] += times
+
+
+_SEAT_FACTS = ("faction", "eliminated")  # event kinds `_collect` reads seat by seat
 
 
 def play_game(
@@ -155,18 +172,25 @@ def _run(
     """Play to the end, checking every step; returns the number of steps."""
     players, step = result.players, 0
     seen = _new_events(state, result, card_ids, verbose, 0, "setup")
+    verified: list[Any] = []  # the last legal list found sorted: an equal list is sorted too
     while not state.is_terminal():
         if step >= cap:
             raise RuleViolation(f"step cap {cap} reached without the game ending")
         player = state.current_player()
         legal = state.legal_actions()
-        check_legal(legal)
+        if len(legal) < 2 or legal != verified:  # engines often offer the same list again
+            check_legal(legal)
+            verified = legal
         if player == CHANCE:
             action = pick_chance(state, rng)
         else:
             if not 0 <= player < players:
                 raise RuleViolation(f"current_player() returned {player}")
-            action = _decide(state, seats[player], player, legal, _sampled(step))
+            agent = seats[player]
+            if step & (step - 1) and (len(legal) == 1 or not agent.observes):  # not a sampled step
+                action = agent.forced(legal[0]) if len(legal) == 1 else agent.choose(None, legal)
+            else:
+                action = _decide(state, agent, player, legal, _sampled(step))
         if verbose:
             who = "chance" if player == CHANCE else f"seat {player} ({result.agents[player]})"
             result.log.append(f"{step:4d} {who}: {state.action_text(action)}")
@@ -177,7 +201,7 @@ def _run(
         state.check_invariants()
         if checker:
             checker(state)
-        if _sampled(step):
+        if not step & (step - 1):  # `_sampled(step)`, inline: this loop runs every step
             check_zones(state, deck)
     return step
 

@@ -9,16 +9,26 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from operator import attrgetter
 
 from pnpforge.rules.kit.core import CardInstance, RuleViolation
+
+_card_id = attrgetter("card")  # a card instance's card id, read in C
 
 
 class Zones:
     """Named piles; each card instance is in exactly one of them."""
 
-    def __init__(self, names: Iterable[str], counted: Iterable[str] = ()) -> None:
+    def __init__(
+        self, names: Iterable[str], counted: Iterable[str] = (), unordered: Iterable[str] = ()
+    ) -> None:
         self._piles: dict[str, list[CardInstance]] = {name: [] for name in names}
         self._where: dict[CardInstance, str] = {}
+        # Piles whose order is no part of the game (a deck drawn from by card id, never from the
+        # top): each card's index there, so a card leaves from the middle in O(1), the last card
+        # taking its place, instead of a search and a shift of every card above it.
+        self._slots: dict[str, dict[CardInstance, int]] = {name: {} for name in unordered}
         # Copies of each card id in the `counted` piles (the decks chance draws from), kept up to
         # date by every move instead of recounted at every chance step.
         self._id_counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
@@ -88,6 +98,19 @@ class Zones:
                 self._sorted_ids.pop(dst, None)
             self._copies[dst].setdefault(card.card, []).append(card)
 
+    def _count_in(self, dst: str, cards: list[CardInstance]) -> None:
+        """`_counted_move` into `dst` for many cards at once (set-up, a pile moved whole)."""
+        counts = self._id_counts.get(dst)
+        if counts is None or not cards:
+            return
+        known = len(counts)
+        counts.update(map(_card_id, cards))  # counted in C
+        copies = self._copies[dst]
+        for card in cards:
+            copies.setdefault(card.card, []).append(card)
+        if len(counts) != known:
+            self._sorted_ids.pop(dst, None)
+
     def add_pile(self, name: str) -> None:
         """A new empty pile (e.g. one per seat once the player count is known)."""
         if name in self._piles:
@@ -107,46 +130,106 @@ class Zones:
     def deal(self, cards: Iterable[CardInstance], pile: str) -> None:
         """Set-up only: place cards from the deck; a card placed twice is refused."""
         target = self._get(pile)
-        for card in cards:
-            if card in self._where:
-                raise RuleViolation(f"card {card} dealt twice (already in '{self._where[card]}')")
-            self._where[card] = pile
-            target.append(card)
-            if self._id_counts:
-                self._counted_move(card, None, pile)
+        where = self._where
+        dealt = list(cards)
+        for card in dealt:
+            if card in where:
+                raise RuleViolation(f"card {card} dealt twice (already in '{where[card]}')")
+            where[card] = pile
+        slots = self._slots.get(pile)
+        if slots is not None:
+            slots.update(zip(dealt, range(len(target), len(target) + len(dealt)), strict=True))
+        target.extend(dealt)
+        self._count_in(pile, dealt)
         self._changed(pile)
 
     def move(self, card: CardInstance, src: str, dst: str, *, top: bool = True) -> None:
-        """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`."""
-        source, target = self._two(src, dst)
+        """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`.
+
+        An unordered `dst` has no top or bottom: the card joins it.  Every move of a game comes
+        here, so the pile look-ups and the change notices of `_moved` are written out inline."""
+        piles = self._piles
+        try:
+            source, target = piles[src], piles[dst]
+        except KeyError:
+            raise self._unknown(src if src not in piles else dst) from None
         where = self._where
         if where.get(card) != src:
             actual = where.get(card, "no pile")
             raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
-        # Cards are interned, so the card is this very object: it is found by identity, in C,
-        # without a Python-level comparison with every card before it.
-        if source[-1] is card:
-            source.pop()
-        elif source[0] is card:
-            del source[0]
+        slots = self._slots
+        if slots and (src in slots or dst in slots):
+            self._unordered_move(card, source, target, src, dst, top)
         else:
-            del source[list(map(id, source)).index(id(card))]
-        if top:
-            target.append(card)
-        else:
-            target.insert(0, card)
+            # Cards are interned, so the card is this very object: it is found by identity, in C,
+            # without a Python-level comparison with every card before it.
+            if source[-1] is card:
+                source.pop()
+            elif source[0] is card:
+                del source[0]
+            else:
+                del source[list(map(id, source)).index(id(card))]
+            if top:
+                target.append(card)
+            else:
+                target.insert(0, card)
         where[card] = dst
-        self._moved(src, dst)
+        if self._ids_of:
+            self._ids_of.pop(src, None)
+            self._ids_of.pop(dst, None)
+        if self._texts_of:
+            self._texts_of.pop(src, None)
+            self._texts_of.pop(dst, None)
+        self.changes += 2
+        for watcher in self._watchers:
+            watcher.add(src)
+            watcher.add(dst)
         id_counts = self._id_counts
         if id_counts and (src in id_counts or dst in id_counts):  # most moves touch no counted pile
             self._counted_move(card, src, dst)
+
+    def _unordered_move(
+        self,
+        card: CardInstance,
+        source: list[CardInstance],
+        target: list[CardInstance],
+        src: str,
+        dst: str,
+        top: bool,
+    ) -> None:
+        """`move`'s list work when either pile is unordered."""
+        slots = self._slots
+        out = slots.get(src)
+        if out is not None:
+            index = out.pop(card)
+            last = source.pop()
+            if last is not card:
+                source[index] = last
+                out[last] = index
+        elif source[-1] is card:
+            source.pop()
+        else:
+            del source[list(map(id, source)).index(id(card))]
+        into = slots.get(dst)
+        if into is not None:
+            into[card] = len(target)
+            target.append(card)
+        elif top:
+            target.append(card)
+        else:
+            target.insert(0, card)
 
     def draw(self, src: str, dst: str) -> CardInstance:
         """The top card of `src` moved onto `dst`."""
         source, target = self._two(src, dst)
         if not source:
             raise RuleViolation(f"cannot draw from empty pile '{src}'")
+        if src in self._slots:
+            raise RuleViolation(f"pile '{src}' is unordered: it has no top card to draw")
         card = source.pop()
+        into = self._slots.get(dst)
+        if into is not None:
+            into[card] = len(target)
         target.append(card)
         self._where[card] = dst
         self._moved(src, dst)
@@ -158,11 +241,19 @@ class Zones:
     def move_all(self, src: str, dst: str) -> None:
         """Every card of `src` onto `dst`, keeping their order (the top of `src` ends on top)."""
         source, target = self._two(src, dst)
-        counted = src in self._id_counts or dst in self._id_counts
+        where = self._where
         for card in source:
-            self._where[card] = dst
-            if counted:
-                self._counted_move(card, src, dst)
+            where[card] = dst
+        if src in self._id_counts:  # the pile is emptied: so are its counts
+            self._id_counts[src].clear()
+            self._copies[src].clear()
+            self._sorted_ids.pop(src, None)
+        self._count_in(dst, source)
+        if src in self._slots:
+            self._slots[src].clear()
+        into = self._slots.get(dst)
+        if into is not None:
+            into.update(zip(source, range(len(target), len(target) + len(source)), strict=True))
         target.extend(source)
         source.clear()
         self._moved(src, dst)
@@ -173,10 +264,13 @@ class Zones:
         if sorted(order) != list(range(len(pile))):
             raise RuleViolation(f"not a permutation of pile '{name}' ({len(pile)} cards)")
         pile[:] = [pile[i] for i in order]
+        if name in self._slots:
+            self._slots[name] = {card: index for index, card in enumerate(pile)}
         self._changed(name)
 
     def pile(self, name: str) -> Sequence[CardInstance]:
-        """A read-only snapshot of a pile, bottom first (safe to hold while cards move)."""
+        """A read-only snapshot of a pile, bottom first (safe to hold while cards move); an unordered
+        pile's cards come in no meaningful order."""
         return tuple(self._get(name))
 
     def view(self, name: str) -> Sequence[CardInstance]:
@@ -242,6 +336,8 @@ class Zones:
         pile = self._piles.get(name)
         if pile is None:
             raise self._unknown(name)
+        if name in self._slots:
+            raise RuleViolation(f"pile '{name}' is unordered: it has no top card")
         return pile[-1] if pile else None
 
     def where(self, card: CardInstance) -> str:
@@ -263,12 +359,13 @@ class Zones:
         other._where = dict(self._where)
         other._id_counts = {name: Counter(counts) for name, counts in self._id_counts.items()}
         other._copies = {name: {i: list(c) for i, c in by_id.items()} for name, by_id in self._copies.items()}
+        other._slots = {name: dict(slots) for name, slots in self._slots.items()}
         return other
 
 
 def conservation_error(zones: dict[str, list[CardInstance]], deck: Counter[CardInstance]) -> str | None:
     """Why the piles do not hold exactly the deck (each card once), or None when they do."""
-    seen = [card for cards in zones.values() for card in cards]
+    seen = list(chain.from_iterable(zones.values()))
     if len(seen) == deck.total() == len(deck):
         unique = set(seen)  # the common case, every instance distinct: one hash per card
         if len(unique) == len(seen) and unique == deck.keys():

@@ -8,7 +8,6 @@ physical card (an index into the rules' instance list) it is about.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 END, PLAY, RAID, RAID_WITH, LOC_ACTION, REBUILD, ABILITY = 0, 1, 2, 3, 4, 5, 6
@@ -24,22 +23,32 @@ REBUILD_COST = 2
 AccusationAction = tuple[int, ...]
 
 
-@dataclass
 class Decision:
     """A pending choice: who chooses, what kind of choice, and the options.
 
     The options are sorted once when the decision is made: nothing changes the
     position while a decision waits, and the runner asks for them more than once.
+    A plain class with slots (not a dataclass): one is made at every step.
     """
 
-    seat: int
-    kind: str
-    options: Sequence[AccusationAction]
-    context: dict[str, Any] = field(default_factory=dict)
-    offered: list[AccusationAction] = field(init=False)  # the options, sorted once
+    __slots__ = ("_shown", "context", "kind", "offered", "options", "seat")
 
-    def __post_init__(self) -> None:
-        self.offered = sorted(self.options)
+    def __init__(
+        self,
+        seat: int,
+        kind: str,
+        options: Sequence[AccusationAction],
+        context: dict[str, Any] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.options = options
+        self.context: dict[str, Any] = {} if context is None else context
+        self.offered: list[AccusationAction] = sorted(options)  # the options, sorted once
+        self._shown: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"Decision(seat={self.seat}, kind={self.kind!r}, offered={self.offered!r})"
 
     def actions(self) -> list[AccusationAction]:
         return self.offered
@@ -47,7 +56,7 @@ class Decision:
     def shown(self) -> dict[str, Any]:
         """What an observation says of this decision (its kind, what a choice is for, the card an
         accusation would cancel): the same for every seat that looks, so read once per decision."""
-        shown = self.__dict__.get("_shown")
+        shown = self._shown
         if shown is None:
             context = self.context
             shown = self._shown = {

@@ -27,9 +27,14 @@ class BoardArithmetic(BoardState):
         defs = rules.instance_defs
         # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
         self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in defs]
+        # ... the same for followers and 0 for every other card (what a field's stardust sums)
+        self.follower_stardust_of = [
+            given if d.type == "follower" else 0 for given, d in zip(self.stardust_of, defs, strict=True)
+        ]
         self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in defs]
         self.guard_of = [d.guard for d in defs]
         self.requirements_of = [tuple(Counter(d.requirements).items()) for d in defs]
+        self.symbols_of = [tuple(d.symbols) for d in defs]  # per card: the symbols printed on it
         # per card, for the main-phase options: what it adds to a raid while innocent (聲量 and its
         # 'raid_bonus'; 0 for a card of 聲量 0, which cannot raid), its 'raid_bonus_all' passive,
         # and whether it has a free ability or a location action
@@ -46,6 +51,8 @@ class BoardArithmetic(BoardState):
         # (follower moves, guilty, values) and (location moves, location guilt, garrisoning, values):
         # the sums of every seat beside what they were read at (marks are replaced when they change).
         self._stardusts: tuple[int, frozenset[int], tuple[int, ...]] = (NOT_READ, frozenset(), ())
+        # ... and each seat's stardust beside the field list it was summed from (at those guilty marks)
+        self._stardust_seats: list[tuple[list[int] | None, int]] = [(None, 0) for _ in range(self.players)]
         self._guards: tuple[int, int, object, tuple[tuple[int, int], ...]] = (NOT_READ, 0, None, ())
         self._guard_map: tuple[object, dict[int, int]] = (None, {})
 
@@ -63,10 +70,8 @@ class BoardArithmetic(BoardState):
         field = self.pile(seat, "field")
         known = self._symbols_of.get(seat)
         if known is None or known[0] is not field:
-            counts: Counter = Counter()
-            defs = self.rules.instance_defs
-            for card in field:
-                counts.update(defs[card].symbols)
+            symbols_of = self.symbols_of
+            counts = Counter([symbol for card in field for symbol in symbols_of[card]])  # counted in C
             known = self._symbols_of[seat] = (field, counts)
         return known[1]
 
@@ -77,18 +82,21 @@ class BoardArithmetic(BoardState):
 
     def stardusts(self) -> tuple[int, ...]:
         """`stardust` of every seat, seat by seat (each observation shows them all); summed again
-        only when a follower entered or left a field or the guilty marks changed."""
+        only when a follower entered or left a field or the guilty marks changed, and then only for
+        the seats whose field changed (a changed field is a new list) or holds a card whose guilt did."""
         known = self._stardusts
-        if known[0] == self.follower_moves and known[1] is self.guilty:
+        guilty = self.guilty
+        if known[0] == self.follower_moves and known[1] is guilty:
             return known[2]
-        guilty, stardust_of, field = self.guilty, self.stardust_of, self.field
-        values = tuple(
-            [
-                sum([stardust_of[f] for f in field(seat, "follower") if f not in guilty])
-                for seat in range(self.players)
-            ]
-        )
-        self._stardusts = (self.follower_moves, self.guilty, values)
+        seats, lists = self._stardust_seats, self._lists
+        follower_stardust = self.follower_stardust_of
+        turned = known[1] ^ guilty  # the cards whose guilt changed since the last sums
+        for seat, (field, _) in enumerate(seats):
+            now = lists[seat]["field"]
+            if now is not field or not turned.isdisjoint(now):
+                seats[seat] = (now, sum([follower_stardust[card] for card in now if card not in guilty]))
+        values = tuple([value for _, value in seats])
+        self._stardusts = (self.follower_moves, guilty, values)
         return values
 
     def guard(self, location: int) -> int:

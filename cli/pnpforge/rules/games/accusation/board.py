@@ -248,13 +248,18 @@ class BoardState(EventLog):
         return (self.table_moves, self.guilty, self.garrisoning, self.deconstructing, self.sacrificed)
 
     def _clear_marks(self, card: int) -> None:
-        """A card leaving the field stops being guilty, garrisoning or deconstructing."""
+        """A card leaving the field stops being guilty, garrisoning or deconstructing (the marks are
+        usually empty or without the card: looked at before anything is rebuilt)."""
         kind = self.kind_of[card]
         if card in self.guilty:
             self.guilty = self.guilty - {card}
             self.location_guilt += kind == "location"
-        self.garrisoning = without(self.garrisoning, card, kind == "location")
-        self.deconstructing = without(self.deconstructing, card, kind == "ritual")
+        if self.garrisoning:
+            self.garrisoning = without(self.garrisoning, card, kind == "location")
+        if self.deconstructing:
+            self.deconstructing = without(self.deconstructing, card, kind == "ritual")
+        if not self.sacrificed:
+            return
         if kind == "ritual":
             unders = [c for c, host in self.sacrificed.items() if host == card]
             self.sacrificed = without(self.sacrificed, card, True)

@@ -21,6 +21,7 @@ from pnpforge.rules.games.accusation.actions import (
     Decision,
 )
 from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
+from pnpforge.rules.games.accusation.invariants import BoardChecks
 from pnpforge.rules.games.accusation.turn import TurnFlow
 
 if TYPE_CHECKING:
@@ -30,29 +31,32 @@ if TYPE_CHECKING:
 class AccusationState(TurnFlow, State):
     """One position; advanced by sending actions into the `game` generator."""
 
+    # Every attribute of a position as a slot: read through the class (a position has more
+    # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
+    __slots__ = (
+        "_board_checks", "_clockwise", "_enemies", "_events", "_field_of_kind", "_guard_map", "_guards",
+        "_lists", "_own_hidden", "_public_of", "_publics", "_stardust_seats", "_stardusts", "_symbols_of",
+        "_turns", "abilities_used", "actions_left", "decision", "deconstructing", "end_text", "field_moves",
+        "first_seat", "follower_moves", "follower_stardust_of", "garrisoning", "guard_of",
+        "guard_others_of", "guilty", "has_ability", "has_action", "history", "instances", "kind_of",
+        "location_guilt", "location_moves", "moves", "pile_names", "players", "public_moves",
+        "raid_bonus_all_of", "raider_value_of", "requirements_of", "rules", "sacrificed", "seat_pile_of",
+        "shared_view", "shown_marks", "stardust_of", "symbols_of", "table_moves", "team_of", "turn_number",
+        "turn_seat", "winning_seats", "zones_"
+    )  # fmt: skip
+
     def __init__(self, rules: AccusationRules) -> None:
+        self.first_seat = self.turn_number = 0
+        self.winning_seats: list[int] | None = None
+        self.end_text = ""
         super().__init__(rules)
         self.history: list[AccusationAction] = []
         for seat, cult in enumerate(rules.seat_cults):
             self.faction(seat, cult)
         self._turns = self.game()
         self.decision: Decision | None = None
-        # the board (`board_key`) last found clean by the pile and mark checks, and its rituals
-        self._clean: tuple[tuple[object, ...], bool] | None = None
-        # The pile checks read the Zones themselves (not the index lists the rules read): the card
-        # index of each of the rules' CardInstance objects by identity, the identities of magic
-        # and of non-ritual cards, and the piles a leader may be in.
-        self._index_by_identity = {id(instance): card for card, instance in enumerate(rules.instances)}
-        kind_of, instances = self.kind_of, rules.instances
-        self._magic_ids = frozenset(
-            id(instances[card]) for card, kind in enumerate(kind_of) if kind == "magic"
-        )
-        self._not_ritual_ids = frozenset(
-            id(instances[card]) for card, kind in enumerate(kind_of) if kind != "ritual"
-        )
-        self._leader_piles = frozenset(
-            names[pile] for names in self.pile_names for pile in ("conspiracy", "field", "hand")
-        )
+        # the pile and mark checks, made by the first check (games nobody checks do not pay for its watcher)
+        self._board_checks: BoardChecks | None = None
         self._advance(None)
 
     # ---- engine interface ----------------------------------------------------------------
@@ -125,67 +129,16 @@ class AccusationState(TurnFlow, State):
     # ---- checks and words -------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        """The piles, the marks and the end of the game.  The pile and mark checks read nothing
-        but the piles and the marks, so they run again only when `board_key` changed: a step that
-        moved no card on or off a field, under pile or score pile and changed no mark leaves
-        their answer as it was."""
-        key = self.board_key()
-        if self._clean is None or self._clean[0] != key:
-            self._check_piles()
-            self._check_marks()
-            needed = self.rituals_to_win()
-            self._clean = (key, any(total >= needed for total in self.rituals_by_team().values()))
+        """The piles, the marks and the end of the game (the pile and mark checks redo only what the
+        last step could have changed: see `invariants`)."""
+        checks = self._board_checks
+        if checks is None:
+            checks = self._board_checks = BoardChecks(self)
+        checks.check(self)
         if not 0 <= self.actions_left <= TURN_ACTIONS:
             raise RuleViolation(f"actions left {self.actions_left}")
-        if self.decision is not None and self._clean[1]:
+        if self.decision is not None and checks.won:
             raise RuleViolation("a side completed enough rituals but the game goes on")
-
-    def _check_piles(self) -> None:
-        """Only cards of the right type are in special piles (the Zones keep each card in one pile)."""
-        zones, instances = self.zones_, self.instances
-        where, leaders = zones.where, self.rules.leaders
-        if not self._leader_piles.issuperset(map(where, [instances[leader] for leader in leaders])):
-            for leader in leaders:
-                pile = self.seat_pile_of[where(instances[leader])][1]
-                if pile not in ("conspiracy", "field", "hand"):
-                    raise RuleViolation(f"leader {self.label(leader)} left play to {pile}")
-        piles, magic, not_ritual = zones.all_views(), self._magic_ids, self._not_ritual_ids
-        for names in self.pile_names:
-            field, score = piles[names["field"]], piles[names["score"]]
-            if not magic.isdisjoint(map(id, field)):
-                card = next(self._index_by_identity[id(i)] for i in field if id(i) in magic)
-                raise RuleViolation(f"magic {self.label(card)} on the field")
-            if not not_ritual.isdisjoint(map(id, score)):
-                card = next(self._index_by_identity[id(i)] for i in score if id(i) in not_ritual)
-                raise RuleViolation(f"{self.label(card)} in the score zone is not a ritual")
-
-    def _check_marks(self) -> None:
-        """Guilt, garrisons, deconstructions and sacrifices only on cards where the rules allow them."""
-        where, instances, seat_pile_of, kind_of = (
-            self.zones_.where,
-            self.instances,
-            self.seat_pile_of,
-            self.kind_of,
-        )
-        for follower in self.guilty:
-            if seat_pile_of[where(instances[follower])][1] != "field" or kind_of[follower] != "follower":
-                raise RuleViolation(f"{self.label(follower)} is guilty but not a follower on the field")
-        for marks, kind in ((self.garrisoning, "location"), (self.deconstructing, "ritual")):
-            for follower, host in marks.items():
-                seat, pile = seat_pile_of[where(instances[follower])]
-                if follower in self.guilty or pile != "field":
-                    raise RuleViolation(f"{self.label(follower)} attached while guilty or off the field")
-                if seat_pile_of[where(instances[host])] != (seat, "field") or kind_of[host] != kind:
-                    raise RuleViolation(
-                        f"{self.label(follower)} attached to {self.label(host)}, not a {kind} on its field"
-                    )
-        for under, ritual in self.sacrificed.items():
-            seat, pile = seat_pile_of[where(instances[under])]
-            if pile != "under" or seat_pile_of[where(instances[ritual])] != (seat, "field"):
-                raise RuleViolation(f"sacrificed {self.label(under)} is not under a ritual of its seat")
-        piles = self.zones_.all_views()
-        if sum([len(piles[names["under"]]) for names in self.pile_names]) != len(self.sacrificed):
-            raise RuleViolation("a card is under a ritual without being sacrificed to it")
 
     def action_text(self, action: Any) -> str:
         chosen: AccusationAction = tuple(action)

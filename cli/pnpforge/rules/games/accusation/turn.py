@@ -39,10 +39,10 @@ from pnpforge.rules.games.accusation.effects import EffectResolver
 class TurnFlow(EffectResolver):
     """Set-up and turns; effects and the board come from the base classes."""
 
-    first_seat = 0
-    turn_number = 0
-    winning_seats: list[int] | None = None
-    end_text = ""
+    first_seat: int
+    turn_number: int
+    winning_seats: list[int] | None
+    end_text: str
 
     def game(self) -> Play:
         """The whole game from the first-player draw to a side's win."""
@@ -98,33 +98,37 @@ class TurnFlow(EffectResolver):
         yield from self._end_of_turn(seat)
 
     def main_options(self, seat: int) -> list[AccusationAction]:
-        """Every main-phase action open to `seat` now (END is always there), sorted."""
-        options: list[AccusationAction] = [(END,)]
+        """Every main-phase action open to `seat` now (END is always there), sorted: built in the
+        order of the action codes, each kind's cards sorted as ints (cheaper than sorting tuples)."""
         used, has_ability = self.abilities_used, self.has_ability
-        options += [
-            (ABILITY, card) for card in self.field(seat, "leader") if has_ability[card] and card not in used
+        abilities = [
+            (ABILITY, card)
+            for card in sorted(self.field(seat, "leader"))
+            if has_ability[card] and card not in used
         ]
         if self.actions_left <= 0:
-            return sorted(options)
+            return [(END,), *abilities]
         kind_of, piles = self.kind_of, self._lists[seat]
-        if self.any_ritual_completed():
-            options += [(PLAY, card) for card in piles["hand"]]
-            options += [(PLAY, card) for card in piles["conspiracy"]]
-        else:
-            options += [(PLAY, card) for card in piles["hand"] if kind_of[card] != "leader"]
-            options += [(PLAY, card) for card in piles["conspiracy"] if kind_of[card] != "leader"]
+        playable = piles["hand"] + piles["conspiracy"]
+        if not self.any_ritual_completed():
+            playable = [card for card in playable if kind_of[card] != "leader"]
+        options: list[AccusationAction] = [(END,)]
+        options += [(PLAY, card) for card in sorted(playable)]
         targets = [location for enemy in self._enemies[seat] for location in self.field(enemy, "location")]
         if targets:
             available = self.raid_strength(seat)
             guard = self.guard_by_location()  # every location's guard, summed once
-            options += [(RAID, location) for location in targets if available >= guard[location]]
+            options += [(RAID, location) for location in sorted(targets) if available >= guard[location]]
         has_action = self.has_action
         options += [
-            (LOC_ACTION, location) for location in self.field(seat, "location") if has_action[location]
+            (LOC_ACTION, location)
+            for location in sorted(self.field(seat, "location"))
+            if has_action[location]
         ]
         if self.actions_left >= REBUILD_COST:
-            options += [(REBUILD, card) for card in piles["discard"] if kind_of[card] == "ritual"]
-        return sorted(options)
+            options += [(REBUILD, card) for card in sorted(piles["discard"]) if kind_of[card] == "ritual"]
+        options += abilities
+        return options
 
     def _main_action(self, seat: int, choice: AccusationAction) -> Play:
         code, card = choice[0], choice[1]

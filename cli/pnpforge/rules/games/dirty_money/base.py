@@ -109,11 +109,14 @@ class StateBase(EventLog):
         self.version += 1
 
     def _first(self, pile: str, card_id: str, exclude: tuple[str, ...] = ()) -> CardInstance:
-        """The lowest copy of card_id in a pile (which copy moves never changes the game)."""
+        """A copy of card_id in a pile: from a deck the copy that arrived first, elsewhere the lowest
+        (which copy moves never changes the game; either rule keeps it a function of the seed)."""
         candidates: Sequence[CardInstance]
         if not exclude:
             if pile in self._counted:
                 candidates = self.piles.copies(pile, card_id)
+                if candidates:  # the first to arrive: copies are alike, and this needs no search
+                    return candidates[0]
             else:
                 candidates = [c for c in self.cards(pile) if c.card == card_id]
         else:
@@ -159,12 +162,8 @@ class StateBase(EventLog):
             self._joined_tableau(seat, inst, placements[inst.card])
 
     def name(self, card_id: str) -> str:
-        """A card's name for event texts."""
-        rules = self.rules
-        for table in (rules.placements, rules.money, rules.villains, rules.location_by_id):
-            if card_id in table:
-                return str(table[card_id].name)
-        return card_id
+        """A card's name for event texts (its id when the deck has no such card)."""
+        return self.rules.card_names.get(card_id, card_id)
 
     def _others(self, seat: int) -> list[int]:
         return [q for q in range(self.players) if q != seat]

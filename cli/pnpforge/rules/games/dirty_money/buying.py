@@ -88,8 +88,6 @@ class BuyingSteps(StateBase):
         if step.data["paid"]:  # paying has begun: no more picks
             return self._legal_payments(step, group, hand)
         picks = self._legal_picks(step, group, hand)
-        if len(picks) > 1:
-            picks = list(set(picks))  # two copies on sale are one action
         if not group:
             picks.append(("done",))
             return picks
@@ -105,7 +103,6 @@ class BuyingSteps(StateBase):
         seat, data = step.seat, step.data
         if data["paid"] or data["bought"] + len(group) >= data["max"]:
             return []
-        picked = {inst for _pile, _card, inst in data["group"]}
         shark = bool(self._shark_free(seat))
         owned = [pl for _c, pl in self._owned(seat, "crypto_exchange")]
         group_due = self._due(owned, group)
@@ -115,19 +112,27 @@ class BuyingSteps(StateBase):
         budget: dict[str, int] = {}  # most the hand can pay, per currency
         discount: dict[str, int] = {}  # what the exchanges then owned take off, per region
         picks: list[Action] = []
-        for pile in data["sources"]:
-            for inst in self.cards(pile):
-                pl = placements[inst.card]
-                if (region is not None and pl.region != region) or (picked and str(inst) in picked):
-                    continue
-                currency = REGION_CURRENCY[pl.region]
-                if currency not in budget:
-                    budget[currency] = self.max_payable(seat, hand, currency, shark)
-                if pl.region not in discount:
-                    discount[pl.region] = sum(x.value for x in owned if x.region == pl.region)
-                if budget[currency] >= group_due + max(0, pl.cost - discount[pl.region]):
-                    picks.append(("pick", inst.card))
+        for card_id in self._on_sale(data):  # each card id once: two copies on sale are one action
+            pl = placements[card_id]
+            if region is not None and pl.region != region:
+                continue
+            currency = REGION_CURRENCY[pl.region]
+            if currency not in budget:
+                budget[currency] = self.max_payable(seat, hand, currency, shark)
+            if pl.region not in discount:
+                discount[pl.region] = sum(x.value for x in owned if x.region == pl.region)
+            if budget[currency] >= group_due + max(0, pl.cost - discount[pl.region]):
+                picks.append(("pick", card_id))
         return picks
+
+    def _on_sale(self, data: dict[str, Any]) -> set[str]:
+        """The card ids of the purchase's sources not yet chosen for it (a copy chosen leaves its
+        twin on sale)."""
+        ids = self.piles.ids
+        if not data["group"]:  # nothing chosen yet: the piles' kept id read-outs
+            return {card_id for pile in data["sources"] for card_id in ids(pile)}
+        picked = {inst for _pile, _card, inst in data["group"]}
+        return {inst.card for pile in data["sources"] for inst in self.cards(pile) if str(inst) not in picked}
 
     def _legal_payments(self, step: Step, group: list[Placement], hand: Sequence[str]) -> list[Action]:
         """Money cards worth paying (the rest of the hand can still cover the price), and settling."""

@@ -10,8 +10,9 @@ what passed the last check.  What depends on the pending steps is checked every 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from pnpforge.rules.engine import CardInstance, RuleViolation
 from pnpforge.rules.games.dirty_money.base import StateBase
@@ -20,7 +21,8 @@ from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, REGIONS, SELECTION
 # Steps that bring a hand back under its limit before the turn goes on.
 HAND_FIXERS = ("hand_limit", "resolve_card", "launder")
 # The per-pile limits of the invariant check: no action card in a hand, spot and display sizes.
-_HAND, _SPOT, _DISPLAY = "hand", "spot", "display"
+_HAND, _SPOT, _DISPLAY, _MARKERS = "hand", "spot", "display", "markers"
+_kind_of = attrgetter("kind")  # a pending step's kind, read in C
 
 
 class Ledger(Counter[str]):
@@ -54,7 +56,7 @@ class PileNames:
     spots: tuple[str, ...]
     displays: tuple[str, ...]
     on_sale: tuple[str, ...]
-    limits: dict[str, str]  # pile -> which per-pile limit the invariant check holds it to
+    limits: dict[str, str]  # pile -> which per-pile check the invariant check holds it to
     seat_of_hand: dict[str, int]  # hand pile -> its seat
     # The same groups as sets: which parts of the public table a moved pile changes.
     hand_set: frozenset[str]
@@ -66,7 +68,9 @@ class PileNames:
     public_set: frozenset[str]  # every pile the public table reads
 
     @classmethod
-    def for_table(cls, players: int, locations: list[str]) -> PileNames:
+    def for_table(cls, players: int, locations: list[str], markers: Iterable[str] = ()) -> PileNames:
+        """The names for a table of `players` seats at `locations`; `markers` are the piles whose
+        cards are markers the ledger counts (blacklists, overpay slots, cards tucked under)."""
         seats = range(players)
         displays = tuple(f"display:{region}" for region in REGIONS)
         hands = tuple(f"hand:{q}" for q in seats)
@@ -95,6 +99,7 @@ class PileNames:
             ),
             seat_of_hand={hand: seat for seat, hand in enumerate(hands)},
             limits={
+                **{pile: _MARKERS for pile in markers},
                 **{f"hand:{q}": _HAND for q in seats},
                 **{f"spot:{loc}": _SPOT for loc in locations},
                 **{display: _DISPLAY for display in displays},
@@ -113,42 +118,48 @@ class InvariantChecks(StateBase):
     def check_invariants(self) -> None:
         """The rules' own limits, checked after every step."""
         views = self.views
-        changes = self.piles.changes
-        if self._checked_changes != changes:
+        if self._checked_changes != self.piles.changes:
             self._check_piles(views)
-            self._checked_changes = changes
-        if self._over_limit:  # hand sizes change only with a move
-            for seat, size in sorted(self._over_limit.items()):
-                self._check_hand_limit(seat, size)
-        paid = resolving = 0
-        for step in self.stack:
-            kind = step.kind
-            if kind == "buy":
-                paid += len(step.data["paid"])
-            elif kind == "resolve_card":
-                resolving += 1
+        over = self._over_limit
+        if over:  # hand sizes change only with a move; limits only as banks join a tableau
+            for seat, size in sorted(over.items()):
+                if size > self.hand_limit(seat):
+                    self._check_hand_limit(seat, size)
+        stack = self.stack
+        kinds = list(map(_kind_of, stack))  # in C: the stack is read at every step
+        paid = sum([len(step.data["paid"]) for step in stack if step.kind == "buy"]) if "buy" in kinds else 0
         if paid != len(views["payment"]):
             raise RuleViolation("payment zone and open purchases disagree")
-        if len(views["resolving"]) != resolving:
+        if len(views["resolving"]) != kinds.count("resolve_card"):
             raise RuleViolation("an action card is resolving outside a resolution step")
         if not 0 <= self.marker < self.players:
             raise RuleViolation("first-player marker is off the table")
 
     def _check_piles(self, views: Mapping[str, Sequence[CardInstance]]) -> None:
-        """Ledger entries against their piles, and the per-pile limits, for what changed."""
+        """Markers against the ledger, and the per-pile limits, for the piles that moved; then the
+        ledger entries that changed without a move."""
         touched, ledger, limits = self._unchecked, self.ledger, self.names.limits
         for pile in touched:
-            if pile in ledger:
-                self._check_markers(pile, views)
             kind = limits.get(pile)
-            if kind is None:
+            if kind is None:  # most moves touch a deck, the discard or a payment as well
                 continue
-            if kind == _HAND:
-                self._check_hand(pile, views)
-            elif kind == _SPOT:
-                if len(views[pile]) > SPOT_CAP:
+            size = len(views[pile])
+            if kind is _HAND:
+                hand = views[pile]
+                seat = self.names.seat_of_hand[pile]
+                if not self.rules.action_cards.isdisjoint(hand):
+                    raise RuleViolation(f"seat {seat} holds an action card in hand")
+                if size > HAND_LIMIT:
+                    self._over_limit[seat] = size
+                elif self._over_limit:
+                    self._over_limit.pop(seat, None)
+            elif kind is _MARKERS:
+                if ledger.get(pile, 0) != size:  # a marker pile no ledger entry counts holds none
+                    self._check_markers(pile, views)
+            elif kind is _SPOT:
+                if size > SPOT_CAP:
                     raise RuleViolation(f"{pile} has more than {SPOT_CAP} money cards")
-            elif len(views[pile]) > SELECTION_DISPLAY:
+            elif size > SELECTION_DISPLAY:
                 raise RuleViolation(f"{pile} is too long")
         touched.clear()
         if ledger.changed:  # entries counted or discounted without their pile moving
@@ -156,22 +167,12 @@ class InvariantChecks(StateBase):
                 if pile in ledger:
                     self._check_markers(pile, views)
             ledger.changed.clear()
+        self._checked_changes = self.piles.changes
 
     def _check_markers(self, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
-        count = self.ledger[pile]
+        count = self.ledger.get(pile, 0)
         if count != len(views[pile]):
             raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
-
-    def _check_hand(self, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
-        """No action card in a hand; note whether the hand is over the base limit."""
-        seat = self.names.seat_of_hand[pile]
-        hand = views[pile]
-        if not self.rules.action_cards.isdisjoint(hand):
-            raise RuleViolation(f"seat {seat} holds an action card in hand")
-        if len(hand) > HAND_LIMIT:
-            self._over_limit[seat] = len(hand)
-        else:
-            self._over_limit.pop(seat, None)
 
     def _check_hand_limit(self, seat: int, size: int) -> None:
         """A hand over its limit is allowed only while a pending step will bring it back."""

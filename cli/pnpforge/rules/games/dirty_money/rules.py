@@ -61,6 +61,10 @@ class DirtyMoneyRules(GameRules):
         self.locations = list(cards.locations)
         self.location_by_id = {loc.id: loc for loc in cards.locations}
         self.villains = {card.id: card for card in cards.villains}
+        # Every card's name for event texts, by id (placements first where ids are shared)
+        self.card_names: dict[str, str] = {}
+        for table in (self.location_by_id, self.villains, self.money, self.placements):
+            self.card_names.update((card_id, str(card.name)) for card_id, card in table.items())
         self.art_table = cards.art_table
         self.quick: bool = values["quick"]
         self.selection: bool = values["selection"]

@@ -50,6 +50,16 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     # Step kind -> its actor, legal-action and apply functions, looked up once per class.
     _handlers: ClassVar[dict[str, tuple[Callable[..., Any], ...]]] = {}
+    # Every attribute of a position as a slot: read through the class (a position has more
+    # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
+    __slots__ = (
+        "_actor_version", "_checked_changes", "_counted", "_current_actor", "_draw_lists", "_drawn",
+        "_due_of", "_events", "_legal", "_legal_version", "_limit_of", "_money_deck", "_over_limit",
+        "_owned_by", "_payable_of", "_sorted_of", "_table", "_table_parts", "_unchecked", "_untabled",
+        "_villain_cards", "in_play", "ledger", "marker", "names", "piles", "players", "reason",
+        "round_number", "round_order", "rules", "shark_used", "stack", "terminal", "version", "views",
+        "villain_of",
+    )  # fmt: skip
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -60,7 +70,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         """Every step kind's (actor, legal, apply) functions, found by their `_actor_<kind>` names."""
         if not cls._handlers:
             for name in dir(cls):
-                if name.startswith("_actor_"):
+                if name.startswith("_actor_") and callable(getattr(cls, name)):  # not a slot
                     kind = name.removeprefix("_actor_")
                     legal = getattr(cls, f"_legal_{kind}", None)
                     cls._handlers[kind] = (
@@ -101,8 +111,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         self._draw_lists = {}
         self._table_parts: dict[str, tuple[Any, ...]] = {"villains": ()}  # PublicTable's fields
         self._sorted_of: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # pile -> (ids, sorted)
-        self.names = PileNames.for_table(players, [loc.id for loc in self.in_play])
         self.piles = self._lay_out()
+        markers = [pile for pile in self.piles.names() if pile.startswith(MARKER_PILES)]
+        self.names = PileNames.for_table(players, [loc.id for loc in self.in_play], markers)
         # The piles by name, uncopied: the same lists for the whole game (moves change them in place)
         self.views = self.piles.all_views()
         self._money_deck = self.views["money_deck"]
@@ -128,7 +139,10 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             for inst in rules.deck()
             if inst.card in rules.placements and rules.placements[inst.card].effect in TUCK_EFFECTS
         ]
-        piles = Zones(names, counted=["money_deck", "villain_pool", *(f"pdeck:{r}" for r in REGIONS)])
+        # The decks are drawn from by card id (chance picks an id, the lowest copy moves), never
+        # from the top: their order is no part of the game, so a drawn card leaves in O(1).
+        decks = ["money_deck", "villain_pool", *(f"pdeck:{r}" for r in REGIONS)]
+        piles = Zones(names, counted=decks, unordered=decks)
         in_play = {loc.id for loc in self.in_play}
         # each pile's cards in deck order, dealt in one call per pile (the same piles as card by card)
         start: dict[str, list[CardInstance]] = {}

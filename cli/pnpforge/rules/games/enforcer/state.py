@@ -50,6 +50,16 @@ def seat_pile(kind: str, seat: int) -> str:
 class EnforcerState(State):
     """One position of a game of 王牌執行官."""
 
+    # Every attribute of a position as a slot: read through the class (a position has more
+    # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
+    __slots__ = (
+        "_events", "_invariants", "_legal", "award_block", "cards", "choosing", "delayed", "ending",
+        "execution", "exposed", "final_order", "give_return", "helped", "news", "out_of_game", "penalties",
+        "pending", "period", "phase", "piles", "piles_of_kind", "played_keys", "players", "points",
+        "public_piles", "reason", "rules", "seat_names", "specialty_owner", "then", "tracks", "turn",
+        "turns", "veto_used"
+    )  # fmt: skip
+
     def __init__(self, rules: EnforcerRules, players: int) -> None:
         self.rules = rules
         self.cards: CardData = rules.cards

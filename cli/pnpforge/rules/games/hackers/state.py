@@ -22,6 +22,16 @@ CHOOSING = ("board", "key", "pay")  # decisions taken while the boards are still
 class HackersState(ChoosingSteps, ResolutionSteps):
     """A game from the deal to the third round's scoring."""
 
+    # Every attribute of a position as a slot: read through the class (a position has more
+    # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
+    __slots__ = (
+        "_events", "_servers_seen", "_tableaux_seen", "_top_height", "action_limit", "action_no", "attacks",
+        "board_pile", "catalogue", "choice", "decision", "deck_counts", "deck_ids", "disc_height",
+        "hand_pile", "handicap", "has_virtual", "installs", "jobs", "owner_count", "piles", "players",
+        "revealed", "round_no", "server_limit", "servers", "snapshots", "tableau_pile", "tapped",
+        "terminal", "to_draw", "virtual_owner", "vp"
+    )  # fmt: skip
+
     def __init__(self, catalogue: Catalogue, players: int, handicap: tuple[int, ...]) -> None:
         super().__init__(catalogue, players, handicap)
         self.piles.move_all("stock:1", "supply")

@@ -22,6 +22,15 @@ from .table import ASIDE, ASIDE_PILE, CENTRE, LINEUP, ChanceEvent
 class InfiltraitorsState(Effects, State):
     """One position.  `stage` says what is being decided; `chance_queue` holds pending chance draws."""
 
+    # Every attribute of a position as a slot: read through the class (a position has more
+    # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
+    __slots__ = (
+        "_events", "_hints_view", "_legal", "actor", "bullets", "bullets_start", "chance_queue",
+        "cover_piles", "eliminator", "extra_hints_left", "final_phase", "hand_piles", "hint_piles",
+        "mission", "next_tile", "passes", "peeked", "piles", "players", "result", "rounds", "rules",
+        "solved", "stage", "stand_piles", "suspects_total", "tile_of", "turn", "upright", "withdrawn"
+    )  # fmt: skip
+
     def __init__(self, rules: InfiltraitorsRules, players: int) -> None:
         super().__init__(rules, players)
         self._legal: list[Action] | None = None
