@@ -306,6 +306,12 @@ class Zones:
             ids = self._sorted_ids[name] = tuple(sorted(self.id_counts(name)))
         return ids
 
+    def copies_by_id(self, name: str) -> Mapping[str, Sequence[CardInstance]]:
+        """Every card id's copies in a counted pile, in pile order: the live mapping (read it, never
+        change it), for a reader that looks up copies at every draw."""
+        self.id_counts(name)  # the error naming the counted piles, for one that is not
+        return self._copies[name]
+
     def copies(self, name: str, card_id: str) -> Sequence[CardInstance]:
         """The copies of `card_id` in a counted pile, found without scanning the pile; read only."""
         return self._copies[name].get(card_id, ())

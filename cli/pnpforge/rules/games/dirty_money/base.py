@@ -78,14 +78,15 @@ class StateBase(EventLog):
     version: int
     # seat -> effect -> the seat's tableau cards with that effect, with their placements
     _owned_by: list[dict[str, list[tuple[CardInstance, Placement]]]]
-    _draw_lists: dict[str, tuple[tuple[str, ...], list[Action]]]  # pile -> (its ids, their draws)
+    # pile -> the draw from it for its current ids (as `_drawn`), kept while the ids stay the same
+    _draw_lists: dict[str, tuple[list[Action], Sequence[str], Mapping[str, int], Sized]]
     _payable_of: dict[tuple[int, str, bool], tuple[Sequence[str], int]]  # see `max_payable`
     # the open purchase's price: (the exchanges, the chosen-cards list, its length, the price)
     _due_of: tuple[Sequence[tuple[CardInstance, Placement]], list[Any], int, int] | None
     _limit_of: dict[int, tuple[Sequence[tuple[CardInstance, Placement]], int]]  # seat -> (its banks, limit)
     views: Mapping[str, Sequence[CardInstance]]  # every pile by name (the piles' own lists: read only)
     _money_deck: Sequence[CardInstance]  # the money deck's own list
-    _counted: frozenset[str]  # the piles whose copies the kit counts by card id (the decks)
+    _deck_copies: dict[str, Mapping[str, Sequence[CardInstance]]]  # deck -> its copies by card id (live)
     # The last chance draw list, its card ids in order, the copies left per id, and the cards they
     # total (for a deck, the deck itself: its length is the live total)
     _drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None
@@ -113,8 +114,9 @@ class StateBase(EventLog):
         (which copy moves never changes the game; either rule keeps it a function of the seed)."""
         candidates: Sequence[CardInstance]
         if not exclude:
-            if pile in self._counted:
-                candidates = self.piles.copies(pile, card_id)
+            by_id = self._deck_copies.get(pile)
+            if by_id is not None:
+                candidates = by_id.get(card_id, ())
                 if candidates:  # the first to arrive: copies are alike, and this needs no search
                     return candidates[0]
             else:
@@ -278,12 +280,14 @@ class StateBase(EventLog):
             pile += step.data["region"]
         piles = self.piles
         ids = piles.sorted_ids(pile)
-        cached = self._draw_lists.get(pile)
-        if cached is None or cached[0] is not ids:
-            cached = self._draw_lists[pile] = (ids, [("draw", card_id) for card_id in ids])
-        # the outcomes' probabilities follow these ids and the deck's live counts
-        self._drawn = (cached[1], ids, piles.id_counts(pile), self.views[pile])
-        return cached[1]
+        drawn = self._draw_lists.get(pile)
+        if drawn is None or drawn[1] is not ids:
+            # the outcomes' probabilities follow these ids and the deck's live counts (the kit
+            # keeps one counter per deck, and the deck itself is the list whose length is the total)
+            legal = [("draw", card_id) for card_id in ids]
+            drawn = self._draw_lists[pile] = (legal, ids, piles.id_counts(pile), self.views[pile])
+        self._drawn = drawn
+        return drawn[0]
 
     def _money_actor(self) -> int:
         """Draws from the money deck are chance; an empty deck first needs a reshuffle."""

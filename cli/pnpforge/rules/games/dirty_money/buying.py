@@ -108,20 +108,22 @@ class BuyingSteps(StateBase):
         group_due = self._due(owned, group)
         owned += [pl for pl in group if pl.effect == "crypto_exchange"]
         region = group[0].region if group else None
-        placements = self.rules.placements
+        on_sale = self.rules.on_sale  # card id -> (region, currency, price before discounts)
         budget: dict[str, int] = {}  # most the hand can pay, per currency
         discount: dict[str, int] = {}  # what the exchanges then owned take off, per region
         picks: list[Action] = []
         for card_id in self._on_sale(data):  # each card id once: two copies on sale are one action
-            pl = placements[card_id]
-            if region is not None and pl.region != region:
+            card_region, currency, cost = on_sale[card_id]
+            if region is not None and card_region != region:
                 continue
-            currency = REGION_CURRENCY[pl.region]
-            if currency not in budget:
-                budget[currency] = self.max_payable(seat, hand, currency, shark)
-            if pl.region not in discount:
-                discount[pl.region] = sum(x.value for x in owned if x.region == pl.region)
-            if budget[currency] >= group_due + max(0, pl.cost - discount[pl.region]):
+            most = budget.get(currency)
+            if most is None:
+                most = budget[currency] = self.max_payable(seat, hand, currency, shark)
+            if owned:
+                if card_region not in discount:
+                    discount[card_region] = sum(x.value for x in owned if x.region == card_region)
+                cost = max(0, cost - discount[card_region])
+            if most >= group_due + cost:
                 picks.append(("pick", card_id))
         return picks
 
@@ -129,8 +131,8 @@ class BuyingSteps(StateBase):
         """The card ids of the purchase's sources not yet chosen for it (a copy chosen leaves its
         twin on sale)."""
         ids = self.piles.ids
-        if not data["group"]:  # nothing chosen yet: the piles' kept id read-outs
-            return {card_id for pile in data["sources"] for card_id in ids(pile)}
+        if not data["group"]:  # nothing chosen yet: the piles' kept id read-outs, merged in C
+            return set().union(*map(ids, data["sources"]))
         picked = {inst for _pile, _card, inst in data["group"]}
         return {inst.card for pile in data["sources"] for inst in self.cards(pile) if str(inst) not in picked}
 

@@ -16,6 +16,7 @@ from pnpforge.rules.games.dirty_money.data import (
     MAX_ROUNDS,
     PLACEMENT_EFFECTS,
     QUICK_TARGET,
+    REGION_CURRENCY,
     SLUG,
     VILLAIN_EFFECTS,
     CardSet,
@@ -56,6 +57,11 @@ class DirtyMoneyRules(GameRules):
     def __init__(self, cards: CardSet, info: GameInfo, options: Mapping[str, Any]) -> None:
         values = parse_options(self.OPTIONS, options, game=SLUG)
         self.placements = {card.id: card for card in cards.placements}
+        # What a purchase reads of each placement card, in one look-up: region, currency, and the
+        # price before discounts (a cost below 0 pays nothing either)
+        self.on_sale = {
+            pl.id: (pl.region, REGION_CURRENCY[pl.region], max(0, pl.cost)) for pl in cards.placements
+        }
         self.money = {card.id: card for card in cards.money}
         self.action_ids = frozenset(card.id for card in cards.money if card.is_action)
         self.locations = list(cards.locations)

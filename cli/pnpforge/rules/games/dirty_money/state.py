@@ -53,7 +53,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_actor_version", "_checked_changes", "_counted", "_current_actor", "_draw_lists", "_drawn",
+        "_actor_version", "_checked_changes", "_current_actor", "_deck_copies", "_draw_lists", "_drawn",
         "_due_of", "_events", "_legal", "_legal_version", "_limit_of", "_money_deck", "_over_limit",
         "_owned_by", "_payable_of", "_sorted_of", "_table", "_table_parts", "_unchecked", "_untabled",
         "_villain_cards", "in_play", "ledger", "marker", "names", "piles", "players", "reason",
@@ -117,7 +117,8 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         # The piles by name, uncopied: the same lists for the whole game (moves change them in place)
         self.views = self.piles.all_views()
         self._money_deck = self.views["money_deck"]
-        self._counted = frozenset(filter(self.piles.is_counted, self.views))
+        decks = filter(self.piles.is_counted, self.views)
+        self._deck_copies = {pile: self.piles.copies_by_id(pile) for pile in decks}
         self._drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None = None
         self._unchecked = self.piles.watch()  # piles moved since the invariant check read them
         self._untabled = self.piles.watch()  # piles moved since the public table read them
