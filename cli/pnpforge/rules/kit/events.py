@@ -8,6 +8,7 @@ know a game's internals.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 EVENT_KINDS = ("used", "outcome", "score", "eliminated", "round", "end", "faction")
@@ -37,6 +38,11 @@ class Event(NamedTuple):
         return f"{self.kind}: {who}{self.text}{card}{points}"
 
 
+# An Event from its five fields, made by the tuple type itself: the named tuple's own constructor
+# is a Python function taking them one by one.
+_new_event = partial(tuple.__new__, Event)
+
+
 class EventLog:
     """Mixin for State: `self.events` is the game's event list, created on first use.
 
@@ -58,27 +64,35 @@ class EventLog:
     def events(self, value: list[Event]) -> None:
         self._events = value
 
+    def _record(self, fields: tuple[str, int | None, str | None, str, float | None]) -> None:
+        """Append one event, built from its five fields in C (engines record thousands a game)."""
+        try:
+            events = self._events
+        except AttributeError:
+            events = self.events
+        events.append(_new_event(fields))
+
     def used(self, seat: int | None, card: str, how: str) -> None:
         """`card` was used by `seat` in the sense the engine's USED declares for its type."""
-        self.events.append(Event("used", seat, card, how))
+        self._record(("used", seat, card, how, None))
 
     def outcome(self, seat: int | None, text: str, card: str | None = None) -> None:
         """A result: success or failure, a penalty, damage, a reveal."""
-        self.events.append(Event("outcome", seat, card, text))
+        self._record(("outcome", seat, card, text, None))
 
     def score(self, seat: int, points: float, reason: str, card: str | None = None) -> None:
-        self.events.append(Event("score", seat, card, reason, float(points)))
+        self._record(("score", seat, card, reason, float(points)))
 
     def eliminated(self, seat: int, reason: str) -> None:
-        self.events.append(Event("eliminated", seat, None, reason))
+        self._record(("eliminated", seat, None, reason, None))
 
     def round(self, text: str) -> None:
         """Round scoring and round ends."""
-        self.events.append(Event("round", None, None, text))
+        self._record(("round", None, None, text, None))
 
     def end(self, reason: str) -> None:
-        self.events.append(Event("end", None, None, reason))
+        self._record(("end", None, None, reason, None))
 
     def faction(self, seat: int, name: str) -> None:
         """The faction, cult or role `seat` plays, so the report can give win rates per faction."""
-        self.events.append(Event("faction", seat, None, name))
+        self._record(("faction", seat, None, name, None))

@@ -34,6 +34,8 @@ class Zones:
         self._id_counts: dict[str, Counter[str]] = {name: Counter() for name in counted}
         # ... and those copies themselves by id, so a drawn card is found without a scan.
         self._copies: dict[str, dict[str, list[CardInstance]]] = {name: {} for name in self._id_counts}
+        # The piles a move must do more for (keep an index or counts of): most moves touch none.
+        self._special = frozenset(self._slots) | frozenset(self._id_counts)
         self._sorted_ids: dict[str, tuple[str, ...]] = {}  # counted pile -> its distinct ids, sorted
         # Derived read-outs of piles (see `ids`), dropped whenever the pile changes.
         self._ids_of: dict[str, tuple[str, ...]] = {}
@@ -157,9 +159,9 @@ class Zones:
         if where.get(card) != src:
             actual = where.get(card, "no pile")
             raise RuleViolation(f"card {card} is not in '{src}' (it is in '{actual}')")
-        slots = self._slots
-        if slots and (src in slots or dst in slots):
-            self._unordered_move(card, source, target, src, dst, top)
+        special = self._special
+        if special and (src in special or dst in special):  # an unordered or a counted pile
+            self._special_move(card, source, target, src, dst, top)
         else:
             # Cards are interned, so the card is this very object: it is found by identity, in C,
             # without a Python-level comparison with every card before it.
@@ -184,11 +186,8 @@ class Zones:
         for watcher in self._watchers:
             watcher.add(src)
             watcher.add(dst)
-        id_counts = self._id_counts
-        if id_counts and (src in id_counts or dst in id_counts):  # most moves touch no counted pile
-            self._counted_move(card, src, dst)
 
-    def _unordered_move(
+    def _special_move(
         self,
         card: CardInstance,
         source: list[CardInstance],
@@ -197,7 +196,9 @@ class Zones:
         dst: str,
         top: bool,
     ) -> None:
-        """`move`'s list work when either pile is unordered."""
+        """`move`'s list work when either pile is unordered or counted, and the counts."""
+        if src in self._id_counts or dst in self._id_counts:
+            self._counted_move(card, src, dst)
         slots = self._slots
         out = slots.get(src)
         if out is not None:
@@ -321,14 +322,14 @@ class Zones:
         so an observation rebuilt at every decision copies only the piles that moved."""
         ids = self._ids_of.get(name)
         if ids is None:
-            ids = self._ids_of[name] = tuple([card.card for card in self._get(name)])
+            ids = self._ids_of[name] = tuple(map(_card_id, self._get(name)))
         return ids
 
     def texts(self, name: str) -> tuple[str, ...]:
         """The cards of a pile as instance texts ('OB-03#0'), bottom first; cached like `ids`."""
         texts = self._texts_of.get(name)
         if texts is None:
-            texts = self._texts_of[name] = tuple([str(card) for card in self._get(name)])
+            texts = self._texts_of[name] = tuple(map(str, self._get(name)))
         return texts
 
     def count(self, name: str) -> int:
@@ -366,6 +367,7 @@ class Zones:
         other._id_counts = {name: Counter(counts) for name, counts in self._id_counts.items()}
         other._copies = {name: {i: list(c) for i, c in by_id.items()} for name, by_id in self._copies.items()}
         other._slots = {name: dict(slots) for name, slots in self._slots.items()}
+        other._special = self._special
         return other
 
 

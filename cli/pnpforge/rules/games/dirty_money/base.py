@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, indexOf
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import CHANCE, CardInstance, RuleViolation
@@ -41,6 +42,7 @@ _DRAW_PILE = {
 
 
 _copy_number = attrgetter("copy")  # a card instance's copy number, read in C
+_card_id = attrgetter("card")  # a card instance's card id, read in C
 
 
 @dataclass(slots=True)
@@ -110,8 +112,9 @@ class StateBase(EventLog):
         self.version += 1
 
     def _first(self, pile: str, card_id: str, exclude: tuple[str, ...] = ()) -> CardInstance:
-        """A copy of card_id in a pile: from a deck the copy that arrived first, elsewhere the lowest
-        (which copy moves never changes the game; either rule keeps it a function of the seed)."""
+        """A copy of card_id in a pile: the copy that arrived first in a deck, the bottom-most one
+        elsewhere, the lowest when some are excluded (which copy moves never changes the game; each
+        rule keeps it a function of the seed)."""
         candidates: Sequence[CardInstance]
         if not exclude:
             by_id = self._deck_copies.get(pile)
@@ -120,7 +123,11 @@ class StateBase(EventLog):
                 if candidates:  # the first to arrive: copies are alike, and this needs no search
                     return candidates[0]
             else:
-                candidates = [c for c in self.cards(pile) if c.card == card_id]
+                cards = self.cards(pile)
+                try:  # found in C: the first card of the pile with this id
+                    return cards[indexOf(map(_card_id, cards), card_id)]
+                except ValueError:
+                    candidates = ()
         else:
             candidates = [c for c in self.cards(pile) if c.card == card_id and str(c) not in exclude]
         if not candidates:
@@ -284,7 +291,7 @@ class StateBase(EventLog):
         if drawn is None or drawn[1] is not ids:
             # the outcomes' probabilities follow these ids and the deck's live counts (the kit
             # keeps one counter per deck, and the deck itself is the list whose length is the total)
-            legal = [("draw", card_id) for card_id in ids]
+            legal = list(zip(repeat("draw"), ids))
             drawn = self._draw_lists[pile] = (legal, ids, piles.id_counts(pile), self.views[pile])
         self._drawn = drawn
         return drawn[0]

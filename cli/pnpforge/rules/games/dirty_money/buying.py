@@ -144,8 +144,17 @@ class BuyingSteps(StateBase):
         payments: list[Action] = []
         if hand:
             shark = self._shark_free(seat)
-            shark_value = shark.value if shark else 0
             pays = self._pay_values(seat, REGION_CURRENCY[group[0].region])
+            if not shark:
+                # Without the Loan Shark a card paid and the rest of the hand pay the whole hand's
+                # worth (no card pays below 0: the card readers refuse it), so every card worth
+                # something is worth paying, or none is.
+                if paid_now + sum(map(pays.__getitem__, hand)) >= need:
+                    payments = [("pay", card_id, 0) for card_id in sorted(set(hand)) if pays[card_id] > 0]
+                if paid_now >= need:
+                    payments.append(("settle",))
+                return payments
+            shark_value = shark.value
             values = sorted(map(pays.__getitem__, hand))
             total, low = sum(values), values[0]
             second = values[1] if len(values) > 1 else None

@@ -143,23 +143,15 @@ class InvariantChecks(StateBase):
             kind = limits.get(pile)
             if kind is None:  # most moves touch a deck, the discard or a payment as well
                 continue
-            size = len(views[pile])
             if kind is _HAND:
-                hand = views[pile]
-                seat = self.names.seat_of_hand[pile]
-                if not self.rules.action_cards.isdisjoint(hand):
-                    raise RuleViolation(f"seat {seat} holds an action card in hand")
-                if size > HAND_LIMIT:
-                    self._over_limit[seat] = size
-                elif self._over_limit:
-                    self._over_limit.pop(seat, None)
+                self._check_hand(pile, views[pile])
             elif kind is _MARKERS:
-                if ledger.get(pile, 0) != size:  # a marker pile no ledger entry counts holds none
+                if ledger.get(pile, 0) != len(views[pile]):  # a pile no ledger entry counts holds none
                     self._check_markers(pile, views)
             elif kind is _SPOT:
-                if size > SPOT_CAP:
+                if len(views[pile]) > SPOT_CAP:
                     raise RuleViolation(f"{pile} has more than {SPOT_CAP} money cards")
-            elif size > SELECTION_DISPLAY:
+            elif len(views[pile]) > SELECTION_DISPLAY:
                 raise RuleViolation(f"{pile} is too long")
         touched.clear()
         if ledger.changed:  # entries counted or discounted without their pile moving
@@ -168,6 +160,16 @@ class InvariantChecks(StateBase):
                     self._check_markers(pile, views)
             ledger.changed.clear()
         self._checked_changes = self.piles.changes
+
+    def _check_hand(self, pile: str, hand: Sequence[CardInstance]) -> None:
+        """No action card in a hand; note whether the hand is over the base limit."""
+        seat = self.names.seat_of_hand[pile]
+        if not self.rules.action_cards.isdisjoint(hand):
+            raise RuleViolation(f"seat {seat} holds an action card in hand")
+        if len(hand) > HAND_LIMIT:
+            self._over_limit[seat] = len(hand)
+        elif self._over_limit:
+            self._over_limit.pop(seat, None)
 
     def _check_markers(self, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
         count = self.ledger.get(pile, 0)

@@ -185,7 +185,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             self._legal, self._legal_version = [], self.version
         elif self._legal_version != self.version:
             step = self.stack[-1]
-            if self.current_player() == CHANCE:
+            # `_advance` left the actor of this very position (the version it was found at)
+            actor = self._current_actor if self._actor_version == self.version else self.current_player()
+            if actor == CHANCE:
                 legal: list[Action] = self._legal_chance(step)
             else:
                 legal = sorted(self._handlers[step.kind][1](self, step))
@@ -243,7 +245,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             raise RuleViolation("no pending step but the game is not over")
 
     def zones(self) -> dict[str, list[CardInstance]]:
-        return self.piles.as_dict()
+        """Every pile by name: the piles' own lists, uncopied (the runner reads them at sampled
+        steps; read them, never change them)."""
+        return dict(self.views)  # type: ignore[arg-type]  # the views are the piles' lists
 
     def observation(self, seat: int) -> DirtyMoneyObservation:
         """What `seat` may see: its own hand and pending cards, and the face-up table."""
