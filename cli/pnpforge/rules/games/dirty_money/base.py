@@ -30,6 +30,8 @@ AUTO = -99  # internal actor: the step resolves without a decision
 # Every action is a tuple led by its kind: ("go", location id), ("pay", card id, 1), and at a
 # chance step ("draw", card id); tuples of one engine sort, and their kinds read in logs.
 Action = tuple[Any, ...]
+# The piles of a table and each pile's starting cards, the same for every game of a player count
+TablePlan = tuple[tuple[str, ...], tuple[tuple[str, tuple[CardInstance, ...]], ...]]
 
 
 # The deck each chance step draws from ("pdeck:" + the step's region); an inspection draws from a hand.

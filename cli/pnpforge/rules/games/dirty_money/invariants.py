@@ -122,12 +122,16 @@ class InvariantChecks(StateBase):
             self._check_piles(views)
         over = self._over_limit
         if over:  # hand sizes change only with a move; limits only as banks join a tableau
-            for seat, size in sorted(over.items()):
+            for seat, size in sorted(over.items()) if len(over) > 1 else over.items():
                 if size > self.hand_limit(seat):
                     self._check_hand_limit(seat, size)
         stack = self.stack
         kinds = list(map(_kind_of, stack))  # in C: the stack is read at every step
-        paid = sum([len(step.data["paid"]) for step in stack if step.kind == "buy"]) if "buy" in kinds else 0
+        paid = 0
+        if "buy" in kinds:
+            for step in stack:
+                if step.kind == "buy":
+                    paid += len(step.data["paid"])
         if paid != len(views["payment"]):
             raise RuleViolation("payment zone and open purchases disagree")
         if len(views["resolving"]) != kinds.count("resolve_card"):

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
 from pnpforge.rules.games.dirty_money.agents import PublicTable, greedy_value, greedy_values, pay_value
+from pnpforge.rules.games.dirty_money.base import TablePlan
 from pnpforge.rules.games.dirty_money.data import (
     ACTION_EFFECTS,
     END_TARGET,
@@ -85,6 +86,8 @@ class DirtyMoneyRules(GameRules):
         self.action_cards = frozenset(inst for inst in self._deck if inst.card in self.action_ids)
         self._pay_values: dict[tuple[str, str], dict[str, int]] = {}
         self._lookups: tuple[PublicTable, TableLookups] | None = None
+        # players -> the piles of a table and their starting cards (see `DirtyMoneyState._lay_out`)
+        self.table_plans: dict[int, TablePlan] = {}
 
     def _find_unknown(self) -> list[UnknownEffect]:
         found = [

@@ -12,13 +12,14 @@ from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
 from pnpforge.rules.games.dirty_money.actions import ActionCardSteps
 from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, PublicTable, Purchase
-from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step
+from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step, TablePlan
 from pnpforge.rules.games.dirty_money.buying import BuyingSteps
 from pnpforge.rules.games.dirty_money.data import (
     REGION_CURRENCY,
     REGIONS,
     SLUG,
     TUCK_EFFECTS,
+    Location,
 )
 from pnpforge.rules.games.dirty_money.flow import FlowSteps
 from pnpforge.rules.games.dirty_money.invariants import InvariantChecks, Ledger, PileNames
@@ -130,34 +131,14 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     def _lay_out(self) -> Zones:
         """Every card of the deck in its starting pile; dealing happens in chance steps."""
-        rules = self.rules
-        names = list(TABLE_PILES) + ["locations"]
-        names += [f"{kind}:{region}" for region in REGIONS for kind in ("pdeck", "display")]
-        names += [f"{kind}:{q}" for q in range(self.players) for kind in SEAT_PILES]
-        names += [f"spot:{loc.id}" for loc in self.in_play]
-        names += [
-            f"under:{inst}"
-            for inst in rules.deck()
-            if inst.card in rules.placements and rules.placements[inst.card].effect in TUCK_EFFECTS
-        ]
+        plan = self.rules.table_plans.get(self.players)
+        if plan is None:  # the same for every game of this many seats: worked out once
+            plan = self.rules.table_plans[self.players] = _table_plan(self.rules, self.players, self.in_play)
+        names, start = plan
         # The decks are drawn from by card id (chance picks an id, the lowest copy moves), never
         # from the top: their order is no part of the game, so a drawn card leaves in O(1).
-        decks = ["money_deck", "villain_pool", *(f"pdeck:{r}" for r in REGIONS)]
-        piles = Zones(names, counted=decks, unordered=decks)
-        in_play = {loc.id for loc in self.in_play}
-        # each pile's cards in deck order, dealt in one call per pile (the same piles as card by card)
-        start: dict[str, list[CardInstance]] = {}
-        for inst in rules.deck():
-            if inst.card in rules.placements:
-                pile = f"pdeck:{rules.placements[inst.card].region}"
-            elif inst.card in rules.money:
-                pile = "action_setup" if rules.money[inst.card].is_action else "money_deck"
-            elif inst.card in rules.villains:
-                pile = "villain_pool"
-            else:
-                pile = "locations" if inst.card in in_play else "box"
-            start.setdefault(pile, []).append(inst)
-        for pile, cards in start.items():
+        piles = Zones(names, counted=DECKS, unordered=DECKS)
+        for pile, cards in start:
             piles.deal(cards, pile)
         return piles
 
@@ -364,3 +345,34 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             self.ledger[src] -= 1
         if dst.startswith(MARKER_PILES):
             self.ledger[dst] += 1
+
+
+DECKS = ("money_deck", "villain_pool", *(f"pdeck:{region}" for region in REGIONS))
+
+
+def _table_plan(rules: DirtyMoneyRules, players: int, in_play: list[Location]) -> TablePlan:
+    """The piles of a table of `players` seats with these locations in play, and each pile's
+    starting cards in deck order (dealt in one call per pile: the same piles as card by card)."""
+    names = [*TABLE_PILES, "locations"]
+    names += [f"{kind}:{region}" for region in REGIONS for kind in ("pdeck", "display")]
+    names += [f"{kind}:{q}" for q in range(players) for kind in SEAT_PILES]
+    names += [f"spot:{loc.id}" for loc in in_play]
+    placements = rules.placements
+    names += [
+        f"under:{inst}"
+        for inst in rules.deck()
+        if inst.card in placements and placements[inst.card].effect in TUCK_EFFECTS
+    ]
+    in_play_ids = {loc.id for loc in in_play}
+    start: dict[str, list[CardInstance]] = {}
+    for inst in rules.deck():
+        if inst.card in placements:
+            pile = f"pdeck:{placements[inst.card].region}"
+        elif inst.card in rules.money:
+            pile = "action_setup" if rules.money[inst.card].is_action else "money_deck"
+        elif inst.card in rules.villains:
+            pile = "villain_pool"
+        else:
+            pile = "locations" if inst.card in in_play_ids else "box"
+        start.setdefault(pile, []).append(inst)
+    return tuple(names), tuple((pile, tuple(cards)) for pile, cards in start.items())
