@@ -9,13 +9,12 @@ byte-identical.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
 from pnpforge.docs import markup
+from pnpforge.docs.platypus_cjk import kinsoku
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = (17.0, 15.0, 16.0, 18.0)  # left, top, right, bottom
@@ -370,30 +369,6 @@ def _typeset(
         doc.build(flowables(blocks, st, pw - left - right), canvasmaker=NumberedCanvas)
     data = buf.getvalue()
     return data, _count_pages(data)
-
-
-@contextlib.contextmanager
-def kinsoku() -> Iterator[None]:
-    """Chinese line-breaking rules for platypus while one summary is set.
-
-    reportlab's CJK wrapping keeps a line from starting with some closing
-    punctuation, but its list lacks the full-width ，；：！？ that Chinese text is
-    full of.  We extend it with render.text's NO_START (the rules the cards use)
-    for the duration of the build and put the original back afterwards.
-    """
-    from reportlab.lib import textsplit
-    from reportlab.platypus import paragraph
-
-    from pnpforge.render.text_atoms import NO_START
-
-    originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
-    extended = originals[1] + "".join(sorted(set(NO_START) - set(originals[1])))
-    # platypus reads its own copy for multi-run paragraphs, textsplit's for single runs
-    paragraph.ALL_CANNOT_START = textsplit.ALL_CANNOT_START = extended
-    try:
-        yield
-    finally:
-        paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START = originals
 
 
 def _count_pages(data: bytes) -> int:
