@@ -270,6 +270,20 @@ def test_unordered_piles_have_no_top_to_draw():
     assert _slots_match(z, "deck") and sorted(z.view("deck")) == [A, B]
 
 
+def test_copies_by_id_is_the_live_mapping_of_a_counted_pile():
+    twins = [CardInstance("T", 0), CardInstance("T", 1), CardInstance("U", 0)]
+    z = Zones(["deck", "hand"], counted=["deck"], unordered=["deck"])
+    z.deal(twins, "deck")
+    by_id = z.copies_by_id("deck")
+    assert list(by_id["T"]) == twins[:2] and list(by_id["U"]) == [twins[2]]
+    z.move(twins[0], "deck", "hand")
+    assert list(by_id["T"]) == [twins[1]]  # the same mapping, kept up to date by the move
+    z.move_all("deck", "hand")
+    assert not any(by_id.values()) and z.copies_by_id("deck") is by_id
+    with pytest.raises(RuleViolation, match="pile 'hand' is not counted"):
+        z.copies_by_id("hand")
+
+
 def test_conservation_names_missing_and_duplicated_cards():
     problem = conservation_error({"a": [A, A], "b": []}, Counter([A, B]))
     assert problem is not None and "missing ['B#0']" in problem and "duplicated ['A#0']" in problem
