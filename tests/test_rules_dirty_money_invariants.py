@@ -47,6 +47,15 @@ def test_a_marker_the_ledger_did_not_count_is_caught(db):
         s.check_invariants()
 
 
+def test_a_marker_in_a_pile_the_ledger_never_counted_is_caught(db):
+    s = start(make_rules(db), 4)
+    s.check_invariants()
+    assert "overpay:2" not in s.ledger
+    s.piles.move(cash_in(s, "money_deck")[0], "money_deck", "overpay:2")
+    with pytest.raises(RuleViolation, match="overpay:2: 0 markers placed, 1 there"):
+        s.check_invariants()
+
+
 def test_a_ledger_entry_changed_without_a_move_is_caught_at_the_next_move(db):
     s = start(make_rules(db), 4)
     s.place(cash_in(s, "money_deck")[0].card, "blacklist:1")
