@@ -390,7 +390,19 @@ def summary(r: dict) -> str:
             f"Python heap peak {s['tracemalloc_peak_mb']:.1f} MB; PDF {s['pdf_mb']:.1f} MB; "
             f"CPU {s['cpu_seconds']:.2f} s vs {s['baseline_cpu_seconds']:.2f} s = {s['cpu_overhead']:.2f}×"
         )
+    lines.extend(heap_growth(r["synthetic"]))
     return "\n".join(lines)
+
+
+def heap_growth(rows: list[dict]) -> list[str]:
+    """Heap peak growth per card between consecutive sizes (flat in deck size leaves the manifest)."""
+    out = []
+    for a, b in zip(rows, rows[1:], strict=False):
+        grown = b["tracemalloc_peak_mb"] - a["tracemalloc_peak_mb"]
+        per_card = grown * 1024 / (b["cards"] - a["cards"])
+        sizes = f"{a['cards']} → {b['cards']} cards"
+        out.append(f"  Python heap peak {sizes}: +{grown:.1f} MB, {per_card:.2f} KB a card")
+    return out
 
 
 if __name__ == "__main__":

@@ -2,12 +2,15 @@
 
 reportlab keeps every page in memory until `save()` and then builds the whole
 file as one bytes object.  `_SpoolingCanvas` compresses each page's content
-stream into a temporary file as soon as the page is done, and its `save_to`
-writes the final PDF object by object straight to disk, so memory stays flat
-however many cards a deck has (what remains per page is a small page
-dictionary).  The canvas is invariant, dated from the data (never "now") and
-starts in an embedded font, so the same input gives the same bytes; the file
-only replaces its target once it is complete (`atomic_output`).
+stream into a temporary file as soon as the page is done and swaps the page
+object for a compact one (pdf_compact_page); its `save_to` writes the final PDF
+object by object straight to disk, letting each page and stream go once
+written, and builds the cross-reference table in one buffer (pdf_xref).  What
+remains per page until the save ends is reportlab's table of object names and
+numbers, so memory stays nearly flat however many cards a deck has.  The
+canvas is invariant, dated from the data (never "now") and starts in an
+embedded font, so the same input gives the same bytes; the file only replaces
+its target once it is complete (`atomic_output`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpforge.render import sheet
 from pnpforge.render.font_embed import deflated_fonts
+from pnpforge.render.pdf_compact_page import PageCompactor, release_written
 from pnpforge.render.pdf_draw import NOTE_FONT_PT
+from pnpforge.render.pdf_xref import compact_xref
 
 
 class _Spool:
@@ -51,6 +56,7 @@ class _Spool:
 class _SpooledStream(pdfdoc.PDFObject):
     """A page content stream whose (already deflated) bytes live in the spool."""
 
+    __slots__ = ("spool", "start", "length", "__InternalName__")  # one per page until written
     __RefOnly__ = 1
 
     def __init__(self, spool: _Spool, start: int, length: int) -> None:
@@ -61,15 +67,20 @@ class _SpooledStream(pdfdoc.PDFObject):
         d = pdfdoc.PDFDictionary(
             {"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")]), "Length": len(data)}
         )
-        return pdfdoc.format(d, document) + b"\nstream\n" + data + b"endstream\n"
+        formatted = pdfdoc.format(d, document) + b"\nstream\n" + data + b"endstream\n"
+        release_written(document, self)
+        return formatted
 
 
 class _SpoolingCanvas(Canvas):
     """A reportlab canvas whose finished pages leave memory at once."""
 
+    compact_pages = True  # False keeps reportlab's own page objects (same bytes, more memory)
+
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._spool = _Spool()
+        self._compactor = PageCompactor()
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
         super().showPage()
@@ -77,12 +88,14 @@ class _SpoolingCanvas(Canvas):
         data = pdfdoc.PDFZCompress.encode(page.stream)
         page.stream = None
         page.Contents = _SpooledStream(self._spool, *self._spool.put(data))
+        if self.compact_pages:
+            self._compactor.compact(self._doc)
 
     def save_to(self, fh: Any) -> None:
         """Write the PDF to an open binary file, one object at a time."""
         if len(self._code):
             self.showPage()
-        with _file_sink(fh), deflated_fonts():
+        with _file_sink(fh), deflated_fonts(), compact_xref():
             self._doc.GetPDFData(self)
         self._spool.close()
 

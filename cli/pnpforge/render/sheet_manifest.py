@@ -7,6 +7,7 @@ place cards.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,12 @@ class Placement:
     side: str  # 'face' | 'back'
     trim: Rect  # mm, PDF origin (bottom-left of the page)
     rotation: int  # degrees the card's top is turned counter-clockwise on the page
+
+    def __post_init__(self) -> None:
+        # A deck has a handful of card types but each card row brings its own copy of the
+        # type's name; one shared string keeps the manifest at the id and geometry per card.
+        if type(self.type) is str:
+            object.__setattr__(self, "type", sys.intern(self.type))
 
     def to_dict(self) -> dict:
         return {
