@@ -173,14 +173,20 @@ def _run(
     players, step = result.players, 0
     seen = _new_events(state, result, card_ids, verbose, 0, "setup")
     verified: list[Any] = []  # the last legal list found sorted: an equal list is sorted too
-    while not state.is_terminal():
+    # the state's methods, looked up once for the whole game (the loop calls them every step)
+    is_terminal, current_player, legal_actions = state.is_terminal, state.current_player, state.legal_actions
+    apply, check_invariants = state.apply, state.check_invariants
+    while not is_terminal():
         if step >= cap:
             raise RuleViolation(f"step cap {cap} reached without the game ending")
-        player = state.current_player()
-        legal = state.legal_actions()
-        if len(legal) < 2 or legal != verified:  # engines often offer the same list again
-            check_legal(legal)
-            verified = legal
+        player = current_player()
+        legal = legal_actions()
+        if len(legal) > 1:
+            if legal != verified:  # engines often offer the same list again
+                check_legal(legal)
+                verified = legal
+        elif not legal:
+            check_legal(legal)  # raises: no legal action
         if player == CHANCE:
             action = pick_chance(state, rng)
         else:
@@ -194,11 +200,11 @@ def _run(
         if verbose:
             who = "chance" if player == CHANCE else f"seat {player} ({result.agents[player]})"
             result.log.append(f"{step:4d} {who}: {state.action_text(action)}")
-        state.apply(action)
+        apply(action)
         step += 1
         if len(state.events) > seen:
             seen = _new_events(state, result, card_ids, verbose, seen, "")
-        state.check_invariants()
+        check_invariants()
         if checker:
             checker(state)
         if not step & (step - 1):  # `_sampled(step)`, inline: this loop runs every step

@@ -134,7 +134,7 @@ class FlowSteps(StateBase):
             self._move(self._first(src, action[1]), src, step.data["dest"])
 
     def _actor_draw_money(self, step: Step) -> int:
-        return self._money_actor()
+        return CHANCE if self._money_deck else AUTO  # `_money_actor`, the commonest actor, inline
 
     def _legal_draw_money(self, step: Step) -> list[Action]:
         return self._legal_chance(step)
@@ -259,12 +259,13 @@ class FlowSteps(StateBase):
             location_id = action[1]
             self.used(seat, location_id, f"visits {self.name(location_id)} and takes its money cards")
             # Take every card there (常见问题 2): money to hand, actions to be resolved.
-            spot = f"spot:{location_id}"
-            if self.rules.action_cards.isdisjoint(self.cards(spot)):
-                self._move_all(spot, f"hand:{seat}")  # all money: the same order as one by one
+            spot, hand = f"spot:{location_id}", self.names.hands[seat]
+            there = self.views[spot]
+            if self.rules.action_cards.isdisjoint(there):
+                self._move_all(spot, hand)  # all money: the same order as one by one
             else:
-                for inst in list(self.cards(spot)):
-                    dst = f"pending:{seat}" if self.rules.money[inst.card].is_action else f"hand:{seat}"
+                for inst in list(there):
+                    dst = f"pending:{seat}" if self.rules.money[inst.card].is_action else hand
                     self._move(inst, spot, dst)
             # Then the hand limit, the action cards taken, and the location's own action; a hand
             # within its limit or no action card to resolve needs no step (nothing there to do).
