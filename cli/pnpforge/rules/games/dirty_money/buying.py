@@ -83,8 +83,8 @@ class BuyingSteps(StateBase):
     def _legal_buy(self, step: Step) -> list[Action]:
         """Picks (each card id once), payments and settling, or being done; unsorted: the state
         sorts every decision's actions."""
-        group = self._group_cards(step)
-        hand = self.piles.ids(f"hand:{step.seat}")  # the kit's cached read-out: read only
+        group = self._group_cards(step) if step.data["group"] else []
+        hand = self.piles.ids(self.names.hands[step.seat])  # the kit's cached read-out: read only
         if step.data["paid"]:  # paying has begun: no more picks
             return self._legal_payments(step, group, hand)
         picks = self._legal_picks(step, group, hand)
@@ -104,10 +104,14 @@ class BuyingSteps(StateBase):
         if data["paid"] or data["bought"] + len(group) >= data["max"]:
             return []
         shark = bool(self._shark_free(seat))
-        owned = [pl for _c, pl in self._owned(seat, "crypto_exchange")]
-        group_due = self._due(owned, group)
-        owned += [pl for pl in group if pl.effect == "crypto_exchange"]
-        region = group[0].region if group else None
+        exchanges = self._owned(seat, "crypto_exchange")
+        owned = [pl for _c, pl in exchanges] if exchanges else []
+        region = None
+        group_due = 0
+        if group:  # cards chosen already: their price, their region, their exchanges
+            group_due = self._due(owned, group)
+            owned += [pl for pl in group if pl.effect == "crypto_exchange"]
+            region = group[0].region
         on_sale = self.rules.on_sale  # card id -> (region, currency, price before discounts)
         budget: dict[str, int] = {}  # most the hand can pay, per currency
         discount: dict[str, int] = {}  # what the exchanges then owned take off, per region

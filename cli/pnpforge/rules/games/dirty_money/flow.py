@@ -19,6 +19,9 @@ from pnpforge.rules.games.dirty_money.data import (
     Location,
 )
 
+# The piles a placement card can still be bought from (and the Wall Street Bear's set-aside cards)
+_PLACEMENT_PILES = (*(f"pdeck:{r}" for r in REGIONS), *(f"display:{r}" for r in REGIONS), "auction")
+
 # Why a game ended, in words for the event log (the end reason itself stays a short key).
 END_WORDS = {
     "placement target": "a seat reached the placement-card target; the round was played out",
@@ -182,7 +185,8 @@ class FlowSteps(StateBase):
 
     def _end_of_round(self) -> None:
         """Game-end check, else 回合结束 refills and the next round."""
-        tableaux = [len(self.cards(f"tableau:{q}")) for q in range(self.players)]
+        views = self.views
+        tableaux = list(map(len, map(views.__getitem__, self.names.tableaux)))
         self.round(f"round {self.round_number} ends; placement cards per seat: {tableaux}")
         if max(tableaux) >= self.rules.end_target:
             self._finish("placement target")
@@ -196,10 +200,10 @@ class FlowSteps(StateBase):
                 f"{tableaux}, the end needs {self.rules.end_target}): no one can finish this deck"
             )
         seq: list[Step] = []
-        for loc in self.in_play:
-            have = len(self.cards(f"spot:{loc.id}"))
+        for spot in self.names.spots:  # the spots of the locations in play, in their order
+            have = len(views[spot])
             add = REFILL_EMPTY if have == 0 else min(REFILL_SOME, max(0, SPOT_CAP - have))
-            seq += [Step("draw_money", data={"dest": f"spot:{loc.id}", "mode": "spot"}) for _ in range(add)]
+            seq += [Step("draw_money", data={"dest": spot, "mode": "spot"}) for _ in range(add)]
         for loc in self.in_play:
             seq += self._display_refills(loc)
         seq.append(Step("round"))
@@ -224,10 +228,10 @@ class FlowSteps(StateBase):
         return []
 
     def _placements_left(self) -> bool:
-        piles = [f"pdeck:{r}" for r in REGIONS] + [f"display:{r}" for r in REGIONS] + ["auction"]
-        if any(self._has(q, "wall_street_bear") for q in range(self.players)):
-            piles.append("bear")
-        return any(self.cards(name) for name in piles)
+        views = self.views
+        if any(map(views.__getitem__, _PLACEMENT_PILES)):
+            return True
+        return bool(views["bear"]) and any(self._has(q, "wall_street_bear") for q in range(self.players))
 
     def _finish(self, reason: str) -> None:
         self.terminal = True

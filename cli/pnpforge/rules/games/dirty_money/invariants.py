@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from pnpforge.rules.engine import CardInstance, RuleViolation
-from pnpforge.rules.games.dirty_money.base import StateBase
+from pnpforge.rules.games.dirty_money.base import StateBase, Step
 from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, REGIONS, SELECTION_DISPLAY, SPOT_CAP
 
 # Steps that bring a hand back under its limit before the turn goes on.
@@ -23,6 +23,7 @@ HAND_FIXERS = ("hand_limit", "resolve_card", "launder")
 # The per-pile limits of the invariant check: no action card in a hand, spot and display sizes.
 _HAND, _SPOT, _DISPLAY, _MARKERS = "hand", "spot", "display", "markers"
 _kind_of = attrgetter("kind")  # a pending step's kind, read in C
+_OPEN_KINDS = frozenset(("buy", "resolve_card"))  # steps that hold cards in a zone of their own
 
 
 class Ledger(Counter[str]):
@@ -126,7 +127,17 @@ class InvariantChecks(StateBase):
                 if size > self.hand_limit(seat):
                     self._check_hand_limit(seat, size)
         stack = self.stack
-        kinds = list(map(_kind_of, stack))  # in C: the stack is read at every step
+        # Most steps have no purchase or resolution open and nothing in their zones: seen in C,
+        # without a list of the pending kinds.
+        if views["payment"] or views["resolving"] or not _OPEN_KINDS.isdisjoint(map(_kind_of, stack)):
+            self._check_open_steps(stack, views)
+        if not 0 <= self.marker < self.players:
+            raise RuleViolation("first-player marker is off the table")
+
+    def _check_open_steps(self, stack: list[Step], views: Mapping[str, Sequence[CardInstance]]) -> None:
+        """The payment zone holds what the open purchases paid; the resolving zone one card per
+        resolution step."""
+        kinds = list(map(_kind_of, stack))
         paid = 0
         if "buy" in kinds:
             for step in stack:
@@ -136,8 +147,6 @@ class InvariantChecks(StateBase):
             raise RuleViolation("payment zone and open purchases disagree")
         if len(views["resolving"]) != kinds.count("resolve_card"):
             raise RuleViolation("an action card is resolving outside a resolution step")
-        if not 0 <= self.marker < self.players:
-            raise RuleViolation("first-player marker is off the table")
 
     def _check_piles(self, views: Mapping[str, Sequence[CardInstance]]) -> None:
         """Markers against the ledger, and the per-pile limits, for the piles that moved; then the
