@@ -2,7 +2,9 @@
 
 Every move names where the card comes from, and the move is refused when the
 card is not there, so a rules bug shows at the step that made it instead of
-as a conservation failure many steps later.  Index -1 of a pile is its top.
+as a conservation failure many steps later.  Index -1 of a pile is its top,
+except in a pile declared unordered (a deck drawn from by card id), whose order
+is no part of the game.
 """
 
 from __future__ import annotations
@@ -308,8 +310,9 @@ class Zones:
         return ids
 
     def copies_by_id(self, name: str) -> Mapping[str, Sequence[CardInstance]]:
-        """Every card id's copies in a counted pile, in pile order: the live mapping (read it, never
-        change it), for a reader that looks up copies at every draw."""
+        """Every card id's copies in a counted pile, in the order they arrived (pile order where
+        cards only join on top): the live mapping (read it, never change it), for a reader that
+        looks up copies at every draw."""
         self.id_counts(name)  # the error naming the counted piles, for one that is not
         return self._copies[name]
 
@@ -339,7 +342,7 @@ class Zones:
         return len(pile)
 
     def top(self, name: str) -> CardInstance | None:
-        """The top card of a pile, or None when it is empty."""
+        """The top card of a pile, or None when it is empty (an unordered pile has no top)."""
         pile = self._piles.get(name)
         if pile is None:
             raise self._unknown(name)

@@ -19,7 +19,8 @@ from pnpforge.rules.games.dirty_money.data import (
     Location,
 )
 
-# The piles a placement card can still be bought from (and the Wall Street Bear's set-aside cards)
+# The piles a placement card can still come from (the Wall Street Bear's set-aside cards count too,
+# for a seat that has the Bear: see `_placements_left`)
 _PLACEMENT_PILES = (*(f"pdeck:{r}" for r in REGIONS), *(f"display:{r}" for r in REGIONS), "auction")
 
 # Why a game ended, in words for the event log (the end reason itself stays a short key).

@@ -135,8 +135,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         if plan is None:  # the same for every game of this many seats: worked out once
             plan = self.rules.table_plans[self.players] = _table_plan(self.rules, self.players, self.in_play)
         names, start = plan
-        # The decks are drawn from by card id (chance picks an id, the lowest copy moves), never
-        # from the top: their order is no part of the game, so a drawn card leaves in O(1).
+        # The decks are drawn from by card id (chance picks an id, the copy that arrived first
+        # moves), never from the top: their order is no part of the game, so a drawn card leaves
+        # in O(1).
         piles = Zones(names, counted=DECKS, unordered=DECKS)
         for pile, cards in start:
             piles.deal(cards, pile)
