@@ -54,19 +54,6 @@ class Zones:
         for watcher in self._watchers:
             watcher.add(name)
 
-    def _moved(self, src: str, dst: str) -> None:
-        """`_changed` for both piles of a move in one call (every move of a game comes here)."""
-        if self._ids_of:
-            self._ids_of.pop(src, None)
-            self._ids_of.pop(dst, None)
-        if self._texts_of:
-            self._texts_of.pop(src, None)
-            self._texts_of.pop(dst, None)
-        self.changes += 2
-        for watcher in self._watchers:
-            watcher.add(src)
-            watcher.add(dst)
-
     def watch(self) -> set[str]:
         """A set every later change adds its piles' names to; it starts with every pile (nothing
         read yet), and its reader empties it once it has read what changed, so a reader of many
@@ -151,7 +138,8 @@ class Zones:
         """Move one card from `src` to the top (or bottom) of `dst`; RuleViolation if it is not in `src`.
 
         An unordered `dst` has no top or bottom: the card joins it.  Every move of a game comes
-        here, so the pile look-ups and the change notices of `_moved` are written out inline."""
+        here, so the pile look-ups and the change notices of `_changed` for both piles are written
+        out inline."""
         piles = self._piles
         try:
             source, target = piles[src], piles[dst]
@@ -235,7 +223,8 @@ class Zones:
             into[card] = len(target)
         target.append(card)
         self._where[card] = dst
-        self._moved(src, dst)
+        self._changed(src)
+        self._changed(dst)
         id_counts = self._id_counts
         if id_counts and (src in id_counts or dst in id_counts):
             self._counted_move(card, src, dst)
@@ -259,7 +248,8 @@ class Zones:
             into.update(zip(source, range(len(target), len(target) + len(source)), strict=True))
         target.extend(source)
         source.clear()
-        self._moved(src, dst)
+        self._changed(src)
+        self._changed(dst)
 
     def shuffle_order(self, name: str, order: Sequence[int]) -> None:
         """Reorder a pile by a permutation of its indices (a chance outcome chose it)."""
