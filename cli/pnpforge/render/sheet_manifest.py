@@ -8,7 +8,7 @@ place cards.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pnpforge.render.sheet import Rect
@@ -57,17 +57,7 @@ class SheetSummary:
     sheets: int
 
     def to_dict(self) -> dict:
-        return {
-            "card_w": self.card_w,
-            "card_h": self.card_h,
-            "role": self.role,
-            "per_sheet": self.per_sheet,
-            "cols": self.cols,
-            "rows": self.rows,
-            "rotated": self.rotated,
-            "cards": self.cards,
-            "sheets": self.sheets,
-        }
+        return asdict(self)  # every field, in their order: plain numbers, strings and flags
 
 
 @dataclass
