@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, open_db, table
+from pnpforge.errors import PnpError
 
 app = typer.Typer(help="Query and edit the cards of a game.", no_args_is_help=True)
 
@@ -161,8 +162,8 @@ def search_cmd(
         slugs = {g.slug for g in repo.list_games(db)}
         game = args[0] if len(args) > 1 and args[0] in slugs else None
         if len(args) > 1 and game is None:
-            raise typer.BadParameter(
-                f"unknown game '{args[0]}' (games: {', '.join(sorted(slugs))}); "
+            raise PnpError(
+                f"unknown game '{args[0]}' (games in this database: {', '.join(sorted(slugs))}); "
                 f"quote the query if it has spaces"
             )
         text = " ".join(args[1:] if game else args)

@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from pnpforge.commands._common import echo_json, handled, open_db
-from pnpforge.errors import PnpError
+from pnpforge.errors import ValidationFailed
 
 PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
 TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
@@ -53,7 +53,7 @@ def shop_cmd(
         report = preflight(db, game, profile, type_)
         if report.errors:
             _echo_problems(report, errors_only=True)
-            raise PnpError(
+            raise ValidationFailed(  # a refused deck exits 1, as `pnp preflight` does; 2 is for usage
                 f"{_preflight_summary(report)}; nothing was written "
                 f"(see pnp preflight {game} --profile {profile})"
             )
