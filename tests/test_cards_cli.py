@@ -222,7 +222,7 @@ def test_cli_conventions_json_errors_help_and_a_closed_pipe(run, shipped_db):
 
 
 def test_a_closed_stdout_ends_silently(shipped_db):
-    """`pnp db dump | head -1` (far more than a pipe holds): no 'Broken pipe' error once the reader has gone."""
+    """`pnp db dump | head -1` (more than a pipe holds): no "Broken pipe" once the reader has gone."""
     import subprocess
     import sys
 
