@@ -241,8 +241,8 @@ def build_bundle(
     rules = (
         [
             {
-                "kind": "overview",
-                "title": "Components",
+                "kind": "overview",  # the summary has its own Components section: not a second one
+                "title": {"zh-Hant": "遊戲概要", "zh-Hans": "游戏概述"}.get(language, "Overview"),
                 "body": f"{sum(t.copies for t in types)} cards: {counts}.",
                 "source": source,
             }

@@ -147,9 +147,8 @@ def saved_object(game: Any, types: dict, cards: list, decks: list[dict], base_ur
         name = f"{t.name} · {t.name_en}" if t.name_en and t.name_en != t.name else t.name
         objects.append(deck_object(game.slug, slug, name, deck, sheets, base_url, n * DECK_SPACING, next_key))
         next_key += len(sheets)
-    same = not game.title_en or game.title_en == game.title
     return {
-        "SaveName": game.title if same else f"{game.title} / {game.title_en}",
+        "SaveName": game.titles,
         "GameMode": "",
         "Date": "",
         "Gravity": 0.5,
