@@ -117,9 +117,13 @@ def show_cmd(
         def mark(name: str) -> str:
             return "  (provisional)" if card.is_value_provisional(name) else ""
 
+        game_language = repo.get_game(db, game).language
+        sep = "、" if game_language.startswith(("zh", "ja")) else ", "  # the game's own list separator
+        english = f"  ({card.name_en})" if card.name_en and card.name_en != card.name else ""
+        type_names = ctype.name if ctype.name_en in ("", ctype.name) else f"{ctype.name} / {ctype.name_en}"
         lines = [
-            f"{card.id}  {card.name}  ({card.name_en})",
-            f"type: {ctype.slug} ({ctype.name} / {ctype.name_en}, "
+            f"{card.id}  {card.name}{english}",
+            f"type: {ctype.slug} ({type_names}, "
             f"{ctype.width_mm:g}×{ctype.height_mm:g} mm"
             f"{', size provisional' if ctype.size_provisional else ''})",
             f"copies: {card.copies}{mark('copies')}",
@@ -127,8 +131,8 @@ def show_cmd(
         for fd in ctype.fields:
             if fd.name in card.fields:
                 v = card.fields[fd.name]
-                v = "、".join(map(str, v)) if isinstance(v, list) else v
-                label = f"{fd.name} ({fd.label})" if fd.label else fd.name
+                v = sep.join(map(str, v)) if isinstance(v, list) else v
+                label = f"{fd.name} ({fd.label})" if fd.label and fd.label != fd.name else fd.name
                 lines.append(f"{label}: {v}{mark(fd.name)}")
         if card.text:
             lines.append(f"text{mark('text')}: {card.text}")

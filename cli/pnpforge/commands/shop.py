@@ -97,7 +97,7 @@ def preflight_cmd(
 def cut_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     machine: str = typer.Option(..., "--machine", "-m", help="silhouette or cricut."),
-    paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 (as print and build) or letter."),
     type_: str | None = TYPE,
     output: str | None = typer.Option(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/cut/MACHINE/)."

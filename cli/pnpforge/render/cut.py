@@ -104,7 +104,7 @@ def cut(
     db: Any,
     game: str,
     machine_name: str,
-    paper: str = "letter",
+    paper: str = "a4",
     output: str | None = None,
     card_type: str | None = None,
     renderer_factory: Any = None,
