@@ -2,10 +2,11 @@
 
 Each sheet of the PDF carries the machine's marks (cut_geometry.py) and cards at
 their exact size with a little bleed; each sheet gets a cut file holding one
-rounded outline per card at exactly the trim rectangle the manifest lists — an
-SVG for both machines and, for Silhouette Studio's basic edition (which reads
-DXF but not SVG), a DXF of lines and arcs in millimetres.  Cards print
-single-sided: a cut sheet has no backs.
+rounded outline per card at exactly the trim rectangle the manifest lists, and
+nothing else (the marks are printed, never cut) — an SVG for both machines and,
+for Silhouette Studio's basic edition (which reads DXF but not SVG), a DXF R2000
+of lines and arcs in millimetres written by ezdxf.  Cards print single-sided: a
+cut sheet has no backs.
 
 The corner radius is the card type's `corner_radius_mm` in its back design
 (card_types.back), else 3 mm.
