@@ -146,3 +146,10 @@ def test_headless_watch_rebuilds_after_an_edit_and_stops_on_sigint(mini_db: Path
     assert proc.returncode == 0, stderr
     assert "build 2" in stdout and "stopped after 2 build(s)" in stdout
     assert "Traceback" not in stderr
+
+
+def test_a_misspelt_game_fails_at_once(run, shipped_db):
+    """Like every other command: one line and exit 2, never a watch that polls for nothing."""
+    r = run("--db", shipped_db, "watch", "enforcr", "--no-serve")
+    assert r.exit_code == 2
+    assert "unknown game 'enforcr'" in r.stderr

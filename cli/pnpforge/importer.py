@@ -138,6 +138,10 @@ def _stream(
             problems.add(f"{rec.where}: id '{card.id}' appears twice in the file")
             continue
         card = apply_edition_rules(old, card, correction)
+        if old is not None and not correction and card.provenance == old.provenance:
+            # a sheet exported before an edit still carries the old marks: re-importing it must
+            # not drop the designer's "my value" mark (only a --correction says it is the rulebook's)
+            card.provisional_fields = sorted(set(card.provisional_fields) | set(old.provisional_fields))
         where[card.id] = rec.where
         if old is not None:
             old_types[card.id] = old.type

@@ -74,6 +74,13 @@ class Game:
     rulebook: str = ""
     notes: str = ""
 
+    @property
+    def titles(self) -> str:
+        """'Original / English' for headers and saved objects; the title once when they agree."""
+        if not self.title_en or self.title_en == self.title:
+            return self.title
+        return f"{self.title} / {self.title_en}"
+
 
 @dataclass
 class FieldDef:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import sqlite3
 import sys
@@ -10,6 +11,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import click
 import typer
 
 from pnpforge.errors import PnpError
@@ -50,6 +52,8 @@ def handled() -> Iterator[None]:
             raise  # a mistake in pnpforge's own SQL: keep the traceback
         _fail(describe_error(resolve_path(_state["db"]), exc), 2)
     except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise  # stdout closed by the reader (`pnp games | head`): Typer ends silently
         _fail(os_error_message(exc), 2)
 
 
@@ -63,7 +67,12 @@ def os_error_message(exc: OSError) -> str:
 
 
 def _fail(message: str, code: int) -> None:
-    typer.echo(f"Error: {message}", err=True)
+    """One error line on stderr; with the command's --json, `{"error": ...}` on stdout instead."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.params.get("as_json"):
+        echo_json({"error": message})
+    else:
+        typer.echo(f"Error: {message}", err=True)
     raise typer.Exit(code) from None
 
 

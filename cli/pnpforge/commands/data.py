@@ -98,7 +98,8 @@ def validate_cmd(
                 n = sum(c.copies for c in repo.list_cards(db, s, strict=False) if type(c.copies) is int)
                 rows.append([s, n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)])
             typer.echo(table(["game", "cards", "errors", "warnings"], rows))
-            shown = errors + (warns if warnings else [])
+            # a missing art file is shown always; provisional values only with --warnings
+            shown = errors + (warns if warnings else [p for p in warns if p.field == "art"])
             if shown:
                 typer.echo("")
                 typer.echo(
@@ -108,7 +109,7 @@ def validate_cmd(
                         max_col=70,
                     )
                 )
-            if warns and not warnings:
+            if len(shown) < len(errors) + len(warns):
                 typer.echo(
                     f"{len(warns)} warnings (provisional values and the like): "
                     f"pnp validate --warnings lists them"

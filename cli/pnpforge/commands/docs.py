@@ -224,6 +224,9 @@ def build_cmd(
             + ("; unchanged, nothing rebuilt (--force rebuilds)" if k.unchanged else "")
         )
     for k in kits:
+        if k.unchanged and k.warnings:  # already said when the kit was built; the manifest keeps them
+            typer.echo(f"  {k.game}: {len(k.warnings)} warning(s) as before (manifest.json lists them)")
+            continue
         for w in k.warnings:
             typer.echo(f"Warning: {w}", err=True)
 

@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from pnpforge.commands._common import echo_json, handled, open_db
-from pnpforge.errors import PnpError
+from pnpforge.errors import ValidationFailed
 
 PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
 TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
@@ -53,7 +53,7 @@ def shop_cmd(
         report = preflight(db, game, profile, type_)
         if report.errors:
             _echo_problems(report, errors_only=True)
-            raise PnpError(
+            raise ValidationFailed(  # a refused deck exits 1, as `pnp preflight` does; 2 is for usage
                 f"{_preflight_summary(report)}; nothing was written "
                 f"(see pnp preflight {game} --profile {profile})"
             )
@@ -97,7 +97,7 @@ def preflight_cmd(
 def cut_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     machine: str = typer.Option(..., "--machine", "-m", help="silhouette or cricut."),
-    paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 (as print and build) or letter."),
     type_: str | None = TYPE,
     output: str | None = typer.Option(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/cut/MACHINE/)."

@@ -39,6 +39,7 @@ def watch_cmd(
     with handled():
         if not 0.05 <= interval <= 10 or not 0 <= debounce <= 60:
             raise PnpError("--interval must be 0.05-10 s and --debounce 0-60 s")
+        _known_game(game)  # a misspelt game fails at once, like every other command
         opts = WatchOptions(resolve_path(db_path()), game, what, output, interval, debounce)
         watcher = Watcher(opts, _echo_build)
         _stop_on_signals()
@@ -56,6 +57,17 @@ def watch_cmd(
             if server is not None:
                 server.stop()
         typer.echo(f"stopped after {watcher.builds} build(s)")
+
+
+def _known_game(game: str) -> None:
+    from pnpforge.commands._common import open_db
+    from pnpforge.store import repo
+
+    db = open_db(readonly=True)
+    try:
+        repo.get_game(db, game)
+    finally:
+        db.conn.close()
 
 
 def _stop_on_signals() -> None:

@@ -145,12 +145,43 @@ def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:
                 if isinstance(cell.value, str):
                     cell.data_type = TYPE_STRING  # '=…' stays text, never a formula
         sheet.freeze_panes = "B2"
+        _add_dropdowns(sheet, columns, ctype)
     if not types:
         book.create_sheet("cards").append(ATTR_COLUMNS)
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _add_dropdowns(sheet: Any, columns: list[str], ctype: CardType) -> None:
+    """A drop-down of the allowed values on every enum column (and on `provenance`).
+
+    Excel keeps an in-cell list to 255 characters and splits it on commas, so a longer list,
+    or one with a comma or quote in a value, gets no drop-down; the import validates anyway.
+    """
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    from pnpforge.model import PROVENANCES
+
+    choices: dict[str, list[str]] = {"provenance": list(PROVENANCES)}
+    choices.update({f.name: [str(v) for v in f.allowed or []] for f in ctype.fields if f.type == "enum"})
+    for name, allowed in choices.items():
+        formula = ",".join(allowed)
+        if not allowed or len(formula) > 255 or any("," in v or '"' in v for v in allowed):
+            continue
+        letter = get_column_letter(columns.index(name) + 1)
+        rule = DataValidation(
+            type="list",
+            formula1=f'"{formula}"',
+            allow_blank=True,
+            showErrorMessage=True,
+            errorTitle=name,
+            error=f"{name}: one of {formula}",
+        )
+        rule.add(f"{letter}2:{letter}1048576")
+        sheet.add_data_validation(rule)
 
 
 def export_file(db: Any, game: str, output: Path | None) -> str:

@@ -214,7 +214,8 @@ def build_context(
         "glossary_entries": gloss,
         "glossary": glossary,
         "categories": [c for c in CATEGORIES if any(e.category == c for e in gloss)],
-        "components": comps,
+        # a component printed as one of the game's card types is counted once, among the cards
+        "components": [c for c in comps if c.name not in {t.name for t in full_types.values()}],
         "card_types": types,
         "composition": tree,
         # the rules worth listing under the table: not a bare whole-type count it already shows

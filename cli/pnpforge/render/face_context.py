@@ -89,6 +89,8 @@ class FaceContext:
         self._type_vars: dict[str, TypeVars] = {}
         self._boxes: dict[str, list[Box]] = {}
         self._fits = LRU(FIT_CACHE_SIZE)
+        # (type, region, layout file tail, warn size) -> [(card id, size)]: text shrunk below the warn size
+        self._shrunk: dict[tuple[str, str, str, float], list[tuple[str, float]]] = {}
         self._static: dict[tuple, Any] = {}  # per-layout values no card changes
         self._region_ops = LRU(FIT_CACHE_SIZE)  # text and rows ops, shared by cards showing the same
         self._placed_ops = LRU(FIT_CACHE_SIZE)  # those ops placed in their regions

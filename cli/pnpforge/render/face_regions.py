@@ -154,6 +154,12 @@ class RegionPlanner(ImagePlanner):
                         "the text, enlarge the region or lower min_size)"
                     ) from e
                 fitted = fitted.for_drawing()
+                if shrink and fitted.size < min(o["warn_size"], size) - 1e-6:
+                    who = ctx.card.id if ctx.card else f"back of '{ctx.ctype.slug}'"
+                    tail = self._where_tail(ctx.ctype.slug, reg.name)
+                    self._shrunk.setdefault((ctx.ctype.slug, reg.name, tail, o["warn_size"]), []).append(
+                        (who, fitted.size)
+                    )
             if not memo_ok:
                 self._fits.store(key, fitted)
         painter = self._icon_painter(ctx)

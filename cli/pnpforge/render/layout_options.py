@@ -50,6 +50,12 @@ CARD = [
     _O("colour", "colour", "#1a1a1a", "Default text colour."),
     _O("font_size", "pt", 7.0, "Default text size in points."),
     _O("min_font_size", "pt", 4.5, "Default smallest size text may shrink to before it overflows."),
+    _O(
+        "warn_font_size",
+        "pt",
+        6.0,
+        "Default size below which text shrunk to fit is a warning naming the card and region.",
+    ),
     _O("leading", "number", 1.3, "Default line height as a multiple of the text size."),
     _O("safe_margin", "mm", 3.0, "Distance inside the trim that text must keep (the safe area)."),
 ]
@@ -189,6 +195,7 @@ REGION_TEXT = [
     _O("font", "choice", "regular", "Font.", FONTS),
     _O("size", "pt", Inherit("font_size"), "Largest text size."),
     _O("min_size", "pt", Inherit("min_font_size"), "Smallest size before an overflow error."),
+    _O("warn_size", "pt", Inherit("warn_font_size"), "Text shrunk below this size is a warning."),
     _O("colour", "colour", Inherit("colour"), "Text colour."),
     _O("align", "choice", "left", "Horizontal alignment.", ALIGN),
     _O("valign", "choice", "top", "Vertical alignment.", VALIGN),

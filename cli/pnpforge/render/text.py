@@ -108,6 +108,33 @@ def fit(
     raise _overflow(lines, sizes[-1], leading, height)
 
 
+def fit_unbroken(
+    candidates: list[tuple[list[Atom], int]],
+    width: float,
+    height: float,
+    size: float,
+    min_size: float,
+    leading: float,
+    m: Measure,
+) -> Fitted | None:
+    """The largest size at which one of `candidates` (atoms, and the lines they are written
+    on) fits without a break the text did not ask for; at each size the candidates are tried
+    in order.  None when none fits even at `min_size`: the caller then lets the text wrap.
+
+    A title such as "駭客聯盟 League of Hackers" is one line, or one line per language, but
+    never "League of" on one line and "Hackers" under it.
+    """
+    for s in _sizes(size, min_size, True):
+        for atoms, n in candidates:
+            lines = break_lines(atoms, width / s, m)
+            if len(lines) != n or any(ln.width() * s > width + 0.01 for ln in lines):
+                continue
+            h = block_height(lines, s, leading)
+            if h <= height + 0.01:
+                return Fitted(lines, s, leading, h)
+    return None
+
+
 @lru_cache(maxsize=256, typed=True)
 def _sizes(size: float, min_size: float, shrink: bool) -> tuple[float, ...]:
     """The sizes fit() tries, largest first (a layout uses a handful of size ranges)."""
