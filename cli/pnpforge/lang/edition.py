@@ -11,9 +11,11 @@ the original's, and never inside it (a build replaces `output/GAME/` whole).
 
 What the edition keeps from the original: every value (numbers, colours,
 suits: their printed words are `word(value)` in templates, from the value and
-glossary translations), provenance and provisional marks, and the original
-names, shown beside the translated ones (`name_en` of a card, type or
-component and `title_en` of the game hold the original there).  A text with
+glossary translations), provenance and provisional marks, and each card's
+original name in its `name_en`, which a translated layout may show in the
+original script (a text region with `font = "zh-Hant"`).  The other second
+names (types, components, glossary terms, the game title) are the translated
+ones, so summaries and aids print in the edition's script only.  A text with
 no translation keeps its original and is listed in `missing`.
 """
 
@@ -138,14 +140,12 @@ def localise(
 
     d = copy.deepcopy(data)
     g = d["game"]
-    original_title = g["title"]
     g["slug"] = edition_slug(g["slug"], lang)
-    g["title"] = tr("game", "game", "title", original_title)
-    g["title_en"] = original_title
+    g["title"] = g["title_en"] = tr("game", "game", "title", g["title"])
     g["play_time"] = tr("game", "game", "play_time", g.get("play_time", ""))
     g["language"] = lang
     for t in d.get("card_types", []):
-        t["name"], t["name_en"] = tr("type", t["slug"], "name", t["name"]), t["name"]
+        t["name"] = t["name_en"] = tr("type", t["slug"], "name", t["name"])
         back = t.get("back") or {}
         if "title" in back:
             back["title"] = tr("type", t["slug"], "back_title", back["title"])
@@ -163,7 +163,7 @@ def localise(
             c["art"] = str(base / c["art"])
     for e in d.get("glossary", []):
         e["text"] = tr("glossary", e["term"], "text", e["text"])
-        e["term"], e["term_en"] = tr("glossary", e["term"], "term", e["term"]), e["term"]
+        e["term"] = e["term_en"] = tr("glossary", e["term"], "term", e["term"])
     for pos, s in enumerate(d.get("rules", [])):
         s["title"] = tr("section", str(pos), "title", s["title"])
         s["body"] = tr("section", str(pos), "body", s["body"])
@@ -171,7 +171,7 @@ def localise(
     for r in d.get("composition", []):
         r["label"] = tr("composition", r["id"], "label", r["label"])
     for c in d.get("components", []):
-        c["name"], c["name_en"] = tr("component", c["slug"], "name", c["name"]), c["name"]
+        c["name"] = c["name_en"] = tr("component", c["slug"], "name", c["name"])
     d.pop("edition", None)  # frozen anew from the edition's own cards
     d.pop("translations", None)
     templates = {u.key: rows[u.ident].text for u in units if u.kind == "template" and u.ident in rows}
