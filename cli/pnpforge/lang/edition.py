@@ -14,8 +14,8 @@ suits: their printed words are `word(value)` in templates, from the value and
 glossary translations), provenance and provisional marks, and each card's
 original name in its `name_en`, which a translated layout may show in the
 original script (a text region with `font = "zh-Hant"`).  The other second
-names (types, components, glossary terms, the game title) are the translated
-ones, so summaries and aids print in the edition's script only.  A text with
+names are the translated ones (types, glossary terms, the game title) or empty
+(components), so summaries and aids print in the edition's script only.  A text with
 no translation keeps its original and is listed in `missing`.
 """
 
@@ -171,7 +171,7 @@ def localise(
     for r in d.get("composition", []):
         r["label"] = tr("composition", r["id"], "label", r["label"])
     for c in d.get("components", []):
-        c["name"] = c["name_en"] = tr("component", c["slug"], "name", c["name"])
+        c["name"], c["name_en"] = tr("component", c["slug"], "name", c["name"]), ""
     d.pop("edition", None)  # frozen anew from the edition's own cards
     d.pop("translations", None)
     templates = {u.key: rows[u.ident].text for u in units if u.kind == "template" and u.ident in rows}

@@ -244,8 +244,8 @@ def _embolden_glyph(src: Path, gid: int, regular: Glyph) -> Glyph:
     from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates
 
     lsb, data = regular
-    if not data:
-        return regular
+    if not data or int.from_bytes(data[:2], "big", signed=True) < 0:
+        return regular  # empty, or a composite (a TrueType source's accented letters): its parts are
     glyph = _decompiled(data)
     if glyph.isComposite() or glyph.numberOfContours <= 0:
         return regular
