@@ -49,13 +49,14 @@ def fingerprint(text: str) -> str:
 def needs_translation(text: str, language: str) -> bool:
     """Does this original print in the game's own script?
 
-    A Chinese game's texts with only ASCII (a number, 'EUR', an effect key) print
-    the same in every language; an English game's every text needs translating.
+    A Chinese game's texts without a letter of its script (a number, 'EUR', an
+    effect key, 'D-01 Thin Provision×4') print the same in every language; an
+    English game's every text needs translating.
     """
     if not text.strip():
         return False
     if language.startswith(("zh", "ja", "ko")):
-        return any(ord(ch) > 127 and not ch.isdigit() for ch in text)
+        return any(ord(ch) > 127 and ch.isalpha() for ch in text)
     return any(ch.isalpha() for ch in text)
 
 
