@@ -119,11 +119,33 @@ def glossary_warnings(statuses: list[UnitStatus], game: str, lang: str) -> list[
         if s.unit.kind == "glossary" and s.unit.field == "term" and s.translation is not None:
             terms[s.unit.original] = s.translation.text
     out = []
+    # One-character terms (icons such as 封) sit inside ordinary words (查封, 上限): never
+    # matched.  Names of cards and composition groups are masked first: a card text
+    # naming 加密货币交易所 does not use the term 交易.
+    longest_first = sorted((t for t in terms if len(t) > 1), key=len, reverse=True)
+    names = sorted(
+        {
+            re.sub(r"×.*$", "", s.unit.original)
+            for s in statuses
+            if (s.unit.kind, s.unit.field) in (("card", "name"), ("composition", "label"))
+        }
+        - set(terms),
+        key=len,
+        reverse=True,
+    )
     for s in statuses:
         if s.unit.kind != "card" or s.unit.field != "text" or s.translation is None:
             continue
-        for term, word in terms.items():
-            if term in s.unit.original and not _uses(s.translation.text, word):
+        original = s.unit.original
+        for name in names:
+            if len(name) > 1:
+                original = original.replace(name, "\0")
+        for term in longest_first:  # 假弱勢 is read before 弱勢 inside it
+            if term not in original:
+                continue
+            original = original.replace(term, "\0")
+            word = terms[term]
+            if not _uses(s.translation.text, word):
                 out.append(
                     Problem(
                         WARNING,
@@ -138,6 +160,8 @@ def glossary_warnings(statuses: list[UnitStatus], game: str, lang: str) -> list[
 
 
 def _uses(text: str, word: str) -> bool:
-    """Does `text` use `word` (case-insensitive, ignoring a plural or possessive ending)?"""
-    stem = re.escape(word.lower().rstrip("s"))
+    """Does `text` use `word` (case-insensitive, less a plural ending and a parenthesised
+    abbreviation: 'Victory points (VP)' is used by '1 Victory point')?"""
+    bare = re.sub(r"\s*\([^)]*\)", "", word).strip() or word
+    stem = re.escape(bare.lower().rstrip("s"))
     return re.search(stem, text.lower()) is not None
