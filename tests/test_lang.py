@@ -57,11 +57,11 @@ def test_xlsx_round_trip_through_a_semicolon_csv(db, tmp_path: Path) -> None:
         w.writerow(sheet.COLUMNS)
         for _, r in rows:
             if r["kind"] == "card" and r["key"] == "EX-probe" and r["field"] == "text":
-                r["translation"] = "Expose a Fake vulnerable obligor and flip it."
+                r["translation"] = "Expose a Fake vulnerable obligor and turn it over."
             w.writerow([r.get(c, "") for c in sheet.COLUMNS])
     res = sheet.import_file(db, "enforcer", "en", semi)
     assert [(t.key, t.field) for t in res.written] == [("EX-probe", "text")]  # only the changed row
-    assert res.unchanged == 1
+    assert res.unchanged == len(rows) - 1 - res.blank
     again = tmp_path / "again.xlsx"
     sheet.export_file(db, "enforcer", "en", again)
     back = {(r["kind"], r["key"], r["field"]): r for _, r in sheet.read_rows(again)}
@@ -77,7 +77,34 @@ def test_a_bad_row_refuses_the_whole_sheet(db, tmp_path: Path) -> None:
         "card,NOPE,text,x,0000000000000000\n",
         encoding="utf-8",
     )
+    before = translations.of_language(db, "enforcer", "en")
     with pytest.raises(PnpError) as err:
         sheet.import_file(db, "enforcer", "en", path)
     assert "line 2" in str(err.value) and "NOPE" in str(err.value)
-    assert translations.of_language(db, "enforcer", "en") == {}
+    assert translations.of_language(db, "enforcer", "en") == before
+
+
+def test_edition_prints_translations_and_keeps_values(db, tmp_path: Path) -> None:
+    from pnpforge.lang.edition import write_edition
+    from pnpforge.store import repo
+
+    folder = tmp_path / "edition"
+    folder.mkdir()
+    ed = write_edition(db, ["enforcer"], "en", folder)
+    out = ed.open()
+    card = repo.get_card(out, "enforcer-en", "OB-12")
+    assert (card.name, card.name_en) == ("Rogue Shipping Line", "惡質航運業者")
+    assert card.fields["category"] == ["健"]  # values stay single
+    assert repo.get_game(out, "enforcer-en").language == "en"
+    assert translations.words(out, "enforcer-en", "en")["健"] == "Health insurance"
+    layout = (folder / "templates" / "enforcer-en" / "obligor.toml").read_text(encoding="utf-8")
+    assert "Diff. **{{ f.difficulty }}**" in layout
+    assert ed.missing == {"enforcer": 0}
+
+
+def test_a_translation_that_drops_a_glossary_word_is_a_warning(db) -> None:
+    before = [p for p in problems(db, "enforcer", "en") if p.card == "OB-04"]
+    assert before == []
+    _translate(db, "enforcer", "card", "OB-04", "text", "Must be executed first")
+    found = [p for p in problems(db, "enforcer", "en") if p.card == "OB-04"]
+    assert len(found) == 1 and "矚目" in found[0].message and found[0].severity == "warning"
