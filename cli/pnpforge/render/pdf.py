@@ -150,7 +150,7 @@ def print_cards(
         )
 
     info = DocInfo(
-        title=f"{g.title} / {g.title_en} v{g.version}",
+        title=f"{g.titles()} v{g.version}",
         language=g.language,
         date=date[:10],
         font=fonts.regular,

@@ -135,7 +135,7 @@ def saved_object(game: Any, types: dict, cards: list, decks: list[dict], base_ur
         name = f"{t.name} · {t.name_en}" if t.name_en else t.name
         objects.append(deck_object(game.slug, slug, name, deck, sheets, base_url, n * DECK_SPACING))
     return {
-        "SaveName": f"{game.title} / {game.title_en}",
+        "SaveName": game.titles(),
         "GameMode": "",
         "Date": "",
         "Gravity": 0.5,
