@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 from pathlib import Path
 
@@ -108,3 +109,20 @@ def test_a_translation_that_drops_a_glossary_word_is_a_warning(db) -> None:
     _translate(db, "enforcer", "card", "OB-04", "text", "Must be executed first")
     found = [p for p in problems(db, "enforcer", "en") if p.card == "OB-04"]
     assert len(found) == 1 and "矚目" in found[0].message and found[0].severity == "warning"
+
+
+GAMES = ("enforcer", "dirty-money", "hackers", "infiltraitors", "accusation")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_english_summary_is_complete_and_english(game: str, run) -> None:
+    """The shipped translations cover every printed text, none stale, and the English
+    summary prints no Chinese at all (an untranslated text would show in the original)."""
+    status = run("--db", REPO / "cards.db", "translate", "status", game, "--lang", "en", "--json")
+    groups = json.loads(status.stdout)[game]
+    assert all(g["ok"] == g["units"] and g["stale"] == 0 for g in groups.values()), groups
+    res = run("--db", REPO / "cards.db", "rules", game, "--lang", "en", "--format", "md", "-o", "-")
+    assert res.exit_code == 0, res.stderr
+    han = [ch for ch in res.stdout if "\u4e00" <= ch <= "\u9fff"]
+    assert han == [], "".join(han[:20])
+    assert res.stdout.startswith("# ")
