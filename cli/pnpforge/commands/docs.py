@@ -217,17 +217,25 @@ def build_cmd(
         check_extras(shop, cut, paper)  # and the shop profile and cutting machine
         workers = jobs or min(len(games), os.cpu_count() or 1)
         total = len(games) * len(kit.steps_of(opts))
+        # A game already written in --lang builds as it is; the others from their language
+        # edition, whose kits go to output/GAME-LANG/.
+        originals = [g for g in games if is_original(db, g, lang)]
+        editions = [g for g in games if g not in originals]
+        kits, lang_warnings = [], []
         with tempfile.TemporaryDirectory(prefix="pnp-lang-") as tmp:
-            source, lang_warnings = resolve_path(db_path()), []
-            if lang is not None and not all(is_original(db, g, lang) for g in games):
-                edition = write_edition(db, games, lang, Path(tmp))  # the kits go to output/GAME-LANG/
-                source, games, lang_warnings = (
-                    edition.db_path,
-                    list(edition.slugs.values()),
-                    edition.warnings(),
-                )
             with _bar(total, progress and not as_json) as advance:
-                kits = kit.build(source, games, output, opts, jobs=workers, progress=advance, force=force)
+                if originals:
+                    source = resolve_path(db_path())
+                    kits += kit.build(
+                        source, originals, output, opts, jobs=workers, progress=advance, force=force
+                    )
+                if editions and lang is not None:
+                    edition = write_edition(db, editions, lang, Path(tmp))
+                    lang_warnings = edition.warnings()
+                    slugs = list(edition.slugs.values())
+                    kits += kit.build(
+                        edition.db_path, slugs, output, opts, jobs=workers, progress=advance, force=force
+                    )
         for w in lang_warnings:
             typer.echo(f"Warning: {w}", err=True)
     if as_json:

@@ -44,7 +44,8 @@ class Edition:
     """Where a language edition was written, and what it could not translate."""
 
     db_path: Path
-    slugs: dict[str, str]  # original slug -> edition slug
+    lang: str
+    slugs: dict[str, str] = field(default_factory=dict)  # original slug -> edition slug
     missing: dict[str, int] = field(default_factory=dict)  # original slug -> untranslated texts
 
     def open(self) -> sqlite_utils.Database:
@@ -59,8 +60,6 @@ class Edition:
             for game, n in self.missing.items()
             if n
         ]
-
-    lang: str = "en"
 
 
 def edition_slug(game: str, lang: str) -> str:
@@ -102,7 +101,7 @@ def write_edition(db: sqlite_utils.Database, games: list[str], lang: str, folder
     base = db_folder(db)
     path = folder / "cards.db"
     out = open_db(path, create=True)
-    ed = Edition(path, {}, lang=lang)
+    ed = Edition(path, lang)
     for game in games:
         data = bundle.export(db, game)
         if data["game"]["language"] == lang:
