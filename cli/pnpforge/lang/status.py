@@ -66,7 +66,10 @@ def game_status(db: sqlite_utils.Database, game: str, lang: str) -> list[UnitSta
     from pnpforge.resources import as_roots
 
     check_language(lang)
-    units = game_units(bundle.export(db, game), as_roots(templates_dir(db)))
+    data = bundle.export(db, game)
+    if data["game"]["language"] == lang:
+        raise PnpError(f"{game} is written in {lang}: it has nothing to translate into {lang}")
+    units = game_units(data, as_roots(templates_dir(db)))
     stored = translations.of_language(db, game, lang)
     out = []
     for u in units:
@@ -96,6 +99,10 @@ def _where(u: Unit) -> tuple[str | None, str]:
 def problems(db: sqlite_utils.Database, game: str, lang: str, strict: bool = False) -> list[Problem]:
     """Missing and stale translations (errors with `strict`, else warnings) and glossary
     terms a translated card text does not use (warnings)."""
+    from pnpforge.store import repo
+
+    if repo.get_game(db, game).language == lang:
+        return []  # a game needs no translation into its own language
     statuses = game_status(db, game, lang)
     severity = ERROR if strict else WARNING
     out: list[Problem] = []
