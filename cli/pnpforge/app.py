@@ -9,7 +9,19 @@ from __future__ import annotations
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, check, constraints, data, db, docs, new, release, watch
+from pnpforge.commands import (
+    _common,
+    cards,
+    check,
+    constraints,
+    data,
+    db,
+    docs,
+    new,
+    release,
+    translate,
+    watch,
+)
 from pnpforge.commands import print as print_cmd
 from pnpforge.commands import shop as shop_cmd
 
@@ -57,6 +69,7 @@ release.register(app)
 new.register(app)
 watch.register(app)
 shop_cmd.register(app)
+translate.register(app)
 
 
 def main() -> None:

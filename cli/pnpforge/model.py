@@ -74,12 +74,9 @@ class Game:
     rulebook: str = ""
     notes: str = ""
 
-    @property
-    def titles(self) -> str:
-        """'Original / English' for headers and saved objects; the title once when they agree."""
-        if not self.title_en or self.title_en == self.title:
-            return self.title
-        return f"{self.title} / {self.title_en}"
+    def titles(self, sep: str = " / ") -> str:
+        """'title / title_en', or the title alone when both are the same (a language edition)."""
+        return self.title if self.title_en in ("", self.title) else f"{self.title}{sep}{self.title_en}"
 
 
 @dataclass

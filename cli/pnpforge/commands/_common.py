@@ -19,6 +19,16 @@ from pnpforge.errors import PnpError
 _state: dict[str, Any] = {"db": None}
 
 
+LANG = typer.Option(
+    None,
+    "--lang",
+    "-l",
+    metavar="LANG",
+    help="Print in this language (en, …) from the game's translations, into output/GAME-LANG/ "
+    "(default: the game's own language).",
+)
+
+
 def set_db_path(path: str | None) -> None:
     _state["db"] = path
 
@@ -55,6 +65,18 @@ def handled() -> Iterator[None]:
         if exc.errno == errno.EPIPE:
             raise  # stdout closed by the reader (`pnp games | head`): Typer ends silently
         _fail(os_error_message(exc), 2)
+
+
+@contextlib.contextmanager
+def in_language(games: list[str], lang: str | None) -> Iterator[tuple[Any, list[str]]]:
+    """(database, slugs) to print `games` in `lang`: the original database, or a language
+    edition (pnpforge.lang.edition) that lives for the block; its warnings go to stderr."""
+    from pnpforge.lang.edition import language_db
+
+    with language_db(open_db(readonly=True), games, lang) as (db, slugs, warnings):
+        for w in warnings:
+            typer.echo(f"Warning: {w}", err=True)
+        yield db, slugs
 
 
 def os_error_message(exc: OSError) -> str:

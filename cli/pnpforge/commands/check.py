@@ -83,6 +83,14 @@ def check_cmd(
         help="Also fail on warnings: strict findings, never-used cards, never-won scenarios.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report (or the error) as JSON."),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Also report missing and stale LANG translations (errors with --strict) and glossary "
+        "terms a translation does not use.",
+    ),
 ) -> None:
     """Check a deck statically and play sample games by the rules; exit 1 on any failure."""
     from pnpforge.rules.check import CheckOptions, replay_args, run_check
@@ -98,6 +106,8 @@ def check_cmd(
             raise typer.Exit(0 if res.completed else 1)
         with typer.progressbar(length=games, label=f"checking {game}", file=sys.stderr, show_pos=True) as bar:
             report = run_check(path, game, opts, progress=bar.update)
+        if lang is not None:
+            _add_language(report, game, lang, strict)
         sim = report["simulation"]
         if sim and "failures" in sim:
             for entry in sim["failures"]:
@@ -245,6 +255,22 @@ def _print_simulation(sim: dict[str, Any]) -> None:
         _print_cards(sim)
     if sim["example_replay"]:
         typer.echo(f"replay a game: {sim['example_replay']}")
+
+
+def _add_language(report: dict[str, Any], game: str, lang: str, strict: bool) -> None:
+    """Translation findings (pnpforge.lang.status) join the report's errors and warnings."""
+    from pnpforge.commands._common import open_db
+    from pnpforge.lang.status import problems
+
+    found = problems(open_db(readonly=True), game, lang, strict=strict)
+    report["translations"] = [p.to_dict() | {"severity": p.severity} for p in found]
+    for p in found:
+        where = "/".join(x for x in (p.card, p.field) if x)
+        (report["errors"] if p.severity == "error" else report["warnings"]).append(
+            f"translation: {where}: {p.message}"
+        )
+    if any(p.severity == "error" for p in found):
+        report["ok"] = False
 
 
 def _print_report(report: dict[str, Any]) -> None:

@@ -79,6 +79,16 @@ def validate_cmd(
     warnings: bool = typer.Option(
         False, "--warnings", "-w", help="List every warning, not only their count."
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Also report missing and stale LANG translations and glossary terms they do not use.",
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", help="With --lang: a missing or stale translation is an error."
+    ),
 ) -> None:
     """Validate cards, references and composition; exit 1 when there are errors."""
     from pnpforge.store import repo
@@ -88,6 +98,11 @@ def validate_cmd(
         db = open_db(readonly=True)
         slugs = [game] if game else [g.slug for g in repo.list_games(db)]
         problems = [p for s in slugs for p in validate_game(db, s)]
+        if lang is not None:
+            from pnpforge.lang.status import problems as language_problems
+
+            slugs = [s for s in slugs if repo.get_game(db, s).language != lang]
+            problems += [p for s in slugs for p in language_problems(db, s, lang, strict=strict)]
         errors = [p for p in problems if p.severity == ERROR]
         warns = [p for p in problems if p.severity != ERROR]
         if as_json:

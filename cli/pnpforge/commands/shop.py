@@ -11,8 +11,8 @@ from typing import Any
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db
-from pnpforge.errors import ValidationFailed
+from pnpforge.commands._common import LANG, echo_json, handled, in_language, open_db
+from pnpforge.errors import PnpError, ValidationFailed
 
 PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
 TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
@@ -40,6 +40,7 @@ def shop_cmd(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/shop/PROFILE/)."
     ),
     as_json: bool = JSON,
+    lang: str | None = LANG,
 ) -> None:
     """Files a print-on-demand shop takes: per-card PNGs (mpc, tgc) or a CMYK PDF per deck (drivethru).
 
@@ -48,8 +49,8 @@ def shop_cmd(
     from pnpforge.render.preflight import preflight
     from pnpforge.shop.export import shop
 
-    with handled():
-        db = open_db(readonly=True)
+    with handled(), in_language([game], lang) as (db, slugs):
+        game = slugs[0]
         report = preflight(db, game, profile, type_)
         if report.errors:
             _echo_problems(report, errors_only=True)

@@ -25,7 +25,7 @@ from pnpforge.model import Card, Game
 from pnpforge.query import select
 from pnpforge.query.select import stamp_date  # the one stamp date; templates and build read it here
 from pnpforge.resources import as_roots, project_templates, shipped_templates
-from pnpforge.store import repo
+from pnpforge.store import repo, translations
 from pnpforge.store.location import db_folder
 
 MARK = "†"  # the provisional sign, as on the card faces
@@ -195,6 +195,12 @@ def build_context(
     def mark(flag: bool) -> str:
         return MARK if flag else ""
 
+    words = translations.words(db, game, g.language)
+
+    def word(value: Any) -> str:
+        """The printed word of a field value in the game's language (the value itself when none)."""
+        return words.get(str(value), str(value))
+
     tree = composition_tree(db, game)
     queries = {r.id: r.query.strip() for r in repo.composition(db, game)}
 
@@ -225,6 +231,7 @@ def build_context(
         "tally": tally,
         "allowed": allowed,
         "mark": mark,
+        "word": word,
         "MARK": MARK,
         "types": {t.slug: t for t in types},
         "grouped": group_same_text,

@@ -8,9 +8,12 @@ the Traditional Chinese font we can get from PyPI (Noto Sans TC, package
 - zh-Hant: Noto Sans TC, CFF outlines converted to quadratic curves (cu2qu);
   its bold is the same outlines emboldened (each contour pushed outwards,
   FreeType's FT_Outline_Embolden idea), because no bold TC face is on PyPI.
-- zh-Hans and en: Noto Sans SC, the variable font pinned at weight 400 and
-  700 with fontTools' instancer (real bold, Simplified glyph forms; its Latin
-  serves English games).
+- zh-Hans: Noto Sans SC, the variable font pinned at weight 400 and
+  700 with fontTools' instancer (real bold, Simplified glyph forms).
+- en: Noto Sans (Latin, Greek, Cyrillic), the static TrueType font the same
+  package ships; its bold is emboldened like the TC one (no bold is shipped).
+  A layout region that shows a Chinese original chooses `font = "zh-Hant"`
+  or `"zh-Hans"` (layout_options.TEXT_FONTS).
 
 Converting a whole CJK font takes half a minute, and a job draws a few
 hundred glyphs, so nothing is converted up front: each font gets a cached
@@ -81,7 +84,13 @@ def _sc_source() -> Path:
     return Path(textflowkit_fonts.__file__).parent / "fonts" / "NotoSansSC.ttf"
 
 
+def _latin_source() -> Path:
+    return _sc_source().parent / "NotoSans.ttf"
+
+
 _RECIPES = {
+    "NotoSans": _Recipe("NotoSans", _latin_source, "ttf-regular"),
+    "NotoSans-Bold": _Recipe("NotoSans-Bold", _latin_source, "ttf-embolden", base="NotoSans"),
     "NotoSansTC": _Recipe("NotoSansTC", _tc_source, "cff-regular"),
     "NotoSansTC-Bold": _Recipe("NotoSansTC-Bold", _tc_source, "cff-embolden", base="NotoSansTC"),
     "NotoSansSC": _Recipe("NotoSansSC", _sc_source, "var-400"),
@@ -91,7 +100,7 @@ _RECIPES = {
 _SETS = {
     "zh-Hant": FontSet("NotoSansTC", "NotoSansTC-Bold"),
     "zh-Hans": FontSet("NotoSansSC", "NotoSansSC-Bold"),
-    "en": FontSet("NotoSansSC", "NotoSansSC-Bold"),
+    "en": FontSet("NotoSans", "NotoSans-Bold"),
 }
 
 # Seconds spent preparing fonts in this process, per font (absent when all came from cache).

@@ -155,7 +155,7 @@ def print_cards(
         )
 
     info = DocInfo(
-        title=f"{g.titles} v{g.version}",
+        title=f"{g.titles()} v{g.version}",
         language=g.language,
         date=date[:10],
         font=fonts.regular,

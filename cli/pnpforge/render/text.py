@@ -96,10 +96,17 @@ def fit(
     m: Measure,
     shrink: bool = True,
 ) -> Fitted:
-    """Largest size from `size` down to `min_size` (0.25 pt steps) at which the text fits."""
+    """Largest size from `size` down to `min_size` (0.25 pt steps) at which the text fits.
+
+    A size at which a word is wider than the line (and would break between letters) is
+    skipped while a smaller size above `min_size` keeps every word whole: long English
+    words shrink the text before they break.
+    """
     sizes = _sizes(size, min_size, shrink)
+    widest = max((a.width for a in atoms if a.kind == "word"), default=0.0)
+    whole = tuple(s for s in sizes if widest * s <= width + 0.01)
     lines: list[Line] = []
-    for s in sizes:
+    for s in whole or sizes:
         lines = break_lines(atoms, width / s, m)
         too_wide = any(ln.width() * s > width + 0.01 for ln in lines)
         h = block_height(lines, s, leading)

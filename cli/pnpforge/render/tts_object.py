@@ -148,7 +148,7 @@ def saved_object(game: Any, types: dict, cards: list, decks: list[dict], base_ur
         objects.append(deck_object(game.slug, slug, name, deck, sheets, base_url, n * DECK_SPACING, next_key))
         next_key += len(sheets)
     return {
-        "SaveName": game.titles,
+        "SaveName": game.titles(),
         "GameMode": "",
         "Date": "",
         "Gravity": 0.5,

@@ -17,9 +17,10 @@ leaves it whole (`pnp game export`).  Format, version 1:
      "glossary": [{term, term_en, category, text, source}],
      "rules": [{kind, title, title_en, body, source}],
      "constraints": [{id, kind, label, params: {...}, provisional, source}],
-     "edition": [{card, snapshot: {...}, frozen_at}]}
+     "edition": [{card, snapshot: {...}, frozen_at}],
+     "translations": [{lang, kind, key, field, text, provenance, source_hash}]}
 
-`constraints` and `edition` are optional: a bundle without an edition gets
+`constraints`, `edition` and `translations` are optional: a bundle without an edition gets
 one frozen from its own rulebook and reference cards on import.
 
 Structure errors are reported with the JSON path; card values are validated
@@ -38,7 +39,7 @@ import sqlite_utils
 from pnpforge import model
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, field_names
-from pnpforge.store import constraints, edition, releases, repo
+from pnpforge.store import constraints, edition, releases, repo, translations
 
 FORMAT = "pnpforge-game/1"
 
@@ -53,6 +54,7 @@ _GLOSS_KEYS = set(field_names(model.GlossaryEntry, "game"))
 _RULE_KEYS = set(field_names(model.RuleSection, "game", "position"))
 _CONSTRAINT_KEYS = set(field_names(constraints.Constraint, "game"))
 _EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
+_TRANSLATION_KEYS = {"lang", "kind", "key", "field", "text", "provenance", "source_hash"}
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
@@ -92,6 +94,7 @@ def parse(data: Any) -> dict:
         ("rules", _RULE_KEYS, {"kind", "title", "body"}),
         ("constraints", _CONSTRAINT_KEYS, {"id", "kind", "label", "params"}),
         ("edition", _EDITION_KEYS, {"card", "snapshot"}),
+        ("translations", _TRANSLATION_KEYS, _TRANSLATION_KEYS - {"provenance"}),
     ):
         for i, item in enumerate(data.get(key, [])):
             _check_keys(item, keys, f"{key}[{i}]", req)
@@ -155,6 +158,28 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
             _insert(conn, table, {**item, "game": slug, "position": pos})
     _write_deck_data(conn, slug, data, kept_edition)
     releases.restore_releases(conn, kept_releases)
+    _write_translations(conn, slug, data.get("translations", []))
+
+
+def _write_translations(conn: sqlite3.Connection, slug: str, items: list[dict]) -> None:
+    """A bundle's translations, grouped by language (the table's CHECKs refuse bad rows)."""
+    by_lang: dict[str, list[translations.Translation]] = {}
+    for item in items:
+        by_lang.setdefault(item["lang"], []).append(
+            translations.Translation(
+                item["kind"],
+                item["key"],
+                item["field"],
+                item["text"],
+                item["source_hash"],
+                item.get("provenance", "translation"),
+            )
+        )
+    for lang, rows in by_lang.items():
+        try:
+            translations.upsert(conn, slug, lang, rows)
+        except sqlite3.IntegrityError as exc:
+            raise PnpError(f"translations ({lang}): {exc}") from None
 
 
 def _write_deck_data(
@@ -237,6 +262,7 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
             {"card": e.card, "snapshot": e.snapshot, "frozen_at": e.frozen_at}
             for e in edition.entries(db, slug)
         ],
+        "translations": translations.all_rows(db, slug),
     }
 
 
