@@ -94,13 +94,14 @@ def import_cards(
     encoding: str | None = None,
     dry_run: bool = False,
     correction: str | None = None,
+    allow_private: bool = False,
 ) -> ImportResult:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written.
 
     For a dry run, pass a database opened with `scratch=True` (an in-memory copy).
     """
     repo.get_game(db, game)  # an unknown game is named before the file is read
-    records = cardio.read_records(path, fmt, encoding)
+    records = cardio.read_records(path, fmt, encoding, allow_private)
     source = urlimport.as_url(path) or path  # a link is named as given, not as a path
     with transaction(db, rollback_only=dry_run) as conn:
         index = load_index(db, game)
