@@ -104,7 +104,8 @@ def fetch(
                 current = urllib.parse.urljoin(current, answer.headers["location"].strip())
                 continue
             if not 200 <= answer.status < 300:
-                hint = " (is the sheet published to the web as CSV?)" if answer.status in (401, 403, 404) else ""
+                published = answer.status in (401, 403, 404)
+                hint = " (is the sheet published to the web as CSV?)" if published else ""
                 raise PnpError(f"{url}: the server answered {answer.status}{hint}; nothing was imported")
             return answer
         raise _Failed(f"more than {MAX_REDIRECTS} redirects")
@@ -116,7 +117,8 @@ def fetch(
     except _Failed as exc:
         raise PnpError(f"{url}: {exc}; nothing was imported") from None
     except ssl.SSLError as exc:
-        raise PnpError(f"{url}: secure connection failed ({exc.reason or exc}); nothing was imported") from None
+        reason = exc.reason or str(exc)
+        raise PnpError(f"{url}: secure connection failed ({reason}); nothing was imported") from None
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise PnpError(
@@ -212,12 +214,7 @@ class _Reader:
         if self.closed:
             return False
         self.sock.settimeout(self.deadline.left())
-        try:
-            data = self.sock.recv(_RECV)
-        except TimeoutError:
-            raise
-        except socket.timeout:  # pragma: no cover - an alias of TimeoutError since 3.10
-            raise TimeoutError from None
+        data = self.sock.recv(_RECV)  # TimeoutError when the deadline passes while waiting
         if not data:
             self.closed = True
             return False
