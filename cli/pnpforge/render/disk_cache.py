@@ -110,22 +110,22 @@ def write(path: Path, payload: bytes, keep: int | None = MAX_ENTRIES) -> None:
             Path(tmp).unlink(missing_ok=True)
             raise
     except (OSError, ValueError) as exc:
-        _to_memory(path, exc)
+        _to_memory(exc)
         _memory[str(path)] = payload
         return
     if keep is not None:
         prune(path.parent, keep)
 
 
-def _to_memory(path: Path, exc: Exception) -> None:
+def _to_memory(exc: Exception) -> None:
     """From now on this run caches in memory; say so once."""
     _state["disk"] = False
     if not _state["warned"]:
         _state["warned"] = True
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         notify(
-            f"Warning: the cache folder {root()} cannot be written ({reason} at {path}); "
-            f"working in memory this run (set PNP_CACHE_DIR to a writable folder to keep it)"
+            f"Warning: cannot write the cache folder {root()} ({reason}); working in memory "
+            f"this run (PNP_CACHE_DIR may name a writable folder)"
         )
 
 
