@@ -171,7 +171,9 @@ def _card_from_record(
 ) -> tuple[Card, Card | None]:
     values = dict(rec.values)
     raw_id = values.pop("id", "")
-    card_id = (raw_id if isinstance(raw_id, str) else str(raw_id)).strip() if raw_id is not None else ""
+    if raw_id is not None and not isinstance(raw_id, str):  # JSON `"id": true` or 12 is not an id
+        raise PnpError(f"column 'id': {id_problem(raw_id)}")
+    card_id = raw_id.strip() if raw_id is not None else ""
     if not card_id:
         raise PnpError("missing id")
     reason = id_problem(card_id)
