@@ -88,11 +88,16 @@ def main() -> int:
         readonly = work / "readonly"
         readonly.mkdir()
         readonly.chmod(0o555)
-        for label, folder in (("cache folder is a regular file", blocker), ("cache folder read-only", readonly)):
+        for label, folder in (
+            ("cache folder is a regular file", blocker),
+            ("cache folder read-only", readonly),
+        ):
             got, note = _run(game, folder, work / "out")
             same = got == reference
             failures += not same
-            print(f"{label}: output {got} {'identical' if same else 'DIFFERENT'}; stderr: {note or '(nothing)'}")
+            print(
+                f"{label}: output {got} {'identical' if same else 'DIFFERENT'}; stderr: {note or '(nothing)'}"
+            )
         print(f"{failures} difference(s)")
         return 1 if failures else 0
     finally:

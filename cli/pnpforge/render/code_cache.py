@@ -93,6 +93,8 @@ _LEXER_OPTIONS = (
     "optimized",
     "is_async",
     "sandboxed",
+    "intercepted_binops",
+    "intercepted_unops",
 )
 
 
