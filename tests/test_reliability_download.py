@@ -105,7 +105,9 @@ def test_a_cut_off_body_is_refused_and_nothing_written(mini_db: Path, run, serve
     server.scripts["/cut"] = send(b"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n" + full[:16])
     _refused(run, mini_db, f"{server.url}/cut", "cut off: 16 of the 30 bytes")
     assert _copies(mini_db, "H-01") == 2
-    server.scripts["/huge"] = send(b"HTTP/1.1 200 OK\r\nContent-Length: 2147483648\r\n\r\nid,copies\nH-01,1\n")
+    server.scripts["/huge"] = send(
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2147483648\r\n\r\nid,copies\nH-01,1\n"
+    )
     _refused(run, mini_db, f"{server.url}/huge", "more than 64 MB")
     server.scripts["/short"] = send(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nid,copies\nH-01,1\n")
     _refused(run, mini_db, f"{server.url}/short", "cut off: 17 of the 100 bytes")

@@ -13,7 +13,18 @@ from pnpforge.validate.values import id_file_key, id_problem, name_key, visible
 
 @pytest.mark.parametrize(
     "name",
-    ["\u3164", "\ufe0f", "\u200b", "\u3164\u3164", "\u115f", "\u0301", "\u2060", "\u00a0", "\u3000", "\ufe0f\u200d"],
+    [
+        "\u3164",
+        "\ufe0f",
+        "\u200b",
+        "\u3164\u3164",
+        "\u115f",
+        "\u0301",
+        "\u2060",
+        "\u00a0",
+        "\u3000",
+        "\ufe0f\u200d",
+    ],
 )
 def test_a_name_that_shows_nothing_is_refused(mini_db: Path, run, name: str) -> None:
     assert not visible(name)

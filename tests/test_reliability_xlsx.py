@@ -46,7 +46,10 @@ def book(path: Path, sheet_xml: str | bytes, shared: str | bytes | None = None) 
     return path
 
 
-HEADER = '<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>copies</t></is></c></row>'
+HEADER = (
+    '<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c>'
+    '<c r="B1" t="inlineStr"><is><t>copies</t></is></c></row>'
+)
 
 
 def _rows(path: Path) -> list[tuple[str, list[str], list[tuple[int, list[str]]]]]:
@@ -54,9 +57,12 @@ def _rows(path: Path) -> list[tuple[str, list[str], list[tuple[int, list[str]]]]
 
 
 def test_a_plain_workbook_reads_as_text(tmp_path: Path) -> None:
-    shared = f'<sst {NS} count="1" uniqueCount="1"><si><r><t>H-</t></r><r><t>01</t></r><rPh><t>x</t></rPh></si></sst>'
+    runs = "<r><t>H-</t></r><r><t>01</t></r><rPh><t>x</t></rPh>"  # phonetic runs are not text
+    shared = f'<sst {NS} count="1" uniqueCount="1"><si>{runs}</si></sst>'
     rows = HEADER + '<row r="3"><c r="A3" t="s"><v>0</v></c><c r="B3"><v>3.0</v></c></row>'
-    assert _rows(book(tmp_path / "ok.xlsx", sheet(rows), shared)) == [("hero", ["id", "copies"], [(3, ["H-01", "3"])])]
+    assert _rows(book(tmp_path / "ok.xlsx", sheet(rows), shared)) == [
+        ("hero", ["id", "copies"], [(3, ["H-01", "3"])])
+    ]
 
 
 def test_a_sheet_declaring_every_cell_answers_at_once(tmp_path: Path, mini_db: Path, run) -> None:
@@ -78,7 +84,7 @@ def test_a_sheet_declaring_every_cell_answers_at_once(tmp_path: Path, mini_db: P
 
 
 def test_a_huge_shared_string_is_refused_while_it_streams(tmp_path: Path) -> None:
-    big = f'<sst {NS}><si><t>{"a" * 5_000_000}</t></si></sst>'
+    big = f"<sst {NS}><si><t>{'a' * 5_000_000}</t></si></sst>"
     with pytest.raises(PnpError, match="shared string 1 is longer than 100,000 characters"):
         _rows(book(tmp_path / "big.xlsx", sheet(HEADER), big))
 
@@ -121,11 +127,27 @@ XXE = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd
     [
         ("billion laughs", sheet(HEADER, head=LAUGHS), "declares a DTD"),
         ("XXE", sheet(HEADER, head=XXE), "declares a DTD"),
-        ("invalid UTF-8", sheet(HEADER).encode().replace(b"copies", b"cop\xff\xfeies"), "not well-formed XML"),
-        ("NaN cell", sheet(HEADER + '<row r="2"><c r="A2"><v>NaN</v></c></row>'), "cell A2: 'NaN' is not a finite"),
-        ("inf cell", sheet(HEADER + '<row r="2"><c r="B2"><v>1e400</v></c></row>'), "cell B2: '1e400' is not a finite"),
+        (
+            "invalid UTF-8",
+            sheet(HEADER).encode().replace(b"copies", b"cop\xff\xfeies"),
+            "not well-formed XML",
+        ),
+        (
+            "NaN cell",
+            sheet(HEADER + '<row r="2"><c r="A2"><v>NaN</v></c></row>'),
+            "cell A2: 'NaN' is not a finite",
+        ),
+        (
+            "inf cell",
+            sheet(HEADER + '<row r="2"><c r="B2"><v>1e400</v></c></row>'),
+            "cell B2: '1e400' is not a finite",
+        ),
         ("cut XML", sheet(HEADER)[:-30], "not well-formed XML"),
-        ("missing string", sheet(HEADER + '<row r="2"><c r="A2" t="s"><v>7</v></c></row>'), "shared string '7'"),
+        (
+            "missing string",
+            sheet(HEADER + '<row r="2"><c r="A2" t="s"><v>7</v></c></row>'),
+            "shared string '7'",
+        ),
     ],
 )
 def test_xml_trouble_is_one_line_naming_the_part(
