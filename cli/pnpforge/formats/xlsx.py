@@ -500,9 +500,8 @@ def _number(raw: str, as_date: bool, where: str) -> str:
     if value != value or value in (float("inf"), float("-inf")):
         raise _Refused(f"{where}: {raw[:40]!r} is not a finite number")
     if as_date and 0 <= value < 2_958_466:  # up to 9999-12-31
-        if value < 1:
-            return (_EPOCH + datetime.timedelta(days=value)).time().isoformat()
-        return (_EPOCH + datetime.timedelta(days=value)).isoformat()
+        moment = _EPOCH + datetime.timedelta(milliseconds=round(value * 86_400_000))
+        return moment.time().isoformat() if value < 1 else moment.isoformat()
     if value.is_integer() and abs(value) < 1e18:
         return str(int(value))
     return str(value)
