@@ -163,3 +163,16 @@ def test_xml_trouble_is_one_line_naming_the_part(
     run("--db", tmp_path / "new.db", "db", "init")
     res = run("--db", tmp_path / "new.db", "game", "new", "bad", "--title", "Bad", "--from", path)
     assert res.exit_code == 2 and words in res.stderr, (label, res.output)
+
+
+def test_a_damaged_part_is_one_line(tmp_path: Path) -> None:
+    path = book(tmp_path / "damaged.xlsx", sheet(HEADER + "<row><c><v>1</v></c></row>" * 200))
+    with zipfile.ZipFile(path) as zf:
+        info = zf.getinfo("xl/worksheets/sheet1.xml")
+    data = bytearray(path.read_bytes())
+    start = info.header_offset + 30 + len(info.filename) + 20  # inside the deflated sheet
+    for i in range(start, start + 10):
+        data[i] ^= 0x55
+    path.write_bytes(bytes(data))
+    with pytest.raises(PnpError, match=r"part xl/worksheets/sheet1\.xml: cannot be unpacked"):
+        _rows(path)

@@ -26,6 +26,7 @@ import datetime
 import re
 import xml.parsers.expat
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -187,6 +188,9 @@ def _stream(
     except xml.parsers.expat.ExpatError as exc:
         reason = xml.parsers.expat.errors.messages.get(exc.code, str(exc)) if exc.code else str(exc)
         raise PnpError(f"{where}, line {exc.lineno}: not well-formed XML ({reason})") from None
+    except (zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError, EOFError) as exc:
+        # a damaged deflate stream, a wrong CRC, an encrypted or oddly compressed part
+        raise PnpError(f"{where}: cannot be unpacked ({exc})") from None
 
 
 def _local(name: str) -> str:
