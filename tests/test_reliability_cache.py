@@ -130,3 +130,31 @@ def test_a_cache_folder_that_is_a_file_still_prints_the_same_bytes(mini_db: Path
     assert len(warnings) == 1 and "in memory" in warnings[0]
     assert (tmp_path / "blocked.pdf").read_bytes() == (tmp_path / "clean.pdf").read_bytes()
     assert blocker.read_bytes() == b"x"
+
+
+def test_a_full_disk_works_in_memory_with_one_warning(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    class FullDisk:
+        def __init__(self, fd: int, mode: str) -> None:
+            os.close(fd)
+
+        def __enter__(self) -> FullDisk:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    said: list[str] = []
+    monkeypatch.setattr(disk_cache, "notify", said.append)
+    monkeypatch.setattr(disk_cache.os, "fdopen", FullDisk)
+    for i in range(3):
+        disk_cache.write(fresh_cache / f"e{i}", b"v%d" % i)
+    assert [disk_cache.read(fresh_cache / f"e{i}") for i in range(3)] == [b"v0", b"v1", b"v2"]
+    assert len(said) == 1 and "No space left on device" in said[0]
+    assert not [p for p in fresh_cache.rglob("*") if p.is_file()]  # no half-written entry left
