@@ -11,6 +11,7 @@ import typer
 from pnpforge import __version__
 from pnpforge.commands import (
     _common,
+    boundary,
     cards,
     check,
     constraints,
@@ -49,8 +50,12 @@ def root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Show the traceback of an unexpected error (also PNP_DEBUG=1)."
+    ),
 ) -> None:
     """pnpforge: card database, print-and-play sheets, player aids and rules checks."""
+    boundary.set_debug(debug)
     _common.set_db_path(db_path)
     from pnpforge.commands import _fontbar
 
@@ -73,4 +78,5 @@ translate.register(app)
 
 
 def main() -> None:
-    app()
+    """The `pnp` entry point, inside the one top-level error boundary (commands.boundary)."""
+    boundary.run(app)

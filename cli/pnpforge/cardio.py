@@ -123,13 +123,16 @@ def csv_unescape(cell: str) -> str:
     return cell
 
 
-def read_records(path: Path, fmt: str | None = None, encoding: str | None = None) -> Iterator[Record]:
-    """The records of an import file, one at a time (a CSV is never held whole in memory)."""
+def read_records(
+    path: Path, fmt: str | None = None, encoding: str | None = None, allow_private: bool = False
+) -> Iterator[Record]:
+    """The records of an import file, one at a time (a CSV is never held whole in memory);
+    `allow_private` lets a link reach loopback and private addresses (formats.download)."""
     from pnpforge.design import sheets, urlimport
 
     url = urlimport.as_url(path)
     if url:
-        return urlimport.read_records(url, fmt, encoding)
+        return urlimport.read_records(url, fmt, encoding, allow_private)
     path = Path(path)
     fmt = detect_format(path, fmt)
     if fmt == "xlsx":

@@ -94,13 +94,14 @@ def import_cards(
     encoding: str | None = None,
     dry_run: bool = False,
     correction: str | None = None,
+    allow_private: bool = False,
 ) -> ImportResult:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written.
 
     For a dry run, pass a database opened with `scratch=True` (an in-memory copy).
     """
     repo.get_game(db, game)  # an unknown game is named before the file is read
-    records = cardio.read_records(path, fmt, encoding)
+    records = cardio.read_records(path, fmt, encoding, allow_private)
     source = urlimport.as_url(path) or path  # a link is named as given, not as a path
     with transaction(db, rollback_only=dry_run) as conn:
         index = load_index(db, game)
@@ -174,7 +175,9 @@ def _card_from_record(
 ) -> tuple[Card, Card | None]:
     values = dict(rec.values)
     raw_id = values.pop("id", "")
-    card_id = (raw_id if isinstance(raw_id, str) else str(raw_id)).strip() if raw_id is not None else ""
+    if raw_id is not None and not isinstance(raw_id, str):  # JSON `"id": true` or 12 is not an id
+        raise PnpError(f"column 'id': {id_problem(raw_id)}")
+    card_id = raw_id.strip() if raw_id is not None else ""
     if not card_id:
         raise PnpError("missing id")
     reason = id_problem(card_id)

@@ -146,8 +146,11 @@ def remove_stale_staging(root: Path, prefix: str) -> list[Path]:
         if owner.isdigit():
             if process_alive(int(owner)):
                 continue
-        elif time.time() - path.stat().st_mtime < STALE_SECONDS:
+        elif time.time() - path.lstat().st_mtime < STALE_SECONDS:
             continue
-        shutil.rmtree(path, ignore_errors=True)
+        if path.is_symlink():  # a link left by an older build: remove it, never what it names
+            path.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
         removed.append(path)
     return removed

@@ -145,13 +145,20 @@ def import_cmd(
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
     correction: str | None = CORRECTION,
+    allow_private_network: bool = typer.Option(
+        False,
+        "--allow-private-network",
+        help="Let a link reach this machine, link-local or private addresses (refused by default).",
+    ),
 ) -> None:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
     from pnpforge import importer
 
     with handled():
         db = open_db(scratch=dry_run)  # a dry run imports into a private copy and rolls back
-        result = importer.import_cards(db, game, file, fmt, encoding, dry_run, correction=correction)
+        result = importer.import_cards(
+            db, game, file, fmt, encoding, dry_run, correction=correction, allow_private=allow_private_network
+        )
         for ch in result.changes:
             if ch.op == "add":
                 typer.echo(f"+ {ch.id}")

@@ -8,6 +8,7 @@ templates turn into the † mark.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -20,6 +21,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.docs.counts import CountNode, clean_label, composition_tree, type_counts
+from pnpforge.docs.markup import escape_body
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, Game
 from pnpforge.query import select
@@ -155,7 +157,7 @@ def build_context(
     g = repo.get_game(db, game)
     root = root or templates_dir(db)
     L = labels(g.language, root)
-    sections = repo.rule_sections(db, game)
+    sections = [dataclasses.replace(s, body=escape_body(s.body)) for s in repo.rule_sections(db, game)]
     gloss = repo.glossary(db, game)
     comps = repo.components(db, game)
     types = type_counts(db, game)
@@ -297,6 +299,10 @@ def render(name: str, context: dict[str, Any], root: Path | None = None) -> str:
         raise PnpError(f"{e.filename or name}, line {e.lineno}: template error: {e.message}") from e
     except TemplateError as e:
         raise PnpError(f"{_template_line(e, name)}: template error: {e}") from e
+    except PnpError:
+        raise  # a budget stop or a filter's own message: already names the template
+    except Exception as e:  # the sandbox refusing (a range too big), a filter failing
+        raise PnpError(f"{_template_line(e, name)}: template failed: {type(e).__name__}: {e}") from e
 
 
 def _template_line(exc: BaseException, name: str) -> str:

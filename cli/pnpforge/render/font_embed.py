@@ -20,15 +20,15 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import io
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pnpforge.render import font_convert
+from pnpforge.render import disk_cache, font_convert
 
 # Called as progress(font name, glyphs done, glyphs to do) while glyphs are converted.
 Progress = Callable[[str, int, int], None]
@@ -39,9 +39,9 @@ _BATCH = 64  # glyphs converted between two progress reports
 class GlyphStore:
     """Converted glyphs of one font recipe, cached one file per glyph id.
 
-    A file holds the left side bearing (signed 16 bits) then the glyf data.
-    Writes go through a temporary file and a rename, so parallel runs at
-    worst convert a glyph twice and never read half a file.
+    An entry holds the left side bearing (signed 16 bits) then the glyf data,
+    read and written through disk_cache (verified, atomic, in memory when the
+    disk refuses), so a damaged file is converted again, never embedded.
     """
 
     def __init__(
@@ -71,44 +71,35 @@ class GlyphStore:
         return self.folder / f"{gid}.glyph"
 
     def _load(self, gid: int) -> bool:
-        try:
-            raw = self._path(gid).read_bytes()
-        except OSError:
-            return False
-        if len(raw) < 2:
+        raw = disk_cache.read(self._path(gid))
+        if raw is None or len(raw) < 2:
             return False
         self.memo[gid] = (struct.unpack(">h", raw[:2])[0], raw[2:])
         return True
 
     def _save(self, gid: int, glyph: font_convert.Glyph) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(struct.pack(">h", glyph[0]) + glyph[1])
-            os.replace(tmp, self._path(gid))
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        disk_cache.write(self._path(gid), struct.pack(">h", glyph[0]) + glyph[1], keep=None)
 
 
-def lazy_ttfont(name: str, skeleton_path: Path, store: GlyphStore) -> Any:
-    """A reportlab TTFont for `skeleton_path` whose subsets take their outlines from `store`."""
+def lazy_ttfont(name: str, skeleton: bytes, store: GlyphStore) -> Any:
+    """A reportlab TTFont of the `skeleton` font file whose subsets take their outlines from `store`."""
     from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
     class LazyFace(TTFontFace):
         """A face whose glyph outlines come from the store when a subset is made."""
 
         glyph_store: GlyphStore
-        skeleton_path: Path
+        skeleton_digest: str
 
         def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 - reportlab's name
             return _cached_subset(self, subset)
 
-    font = TTFont(name, str(skeleton_path))
+    source = io.BytesIO(skeleton)
+    source.name = f"{name}.ttf"
+    font = TTFont(name, source)
     font.face.__class__ = LazyFace
     font.face.glyph_store = store
-    font.face.skeleton_path = skeleton_path
+    font.face.skeleton_digest = hashlib.sha256(skeleton).hexdigest()
     return font
 
 
@@ -120,16 +111,15 @@ def _cached_subset(face: Any, subset: list[int]) -> bytes:
     that form along, so a save inside `deflated_fonts()` does not compress them again."""
     key = _subset_key(face, subset)
     path = face.glyph_store.folder.parent / "subsets" / f"{key}.deflate"
-    try:
-        deflated = path.read_bytes()
-        return DeflatedFont(zlib.decompress(deflated), deflated)
-    except (OSError, zlib.error):
-        pass
+    deflated = disk_cache.read(path)
+    if deflated is not None:
+        try:
+            return DeflatedFont(zlib.decompress(deflated), deflated)
+        except zlib.error:
+            disk_cache.discard(path)
     data = _subset_with_outlines(face, subset)
     deflated = zlib.compress(data)  # as reportlab's FlateDecode filter compresses a stream
-    from pnpforge.render.code_cache import store
-
-    store(path, deflated, keep=_SUBSETS_KEPT)
+    disk_cache.write(path, deflated, keep=_SUBSETS_KEPT)
     return DeflatedFont(data, deflated)
 
 
@@ -171,13 +161,13 @@ def deflated_fonts() -> Iterator[None]:
 
 def _subset_key(face: Any, subset: list[int]) -> str:
     """Everything a subset's bytes depend on: the characters in their order, the skeleton
-    and source font files (path, size, modification time), the store's recipe, and the
-    code (this module, the converter, reportlab's version)."""
+    (its digest) and source font file (path, size, modification time), the store's recipe,
+    and the code (this module, the converter, reportlab's version)."""
     store: GlyphStore = face.glyph_store
     digest = hashlib.sha256(_code_signature().encode())
-    for part in (face.skeleton_path, store.src):
-        st = os.stat(part)
-        digest.update(f"\0{part}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    digest.update(f"\0{face.skeleton_digest}".encode())
+    st = os.stat(store.src)
+    digest.update(f"\0{store.src}\0{st.st_size}\0{st.st_mtime_ns}".encode())
     regular = store.regular.folder if store.regular else None
     digest.update(f"\0{store.kind}\0{store.folder}\0{regular}\0{subset}".encode())
     return digest.hexdigest()
