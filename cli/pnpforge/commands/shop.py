@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from pnpforge.commands._common import LANG, echo_json, handled, in_language, open_db
-from pnpforge.errors import PnpError, ValidationFailed
+from pnpforge.errors import ValidationFailed
 
 PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
 TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
