@@ -108,7 +108,7 @@ def timed(fn, runs: int) -> float:
 
 
 def measure(rows: int, runs: int, folder: Path) -> dict[str, float]:
-    from pnpforge.importer import import_cards
+    from pnpforge.edit import import_cards
     from pnpforge.store.db import open_db
     from pnpforge.validate import validate_game
 

@@ -102,12 +102,13 @@ def _bundle(db: Path, target: Path, mutation: str | None = None) -> None:
 
 
 def _export(db: Path, target: Path) -> None:
-    from pnpforge.edit import export_cards, set_card
+    from pnpforge.api import Project
+    from pnpforge.edit import set_card
     from pnpforge.store.db import open_db
 
     handle = open_db(db)
     set_card(handle, "mini", "H-01", {"text": "=1+2", "notes": "-1 -3 -6 -10 X"})
-    target.write_text(export_cards(handle, "mini", "csv"), encoding="utf-8")
+    target.write_text(Project(handle, Path("cards.db")).export_cards("mini", "csv"), encoding="utf-8")
 
 
 @contextlib.contextmanager

@@ -6,9 +6,11 @@ import csv
 import io
 import json
 import sqlite3
+from pathlib import Path
 
 from dbcopies import shipped_copy
-from pnpforge import edit, importer
+from pnpforge import edit
+from pnpforge.api import Project
 from pnpforge.model import Card
 from pnpforge.rules.static import static_findings
 from pnpforge.store import bundle, repo
@@ -106,7 +108,8 @@ def test_provisional_values_are_design_space(tmp_path):
 
 def test_import_marks_changed_values_and_honours_correction(tmp_path):
     db = open_db(shipped_copy(tmp_path))
-    rows = list(csv.DictReader(io.StringIO(edit.export_cards(db, "infiltraitors", "csv"))))
+    exported = Project(db, Path("cards.db")).export_cards("infiltraitors", "csv")
+    rows = list(csv.DictReader(io.StringIO(exported)))
     for row in rows:
         if row["id"] == "M05":
             row["bullets"] = "8"
@@ -117,7 +120,7 @@ def test_import_marks_changed_values_and_honours_correction(tmp_path):
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    importer.import_cards(db, "infiltraitors", path)
+    edit.import_cards(db, "infiltraitors", path)
     assert "bullets" in repo.get_card(db, "infiltraitors", "M05").provisional_fields
     assert [d.card for d in edition_differences(db, "infiltraitors")] == ["M05", "M06"]
     for row in rows:
@@ -127,7 +130,7 @@ def test_import_marks_changed_values_and_honours_correction(tmp_path):
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    importer.import_cards(db, "infiltraitors", path, correction="mission sheet re-read")
+    edit.import_cards(db, "infiltraitors", path, correction="mission sheet re-read")
     assert "bullets" not in repo.get_card(db, "infiltraitors", "M07").provisional_fields
     assert [d.card for d in edition_differences(db, "infiltraitors")] == ["M05", "M06"]
 

@@ -17,10 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnpforge.cardio import ATTR_COLUMNS
-from pnpforge.edit import add_card, remove_card, set_card
+from pnpforge.edit import add_card, import_cards, remove_card, set_card
 from pnpforge.errors import PnpError
-from pnpforge.importer import import_cards
+from pnpforge.formats.records import ATTR_COLUMNS
 from pnpforge.query import search
 from pnpforge.store.db import open_db
 from pnpforge.store.dump import dump

@@ -167,7 +167,7 @@ def test_an_empty_list_cell_reads_back_as_an_empty_list(run, tmp_path, mini_db):
 
 
 def test_formula_cells_are_escaped_and_round_trip_exactly(run, tmp_path, mini_db):
-    from pnpforge.cardio import csv_escape, csv_unescape
+    from pnpforge.formats.records import csv_escape, csv_unescape
 
     hostile = [
         '=HYPERLINK("http://x","y")',
@@ -240,7 +240,7 @@ def test_names_are_normalised_and_compared_normalised(run, tmp_path, mini_db):
 
 
 def test_size_and_row_limits_are_clear(run, tmp_path, mini_db, monkeypatch):
-    from pnpforge import cardio
+    from pnpforge.formats import records as cardio
 
     monkeypatch.setattr(cardio, "MAX_ROWS", 3)
     src = tmp_path / "many.csv"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pnpforge.design.changes import changed_since, diff_releases, reprint_query
 from pnpforge.edit import add_card, remove_card, set_card
 from pnpforge.errors import PnpError
+from pnpforge.query.changes import changed_since, diff_releases, reprint_query
 from pnpforge.store import releases, repo
 from pnpforge.store.db import open_db
 
@@ -133,7 +133,7 @@ def test_nothing_to_reprint_and_unknown_tag_are_one_line_errors(shipped_db: Path
 def test_rules_summary_ends_with_a_changelog_once_something_changed(
     shipped_db: Path, run, tmp_path: Path
 ) -> None:
-    from pnpforge.design.changelog import changelog_markdown
+    from pnpforge.docs.changelog import changelog_markdown
 
     db = open_db(shipped_db)
     assert changelog_markdown(db, "enforcer") == ""  # fresh from the rulebook: no page

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpforge.design.urlimport import as_url
+from pnpforge.formats.link import as_url
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 

@@ -35,7 +35,7 @@ _LIBRARIES = (
 )
 # pnpforge packages that never shape a kit's bytes (the rules engines, the command line,
 # editing, import and validation): a change there does not make every kit stale.
-_NOT_DRAWING = frozenset(("rules", "commands", "validate", "app.py", "edit.py", "importer.py"))
+_NOT_DRAWING = frozenset(("rules", "commands", "validate", "app.py", "edit.py", "api.py"))
 _ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff")
 
 _code_digest: str | None = None

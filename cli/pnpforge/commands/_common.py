@@ -9,14 +9,15 @@ import sqlite3
 import sys
 import unicodedata
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import typer
 
 from pnpforge.errors import PnpError
 
-_state: dict[str, Any] = {"db": None}
+if TYPE_CHECKING:
+    from pnpforge.api import Database, Project
 
 
 LANG = typer.Option(
@@ -30,17 +31,26 @@ LANG = typer.Option(
 
 
 def set_db_path(path: str | None) -> None:
-    _state["db"] = path
+    """Remember `pnp --db PATH` on the command line's root context, for every sub-command."""
+    click.get_current_context().find_root().meta["pnpforge.db"] = path
 
 
 def db_path() -> str | None:
-    return _state["db"]
+    """The --db given to this command line (None: $PNP_DB, else ./cards.db)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.find_root().meta.get("pnpforge.db") if ctx is not None else None
 
 
-def open_db(**kw: Any):
-    from pnpforge.store.db import open_db as _open
+def project(*, create: bool = False, readonly: bool = False, scratch: bool = False) -> Project:
+    """The project --db names, opened through the library API."""
+    from pnpforge.api import Project  # the library (sqlite-utils) stays off `pnp --help` start-up
 
-    return _open(_state["db"], **kw)
+    return Project.open(db_path(), create=create, readonly=readonly, scratch=scratch)
+
+
+def open_db(*, create: bool = False, readonly: bool = False, scratch: bool = False) -> Database:
+    """The database handle of `project()`, for commands that call the render and docs stages."""
+    return project(create=create, readonly=readonly, scratch=scratch).db
 
 
 @contextlib.contextmanager
@@ -56,11 +66,11 @@ def handled() -> Iterator[None]:
     except PnpError as exc:
         _fail(str(exc), exc.exit_code)
     except sqlite3.DatabaseError as exc:
-        from pnpforge.store.db import describe_error, is_situation, resolve_path
+        from pnpforge.store.db import describe_error, is_situation, resolve_path  # only on an error
 
         if not is_situation(exc):
             raise  # a mistake in pnpforge's own SQL: keep the traceback
-        _fail(describe_error(resolve_path(_state["db"]), exc), 2)
+        _fail(describe_error(resolve_path(db_path()), exc), 2)
     except OSError as exc:
         if exc.errno == errno.EPIPE:
             raise  # stdout closed by the reader (`pnp games | head`): Typer ends silently

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from typing import TYPE_CHECKING, Any
+
 import typer
 
-from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, open_db, table
+from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, project, table
 from pnpforge.errors import PnpError
+
+if TYPE_CHECKING:
+    from pnpforge.api import Project
+    from pnpforge.model import Card
 
 app = typer.Typer(help="Query and edit the cards of a game.", no_args_is_help=True)
 
 
-def _record(card, with_game: bool = False) -> dict:
-    from pnpforge.cardio import card_record
+def _record(card: Card, with_game: bool = False) -> dict[str, Any]:
+    from pnpforge.formats.records import card_record  # the library stays off `pnp --help` start-up
 
     d = card_record(card)
     return {"game": card.game, **d} if with_game else d
 
 
-def _summary(card, order: dict[tuple[str, str], list[str]]) -> str:
+def _summary(card: Card, order: dict[tuple[str, str], list[str]]) -> str:
     """Field values in the card type's own order (the order a designer defined them in)."""
     names = order.get((card.game, card.type)) or sorted(card.fields)
     parts = [
@@ -28,18 +36,17 @@ def _summary(card, order: dict[tuple[str, str], list[str]]) -> str:
     return " ".join(parts)
 
 
-def _field_order(cards: list) -> dict[tuple[str, str], list[str]]:
-    from pnpforge.store import repo
-
-    db = open_db(readonly=True)
+def _field_order(proj: Project, cards: list[Card]) -> dict[tuple[str, str], list[str]]:
     return {
         (g, t.slug): [f.name for f in t.fields]
         for g in sorted({c.game for c in cards})
-        for t in repo.card_types(db, g)
+        for t in proj.card_types(g)
     }
 
 
-def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = False) -> None:
+def output_cards(
+    proj: Project, cards: list[Card], as_json: bool, as_csv: bool, with_game: bool = False
+) -> None:
     """One listing format for list and search."""
     if as_json and as_csv:
         raise typer.BadParameter("choose one of --json and --csv")
@@ -47,10 +54,7 @@ def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = Fal
         echo_json([_record(c, with_game) for c in cards])
         return
     if as_csv:
-        import csv
-        import io
-
-        from pnpforge.cardio import ATTR_COLUMNS, _cell, csv_escape
+        from pnpforge.formats.records import ATTR_COLUMNS, cell, csv_escape  # off start-up, as above
 
         keys = sorted({k for c in cards for k in c.fields})
         buf = io.StringIO()
@@ -59,15 +63,15 @@ def output_cards(cards: list, as_json: bool, as_csv: bool, with_game: bool = Fal
         for c in cards:
             row = (
                 ([c.game] if with_game else [])
-                + [_cell(getattr(c, k)) for k in ATTR_COLUMNS]
-                + [_cell(c.fields.get(k)) for k in keys]
+                + [cell(getattr(c, k)) for k in ATTR_COLUMNS]
+                + [cell(c.fields.get(k)) for k in keys]
             )
             w.writerow([csv_escape(cell) for cell in row])
         typer.echo(buf.getvalue(), nl=False)
         return
     headers = (["game"] if with_game else []) + ["id", "type", "name", "name_en", "copies", "fields", "P"]
-    order = _field_order(cards)
-    rows = [
+    order = _field_order(proj, cards)
+    rows: list[list[Any]] = [
         ([c.game] if with_game else [])
         + [c.id, c.type, c.name, c.name_en, c.copies, _summary(c, order), "P" if c.is_provisional else ""]
         for c in cards
@@ -87,14 +91,9 @@ def list_cmd(
     as_csv: bool = typer.Option(False, "--csv", help="Print CSV."),
 ) -> None:
     """List a game's cards."""
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        if type_:
-            repo.get_card_type(db, game, type_)
-        output_cards(repo.list_cards(db, game, type_), as_json, as_csv)
+        proj = project(readonly=True)
+        output_cards(proj, proj.cards(game, type_), as_json, as_csv)
 
 
 @app.command("show")
@@ -104,20 +103,18 @@ def show_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Show one card in full, with which values are provisional."""
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db(readonly=True)
-        card = repo.get_card(db, game, card_id)
+        proj = project(readonly=True)
+        card = proj.card(game, card_id)
         if as_json:
             echo_json(_record(card))
             return
-        ctype = repo.get_card_type(db, game, card.type)
+        ctype = proj.card_type(game, card.type)
 
         def mark(name: str) -> str:
             return "  (provisional)" if card.is_value_provisional(name) else ""
 
-        game_language = repo.get_game(db, game).language
+        game_language = proj.game(game).language
         sep = "、" if game_language.startswith(("zh", "ja")) else ", "  # the game's own list separator
         english = f"  ({card.name_en})" if card.name_en and card.name_en != card.name else ""
         type_names = ctype.name if ctype.name_en in ("", ctype.name) else f"{ctype.name} / {ctype.name_en}"
@@ -158,12 +155,9 @@ def search_cmd(
     as_csv: bool = typer.Option(False, "--csv", help="Print CSV."),
 ) -> None:
     """Search cards: field:value, field>=N, type:, name:, is:provisional, -negation, or, ( )."""
-    from pnpforge.query import search
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db(readonly=True)
-        slugs = {g.slug for g in repo.list_games(db)}
+        proj = project(readonly=True)
+        slugs = {g.slug for g in proj.games()}
         game = args[0] if len(args) > 1 and args[0] in slugs else None
         if len(args) > 1 and game is None:
             raise PnpError(
@@ -171,7 +165,7 @@ def search_cmd(
                 f"quote the query if it has spaces"
             )
         text = " ".join(args[1:] if game else args)
-        output_cards(search(db, game, text), as_json, as_csv, with_game=game is None)
+        output_cards(proj, proj.search(text, game), as_json, as_csv, with_game=game is None)
 
 
 def _pairs(assignments: list[str]) -> dict[str, str]:
@@ -192,11 +186,8 @@ def add_cmd(
     assignments: list[str] = typer.Argument(None, help="key=value: name=…, copies=…, fields."),
 ) -> None:
     """Add a card; refused (nothing written) if it would be invalid."""
-    from pnpforge import edit
-
     with handled():
-        db = open_db()
-        card, deck = edit.add_card(db, game, card_type, card_id, _pairs(assignments or []))
+        card, deck = project().add_card(game, card_type, card_id, _pairs(assignments or []))
         typer.echo(f"added {game}/{card.id} ({card.name})")
         echo_problems(deck, "deck check (not blocking):")
 
@@ -209,11 +200,8 @@ def set_cmd(
     correction: str | None = CORRECTION,
 ) -> None:
     """Change a card's attributes and fields, all or nothing."""
-    from pnpforge import edit
-
     with handled():
-        db = open_db()
-        card, deck = edit.set_card(db, game, card_id, _pairs(assignments), correction=correction)
+        card, deck = project().set_card(game, card_id, _pairs(assignments), correction=correction)
         typer.echo(f"updated {game}/{card.id}")
         echo_problems(deck, "deck check (not blocking):")
 
@@ -225,16 +213,13 @@ def rm_cmd(
     yes: bool = typer.Option(False, "--yes", "-y", help="Don't ask for confirmation."),
 ) -> None:
     """Remove a card (asks first unless --yes)."""
-    from pnpforge import edit
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db()
-        card = repo.get_card(db, game, card_id, strict=False)
+        proj = project()
+        card = proj.card(game, card_id, strict=False)
         if not yes and not typer.confirm(f"Remove {game}/{card.id} ({card.name})?"):
             typer.echo("nothing removed")
             raise typer.Exit(1)
-        deck = edit.remove_card(db, game, card_id)
+        deck = proj.remove_card(game, card_id)
         typer.echo(f"removed {game}/{card_id}")
         echo_problems(deck, "deck check (not blocking):")
 
@@ -246,29 +231,19 @@ def history_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Every insert, update and delete of a game's cards (recorded by database triggers)."""
-    from pnpforge.store import edition, repo
-
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        rows = repo.history(db, game, card_id)
-        reasons = edition.corrections(db, game, card_id)
-        for r in rows:
-            r["correction"] = reasons.get(r["seq"])
+        entries = project(readonly=True).history(game, card_id)
         if as_json:
-            echo_json(rows)
+            echo_json([e.to_dict() for e in entries])
             return
-        from pnpforge.model import card_changes
-
         out = []
-        for r in rows:
-            b, a = r["before"] or {}, r["after"] or {}
+        for e in entries:
             detail = (
-                ", ".join(f"{k}: {old!r} → {new!r}" for k, (old, new) in card_changes(b, a).items())
-                if r["op"] == "update"
-                else (a or b).get("name", "")
+                ", ".join(f"{k}: {old!r} → {new!r}" for k, (old, new) in e.changes.items())
+                if e.op == "update"
+                else (e.after or e.before or {}).get("name", "")
             )
-            if r["correction"]:
-                detail = f"{detail} (correction: {r['correction']})"
-            out.append([r["seq"], r["at"], r["op"], r["card"], detail])
+            if e.correction:
+                detail = f"{detail} (correction: {e.correction})"
+            out.append([e.seq, e.at, e.op, e.card, detail])
         typer.echo(table(["#", "at", "op", "card", "change"], out, max_col=80))

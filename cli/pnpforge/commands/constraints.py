@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db, table
+from pnpforge.commands._common import echo_json, handled, project, table
 
 app = typer.Typer(help="Deck constraints: the rulebook's rules about a whole deck.", no_args_is_help=True)
 
@@ -17,15 +15,8 @@ def list_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List the game's constraints with how many breaches each has now."""
-    from pnpforge.store import repo
-    from pnpforge.store.constraints import list_constraints
-    from pnpforge.validate.constraints import evaluate, selector
-
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        select = selector(db, game, repo.list_cards(db, game))
-        items = [(c, evaluate(c, select)) for c in list_constraints(db, game)]
+        items = project(readonly=True).constraints(game)
         if as_json:
             echo_json([{**c.to_dict(), "breaches": [b.message for b in breaches]} for c, breaches in items])
             return
@@ -57,24 +48,12 @@ def add_cmd(
     replace: bool = typer.Option(False, "--replace", help="Overwrite a constraint with this id."),
 ) -> None:
     """Add a constraint; refused with what is allowed when its parameters do not fit the kind."""
-    from pnpforge.errors import PnpError
-    from pnpforge.store import repo
-    from pnpforge.store.constraints import Constraint, check_params, insert_constraint
-    from pnpforge.store.db import transaction
-    from pnpforge.validate.constraints import run_constraint, selector
+    from pnpforge.api import Constraint, load_json_param  # the library stays off `pnp --help` start-up
 
     with handled():
-        try:
-            decoded = json.loads(params)
-        except ValueError as exc:
-            raise PnpError(f"--params is not valid JSON: {exc}") from None
-        check_params(kind, decoded)
-        db = open_db()
-        repo.get_game(db, game)
+        decoded = load_json_param(params, "--params")
         constraint = Constraint(game, constraint_id, kind, label, decoded, provisional, source)
-        breaches = run_constraint(constraint, selector(db, game, repo.list_cards(db, game)))
-        with transaction(db) as conn:
-            insert_constraint(conn, constraint, replace=replace)
+        breaches = project().add_constraint(constraint, replace=replace)
         typer.echo(
             f"added {constraint_id} to {game}: "
             + ("the deck keeps it" if not breaches else f"{len(breaches)} breach(es) now")
@@ -89,15 +68,8 @@ def rm_cmd(
     constraint_id: str = typer.Argument(..., metavar="ID", help="Constraint id."),
 ) -> None:
     """Remove a constraint."""
-    from pnpforge.store import repo
-    from pnpforge.store.constraints import delete_constraint
-    from pnpforge.store.db import transaction
-
     with handled():
-        db = open_db()
-        repo.get_game(db, game)
-        with transaction(db) as conn:
-            delete_constraint(conn, game, constraint_id)
+        project().remove_constraint(game, constraint_id)
         typer.echo(f"removed {constraint_id} from {game}")
 
 

@@ -7,19 +7,17 @@ from typing import Any
 
 import typer
 
-from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, open_db, table
+from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, project, table
+from pnpforge.errors import PnpError
 
 
 def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON array.")) -> None:
     """List the games with titles, players, card types and card counts."""
-    from pnpforge.query.select import copies_per_type
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db(readonly=True)
+        proj = project(readonly=True)
         out: list[dict[str, Any]] = []
-        for g in repo.list_games(db):
-            counts = copies_per_type(db, g.slug)
+        for g in proj.games():
+            counts = proj.copies_per_type(g.slug)
             types = [
                 {
                     "slug": t.slug,
@@ -31,7 +29,7 @@ def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON a
                     "size_provisional": t.size_provisional,
                     "cards": counts.get(t.slug, 0) or 0,
                 }
-                for t in repo.card_types(db, g.slug)
+                for t in proj.card_types(g.slug)
             ]
             out.append(
                 {
@@ -91,18 +89,14 @@ def validate_cmd(
     ),
 ) -> None:
     """Validate cards, references and composition; exit 1 when there are errors."""
-    from pnpforge.store import repo
-    from pnpforge.validate import ERROR, validate_game
+    from pnpforge.validate import ERROR  # the library stays off `pnp --help` start-up
 
     with handled():
-        db = open_db(readonly=True)
-        slugs = [game] if game else [g.slug for g in repo.list_games(db)]
-        problems = [p for s in slugs for p in validate_game(db, s)]
+        proj = project(readonly=True)
+        problems = proj.validate(game, lang, strict=strict)
+        slugs = [game] if game else [g.slug for g in proj.games()]
         if lang is not None:
-            from pnpforge.lang.status import problems as language_problems
-
-            slugs = [s for s in slugs if repo.get_game(db, s).language != lang]
-            problems += [p for s in slugs for p in language_problems(db, s, lang, strict=strict)]
+            slugs = [s for s in slugs if proj.game(s).language != lang]
         errors = [p for p in problems if p.severity == ERROR]
         warns = [p for p in problems if p.severity != ERROR]
         if as_json:
@@ -110,7 +104,7 @@ def validate_cmd(
         else:
             rows = []
             for s in slugs:
-                n = sum(c.copies for c in repo.list_cards(db, s, strict=False) if type(c.copies) is int)
+                n = sum(c.copies for c in proj.cards_leniently(s) if type(c.copies) is int)
                 rows.append([s, n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)])
             typer.echo(table(["game", "cards", "errors", "warnings"], rows))
             # a missing art file is shown always; provisional values only with --warnings
@@ -152,12 +146,10 @@ def import_cmd(
     ),
 ) -> None:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
-    from pnpforge import importer
-
     with handled():
-        db = open_db(scratch=dry_run)  # a dry run imports into a private copy and rolls back
-        result = importer.import_cards(
-            db, game, file, fmt, encoding, dry_run, correction=correction, allow_private=allow_private_network
+        proj = project(scratch=dry_run)  # a dry run imports into a private copy and rolls back
+        result = proj.import_cards(
+            game, file, fmt, encoding, dry_run, correction=correction, allow_private=allow_private_network
         )
         for ch in result.changes:
             if ch.op == "add":
@@ -185,18 +177,19 @@ def export_cmd(
     CSV cells a spreadsheet would run as a formula (starting with = + - @) get a
     leading apostrophe, which pnp import removes again.
     """
-    from pnpforge import edit
+    from pnpforge.outfile import write_bytes, write_text  # off `pnp --help` start-up
 
     with handled():
+        proj = project(readonly=True)
         if fmt == "xlsx" or (output is not None and output.suffix.lower() == ".xlsx"):
-            from pnpforge.design.sheets import export_file
-
-            typer.echo(export_file(open_db(readonly=True), game, output))
+            proj.game(game)
+            if output is None:
+                raise PnpError("XLSX is a binary format: name the file with -o FILE.xlsx")
+            write_bytes(output, proj.export_workbook(game))
+            typer.echo(f"wrote {output} ({len(proj.card_types(game))} sheet(s), one per card type)")
             return
-        text = edit.export_cards(open_db(readonly=True), game, fmt)
+        text = proj.export_cards(game, fmt)
         if output:
-            from pnpforge.outfile import write_text
-
             write_text(output, text)
             typer.echo(f"wrote {output}")
         else:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from pnpforge.commands._common import CORRECTION, db_path, echo_problems, handled, open_db
+from pnpforge.commands._common import CORRECTION, db_path, echo_problems, handled, project
 
 db_app = typer.Typer(help="Create and dump card databases.", no_args_is_help=True)
 game_app = typer.Typer(help="Import and export whole games (definition and cards).", no_args_is_help=True)
@@ -15,21 +15,18 @@ game_app = typer.Typer(help="Import and export whole games (definition and cards
 @db_app.command("init")
 def init_cmd() -> None:
     """Create an empty card database at --db (or $PNP_DB, or ./cards.db)."""
-    from pnpforge.store.db import resolve_path
-
     with handled():
-        open_db(create=True)
-        typer.echo(f"created {resolve_path(db_path())}")
+        typer.echo(f"created {project(create=True).path}")
 
 
 @db_app.command("upgrade")
 def upgrade_cmd() -> None:
     """Bring a card database's schema up to date (and finish an interrupted write's roll-back)."""
-    from pnpforge.store.db import resolve_path, upgrade
+    from pnpforge.api import Project  # the library stays off `pnp --help` start-up
 
     with handled():
-        old, new = upgrade(db_path())
-        where = resolve_path(db_path())
+        old, new = Project.upgrade(db_path())
+        where = Project.path_of(db_path())
         typer.echo(
             f"{where}: schema version {old} → {new}"
             if old != new
@@ -40,12 +37,11 @@ def upgrade_cmd() -> None:
 @db_app.command("dump")
 def dump_cmd(path: Path | None = typer.Argument(None, help="Database file (default: --db).")) -> None:
     """A deterministic text dump, for review and for `git diff cards.db` (see README)."""
-    from pnpforge.store.db import open_db as open_path
-    from pnpforge.store.dump import dump
+    from pnpforge.api import Project  # the library stays off `pnp --help` start-up
 
     with handled():
-        db = open_path(path, readonly=True) if path else open_db(readonly=True)
-        for line in dump(db):
+        proj = Project.open(path, readonly=True) if path else project(readonly=True)
+        for line in proj.dump():
             typer.echo(line)
 
 
@@ -56,11 +52,11 @@ def game_import_cmd(
     correction: str | None = CORRECTION,
 ) -> None:
     """Import a whole game from a bundle; all cards are validated first."""
-    from pnpforge import importer
+    from pnpforge.api import read_bundle  # the library stays off `pnp --help` start-up
 
     with handled():
-        data = importer.read_bundle(file)  # a bad file is refused before the database is opened
-        slug, deck = importer.import_bundle(open_db(), data, file, replace, correction=correction)
+        data = read_bundle(file)  # a bad file is refused before the database is opened
+        slug, deck = project().import_bundle(data, file, replace, correction=correction)
         typer.echo(f"imported game {slug}")
         echo_problems(deck, "deck check (not blocking):")
 
@@ -71,13 +67,11 @@ def game_export_cmd(
     output: Path | None = typer.Option(None, "-o", "--output", help="Write here."),
 ) -> None:
     """Export a whole game as a bundle (definition, cards, composition, glossary, rules)."""
-    from pnpforge.store import bundle
+    from pnpforge.outfile import write_text  # off `pnp --help` start-up
 
     with handled():
-        text = bundle.dumps(bundle.export(open_db(readonly=True), game))
+        text = project(readonly=True).export_game(game)
         if output:
-            from pnpforge.outfile import write_text
-
             write_text(output, text)
             typer.echo(f"wrote {output}")
         else:

@@ -78,7 +78,7 @@ def print_cmd(
             from pnpforge.render import print_cards
 
             if changed_since is not None:
-                from pnpforge.design.changes import reprint_query
+                from pnpforge.query.changes import reprint_query
 
                 query = reprint_query(open_db(readonly=True), game, changed_since, query)
             opts = PrintOptions(

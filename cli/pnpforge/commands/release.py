@@ -60,7 +60,7 @@ def diff_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the diff as JSON."),
 ) -> None:
     """Cards added, removed and changed (field: before → after) between releases or since the last."""
-    from pnpforge.design.changes import diff_releases, text_lines
+    from pnpforge.query.changes import diff_releases, text_lines
 
     with handled():
         diff = diff_releases(open_db(readonly=True), game, tag, tag2)

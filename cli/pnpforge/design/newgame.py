@@ -19,10 +19,14 @@ from typing import Any
 
 import sqlite_utils
 
-from pnpforge import cardio
 from pnpforge.design import infer
+from pnpforge.design.layouts import write_layouts
+from pnpforge.edit import import_bundle
 from pnpforge.errors import PnpError
+from pnpforge.formats import records as card_records
+from pnpforge.formats.xlsx import read_tables
 from pnpforge.model import FieldDef
+from pnpforge.store import bundle, releases
 
 LANGUAGES = ("zh-Hant", "zh-Hans", "en", "ja", "ko")
 DEFAULT_SIZE = (63.0, 88.0)
@@ -107,9 +111,9 @@ def read_sheet(path: Path, encoding: str | None = None) -> tuple[list[str], list
         raise PnpError(f"{path}: --from takes a .csv or .xlsx file")
     if not path.is_file():
         raise PnpError(f"no such file: {path}")
-    text = cardio.decode(path.read_bytes(), path, encoding)
+    text = card_records.decode(path.read_bytes(), path, encoding)
     lines = text.splitlines()
-    delimiter = "\t" if suffix == ".tsv" else cardio.sniff_delimiter(lines[0] if lines else "", "name")
+    delimiter = "\t" if suffix == ".tsv" else card_records.sniff_delimiter(lines[0] if lines else "", "name")
     reader = csv.reader(lines, delimiter=delimiter)
     try:
         header = [h.strip() for h in next(reader)]
@@ -131,8 +135,6 @@ def read_sheet(path: Path, encoding: str | None = None) -> tuple[list[str], list
 
 
 def _read_xlsx(path: Path) -> tuple[list[str], list[infer.Row]]:
-    from pnpforge.design.sheets import read_tables
-
     header: list[str] = []
     rows: list[infer.Row] = []
     tables = list(read_tables(path))
@@ -304,9 +306,6 @@ def create_game(
     replace: bool = False,
 ) -> NewGame:
     """Make the game: infer, import as one validated bundle, write layouts, release v0.1."""
-    from pnpforge.importer import import_bundle
-    from pnpforge.store import bundle, releases
-
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", spec.slug):
         raise PnpError(f"game slug {spec.slug!r}: use lower-case letters, digits and '-' (e.g. my-game)")
     if spec.language is not None and spec.language not in LANGUAGES:
@@ -346,8 +345,6 @@ def create_game(
 def write_layouts_for(
     folder: Path, title: str, types: list[infer.InferredType], size: tuple[float, float]
 ) -> tuple[list[Path], list[Path]]:
-    from pnpforge.design.layouts import write_layouts
-
     try:
         return write_layouts(folder, title, [(t.slug, t.name, t.fields) for t in types], *size)
     except OSError as exc:

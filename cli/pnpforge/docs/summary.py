@@ -16,6 +16,7 @@ from pathlib import Path
 import sqlite_utils
 
 from pnpforge.docs import context, markup
+from pnpforge.docs.changelog import changelog_markdown
 from pnpforge.docs.summary_pdf import MM as MM  # re-exported: page geometry of the summary
 from pnpforge.docs.summary_pdf import PAPERS_MM, typeset
 from pnpforge.errors import PnpError
@@ -43,9 +44,7 @@ def summary_markdown(db: sqlite_utils.Database, game: str, root: Path | None = N
     root = root or context.templates_dir(db)
     ctx = context.build_context(db, game, root=root)
     text = context.render(context.pick_template(game, "summary.md.j2", root), ctx, root)
-    from pnpforge.design.changelog import changelog_markdown  # the releases' page, when there are changes
-
-    text += changelog_markdown(db, game)
+    text += changelog_markdown(db, game)  # the releases' page, when there are changes
     return markup.to_markdown(markup.parse(text))
 
 

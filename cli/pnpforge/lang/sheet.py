@@ -18,8 +18,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from pnpforge.cardio import csv_escape, csv_unescape, decode
 from pnpforge.errors import PnpError
+from pnpforge.formats.records import csv_escape, csv_unescape, decode
 from pnpforge.lang.status import game_status
 from pnpforge.lang.units import Unit
 from pnpforge.store import translations
@@ -115,7 +115,7 @@ class ImportResult:
 def read_rows(path: Path) -> list[tuple[str, dict[str, str]]]:
     """(where, row) of every non-blank row of a .csv or .xlsx translation sheet."""
     if _format(path) == "xlsx":
-        from pnpforge.design.sheets import read_tables
+        from pnpforge.formats.xlsx import read_tables
 
         for _name, header, body in read_tables(path):
             return [

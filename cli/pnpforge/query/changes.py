@@ -14,7 +14,7 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, card_changes, field_names
-from pnpforge.store import releases
+from pnpforge.store import releases, repo
 
 # What a card prints: every attribute but its identity and the designer's bookkeeping.
 PRINTED = field_names(Card, "game", "id", "source", "notes", "created_at", "updated_at")
@@ -97,8 +97,6 @@ def diff_releases(
     db: sqlite_utils.Database, game: str, old_tag: str | None = None, new_tag: str | None = None
 ) -> Diff:
     """`pnp diff`: TAG..TAG2, TAG..now, or the last release..now."""
-    from pnpforge.store import repo
-
     repo.get_game(db, game)
     if old_tag is None:
         known = releases.list_releases(db, game)

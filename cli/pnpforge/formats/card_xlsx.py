@@ -7,7 +7,7 @@ numbers so a spreadsheet sorts and sums them; text is stored as text even
 when it starts with `=`, so opening an export never runs a formula, and no
 escaping is needed.  Import reads every worksheet: a `type` column names each
 row's card type, else the worksheet's name does.  Rows then go through the
-very validation a CSV import does (`pnpforge.importer`), all or nothing.
+very validation a CSV import does (`pnpforge.edit`), all or nothing.
 Reading goes through the guarded reader `pnpforge.formats.xlsx`; openpyxl
 only writes.
 """
@@ -20,9 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pnpforge.cardio import ATTR_COLUMNS, MAX_ROWS, Record
 from pnpforge.errors import PnpError
-from pnpforge.model import Card, CardType
+from pnpforge.formats import xlsx
+from pnpforge.formats.records import ATTR_COLUMNS, MAX_ROWS, Record, cell
+from pnpforge.model import PROVENANCES, Card, CardType
 
 _NUMERIC_ATTRIBUTES = ("copies",)
 
@@ -43,8 +44,6 @@ def cell_text(value: Any) -> str:
 def read_tables(path: Path) -> Iterator[tuple[str, list[str], Iterator[tuple[int, list[str]]]]]:
     """Each non-empty worksheet as (name, header, rows of (row number, cells as text)),
     read by the one guarded XLSX reader (formats.xlsx: sizes, cells and XML checked)."""
-    from pnpforge.formats import xlsx
-
     return xlsx.read_tables(Path(path))
 
 
@@ -71,12 +70,10 @@ def read_records(path: Path) -> Iterator[Record]:
 
 
 def _export_value(card: Card, key: str, numeric: bool) -> Any:
-    from pnpforge.cardio import _cell
-
     value = getattr(card, key) if key in ATTR_COLUMNS else card.fields.get(key)
     if numeric and isinstance(value, int) and not isinstance(value, bool):
         return value
-    return _cell(value)
+    return cell(value)
 
 
 def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:
@@ -94,9 +91,9 @@ def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:
         for card in (c for c in cards if c.type == ctype.slug):
             sheet.append([_export_value(card, k, k in numeric) for k in columns])
         for row in sheet.iter_rows(min_row=2):
-            for cell in row:
-                if isinstance(cell.value, str):
-                    cell.data_type = TYPE_STRING  # '=…' stays text, never a formula
+            for written in row:
+                if isinstance(written.value, str):
+                    written.data_type = TYPE_STRING  # '=…' stays text, never a formula
         sheet.freeze_panes = "B2"
         _add_dropdowns(sheet, columns, ctype)
     if not types:
@@ -116,8 +113,6 @@ def _add_dropdowns(sheet: Any, columns: list[str], ctype: CardType) -> None:
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
-    from pnpforge.model import PROVENANCES
-
     choices: dict[str, list[str]] = {"provenance": list(PROVENANCES)}
     choices.update({f.name: [str(v) for v in f.allowed or []] for f in ctype.fields if f.type == "enum"})
     for name, allowed in choices.items():
@@ -135,16 +130,3 @@ def _add_dropdowns(sheet: Any, columns: list[str], ctype: CardType) -> None:
         )
         rule.add(f"{letter}2:{letter}1048576")
         sheet.add_data_validation(rule)
-
-
-def export_file(db: Any, game: str, output: Path | None) -> str:
-    """Write the game's cards to `output` as XLSX; the line the command prints."""
-    from pnpforge.outfile import write_bytes
-    from pnpforge.store import repo
-
-    if output is None:
-        raise PnpError("XLSX is a binary format: name the file with -o FILE.xlsx")
-    repo.get_game(db, game)
-    types = repo.card_types(db, game)
-    write_bytes(output, write_workbook(repo.list_cards(db, game), types))
-    return f"wrote {output} ({len(types)} sheet(s), one per card type)"

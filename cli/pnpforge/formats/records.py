@@ -1,4 +1,4 @@
-"""Cards to and from CSV and JSON files, the formats of `pnp import` / `pnp export`.
+"""Card records in CSV and JSON: the readers and writers under `pnp import` / `pnp export`.
 
 Export then import then export is byte-identical: columns and key order are
 fixed, lists are joined with '|' in CSV, and no timestamps are written.
@@ -6,7 +6,6 @@ fixed, lists are joined with '|' in CSV, and no timestamps are written.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import itertools
@@ -35,7 +34,7 @@ ATTR_COLUMNS = [
     "art",
     "notes",
 ]
-FORMATS = ("csv", "json", "xlsx")  # xlsx: pnpforge.design.sheets
+FORMATS = ("csv", "json", "xlsx")  # xlsx: pnpforge.formats.card_xlsx
 ENCODINGS_HINT = "big5, cp950, gbk, gb18030"
 
 
@@ -123,38 +122,7 @@ def csv_unescape(cell: str) -> str:
     return cell
 
 
-def read_records(
-    path: Path, fmt: str | None = None, encoding: str | None = None, allow_private: bool = False
-) -> Iterator[Record]:
-    """The records of an import file, one at a time (a CSV is never held whole in memory);
-    `allow_private` lets a link reach loopback and private addresses (formats.download)."""
-    from pnpforge.design import sheets, urlimport
-
-    url = urlimport.as_url(path)
-    if url:
-        return urlimport.read_records(url, fmt, encoding, allow_private)
-    path = Path(path)
-    fmt = detect_format(path, fmt)
-    if fmt == "xlsx":
-        return sheets.read_records(path)
-    size = _regular_file_size(path)
-    limit = MAX_IMPORT_BYTES if fmt == "csv" else MAX_JSON_BYTES
-    if size > limit:
-        raise PnpError(
-            f"{path} is {size // 2**20} MB, more than the {limit // 2**20} MB an import takes; "
-            f"split it into several files"
-        )
-    if fmt == "json":
-        return iter(_read_json(decode(_read_bytes(path), path, encoding), path))
-    if encoding:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise PnpError(f"unknown encoding '{encoding}' (try: utf-8, {ENCODINGS_HINT})") from None
-    return _read_csv_file(path, encoding)
-
-
-def _regular_file_size(path: Path) -> int:
+def regular_file_size(path: Path) -> int:
     """The size of `path`, refusing folders, FIFOs and devices (reading one would hang or fail)."""
     try:
         st = path.stat()
@@ -167,14 +135,14 @@ def _regular_file_size(path: Path) -> int:
     return st.st_size
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
         raise PnpError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _read_csv_file(path: Path, encoding: str | None) -> Iterator[Record]:
+def read_csv_file(path: Path, encoding: str | None) -> Iterator[Record]:
     """Stream a CSV file: decode errors are reported with the line they are on."""
     try:
         handle = open(path, encoding=encoding or "utf-8-sig", newline="")
@@ -182,7 +150,7 @@ def _read_csv_file(path: Path, encoding: str | None) -> Iterator[Record]:
         raise PnpError(f"cannot read {path}: {exc.strerror}") from None
     with handle:
         try:
-            yield from _read_csv(handle, path)
+            yield from read_csv(handle, path)
         except UnicodeDecodeError as exc:
             if encoding:
                 raise PnpError(f"{path} is not valid {encoding} near byte {exc.start}") from None
@@ -213,7 +181,7 @@ def sniff_delimiter(first_line: str, wanted: str) -> str:
     return max(DELIMITERS, key=lambda d: (len(cells[d]), d == ","))
 
 
-def _read_csv(lines: Iterable[str], path: Path) -> Iterator[Record]:
+def read_csv(lines: Iterable[str], path: Path) -> Iterator[Record]:
     csv.field_size_limit(MAX_CELL_CHARS)
     it = iter(lines)
     first = next(it, None)
@@ -251,7 +219,7 @@ def _read_csv(lines: Iterable[str], path: Path) -> Iterator[Record]:
         raise PnpError(f"{path}, line {reader.line_num}: broken CSV: {exc}") from None
 
 
-def _read_json(text: str, path: Path) -> list[Record]:
+def read_json(text: str, path: Path) -> list[Record]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -292,7 +260,8 @@ def field_columns(types: list[CardType]) -> list[str]:
     return seen
 
 
-def _cell(value: Any) -> str:
+def cell(value: Any) -> str:
+    """A value as the text of one CSV cell: lists joined with '|', booleans as true/false."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -321,8 +290,8 @@ def write_records(cards: list[Card], types: list[CardType], fmt: str) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
     for c in cards:
-        row = [_cell(getattr(c, k)) for k in ATTR_COLUMNS] + [
-            _cell(c.fields.get(k)) for k in cols[len(ATTR_COLUMNS) :]
+        row = [cell(getattr(c, k)) for k in ATTR_COLUMNS] + [
+            cell(c.fields.get(k)) for k in cols[len(ATTR_COLUMNS) :]
         ]
         w.writerow([csv_escape(cell) for cell in row])
     return buf.getvalue()

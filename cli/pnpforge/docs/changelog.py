@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from pnpforge.design.changes import CURRENT, Diff, compare, format_value
+from pnpforge.query.changes import CURRENT, Diff, compare, format_value
 from pnpforge.store import releases, repo
 
 TITLES = {"zh-Hant": "更新紀錄", "zh-Hans": "更新记录", "ja": "更新履歴", "ko": "변경 기록"}

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-from pnpforge import cardio
 from pnpforge.errors import PnpError
+from pnpforge.formats import download, records
 
-MAX_URL_BYTES = cardio.MAX_JSON_BYTES  # held in memory whole, like a JSON import
+MAX_URL_BYTES = records.MAX_JSON_BYTES  # held in memory whole, like a JSON import
 _URL_RE = re.compile(r"(https?):/+(.*)", re.IGNORECASE)
 
 
@@ -37,8 +37,6 @@ def as_url(path: Any) -> str | None:
 
 def fetch(url: str, timeout: float | None = None, allow_private: bool = False) -> bytes:
     """The whole body of `url` through the one guarded download (formats.download)."""
-    from pnpforge.formats import download
-
     answer = download.fetch(
         url, allow_private=allow_private, timeout=timeout, accept="text/csv, */*", limit=MAX_URL_BYTES
     )
@@ -52,16 +50,16 @@ def _looks_like_html(text: str) -> bool:
 
 def read_records(
     url: str, fmt: str | None = None, encoding: str | None = None, allow_private: bool = False
-) -> Iterator[cardio.Record]:
+) -> Iterator[records.Record]:
     """The records of the CSV at `url` (a link is CSV: JSON and XLSX are imported from files)."""
     if fmt not in (None, "csv"):
         raise PnpError(f"{url}: a link is read as CSV; download a {fmt} file and import that")
     # The reader names its source in messages only: the URL itself, not a Path (which drops a '/').
     label = cast(Path, url)
-    text = cardio.decode(fetch(url, allow_private=allow_private), label, encoding)
+    text = records.decode(fetch(url, allow_private=allow_private), label, encoding)
     if _looks_like_html(text):
         raise PnpError(
             f"{url} returned a web page, not CSV; publish the sheet as CSV "
             f"(Google Sheets: File → Share → Publish to web → CSV) and use that link"
         )
-    return cardio._read_csv(io.StringIO(text, newline=""), label)
+    return records.read_csv(io.StringIO(text, newline=""), label)

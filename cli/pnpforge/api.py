@@ -1,0 +1,382 @@
+"""The pnpforge library API: one project (a card database and its folder), everything it can do.
+
+`pnp`'s commands parse their options, call a method here and format what it
+returns; tests and `bench/` call the same methods.  A `Project` holds the one
+database handle (a `sqlite_utils.Database`, the project's only handle type)
+and the folder beside it, where a project's own `templates/`, `engines/` and
+`output/` live:
+
+    from pnpforge.api import Project
+
+    project = Project.open("cards.db", readonly=True)
+    for card in project.search("power>=3", game="enforcer"):
+        print(card.id, card.name)
+
+Writes go through `pnpforge.edit` (validated inside one write transaction,
+all or nothing); reads through `pnpforge.store` and `pnpforge.query`.  The
+outputs (print, build, shop, cut) load reportlab and Pillow only when called.
+User errors raise `pnpforge.errors.PnpError` with one line naming the card,
+field, file or path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
+
+from pnpforge import edit
+from pnpforge.errors import PnpError
+from pnpforge.formats import card_xlsx, records
+from pnpforge.model import Card, CardType, Game, card_changes
+from pnpforge.query import search as search_query
+from pnpforge.query.select import copies_per_type
+from pnpforge.store import bundle, edition, repo
+from pnpforge.store import db as store_db
+from pnpforge.store.constraints import (
+    Constraint,
+    check_params,
+    delete_constraint,
+    insert_constraint,
+    list_constraints,
+)
+from pnpforge.store.dump import dump
+from pnpforge.validate import ERROR, Problem, validate_game
+from pnpforge.validate.constraints import Breach, evaluate, run_constraint, selector
+
+if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
+    from pnpforge.build import GameKit
+    from pnpforge.kit_files import BuildOptions
+    from pnpforge.render import Manifest, PrintOptions
+
+read_bundle = edit.read_bundle
+Database = sqlite_utils.Database  # the one type of a database handle, everywhere
+ImportResult = edit.ImportResult
+
+__all__ = [
+    "Constraint",
+    "Database",
+    "HistoryEntry",
+    "ImportResult",
+    "Project",
+    "load_json_param",
+    "read_bundle",
+]
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One recorded insert, update or delete of a card (written by the database's triggers)."""
+
+    seq: int
+    at: str
+    op: str  # "insert" | "update" | "delete"
+    game: str
+    card: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    correction: str | None  # the reason given with --correction, if any
+
+    @property
+    def changes(self) -> dict[str, tuple[Any, Any]]:
+        """What an update changed: name → (old, new)."""
+        return card_changes(self.before or {}, self.after or {})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "op": self.op,
+            "game": self.game,
+            "card": self.card,
+            "before": self.before,
+            "after": self.after,
+            "correction": self.correction,
+        }
+
+
+@dataclass(frozen=True)
+class Project:
+    """An open card database and the folder it lives in."""
+
+    db: Database
+    path: Path  # the database file as named (--db, $PNP_DB or ./cards.db)
+
+    # ---- opening ---------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = False,
+        readonly: bool = False,
+        scratch: bool = False,
+    ) -> Project:
+        """Open the card database at `path` (default: $PNP_DB, else ./cards.db).
+
+        `create` makes a new database (refusing an existing file); `readonly` never
+        changes the file (an older schema is read through an in-memory copy);
+        `scratch` works on a private in-memory copy whose writes vanish (dry runs).
+        A writable open of an older database migrates it in place.
+        """
+        db = store_db.open_db(path, create=create, readonly=readonly, scratch=scratch)
+        return cls(db, store_db.resolve_path(path))
+
+    @staticmethod
+    def upgrade(path: str | os.PathLike[str] | None = None) -> tuple[int, int]:
+        """Migrate the database at `path` in place; (old, new) schema version."""
+        return store_db.upgrade(path)
+
+    @staticmethod
+    def path_of(path: str | os.PathLike[str] | None = None) -> Path:
+        """The database file `path` names: itself, else $PNP_DB, else ./cards.db."""
+        return store_db.resolve_path(path)
+
+    @property
+    def folder(self) -> Path:
+        """The project folder: where the database is, and its templates/, engines/ and output/."""
+        return self.path.absolute().parent
+
+    # ---- games -----------------------------------------------------------------------
+
+    def games(self) -> list[Game]:
+        """Every game in the database, in slug order."""
+        return repo.list_games(self.db)
+
+    def game(self, slug: str) -> Game:
+        """One game; PnpError naming the games there are when `slug` is unknown."""
+        return repo.get_game(self.db, slug)
+
+    def card_types(self, game: str) -> list[CardType]:
+        """A game's card types in their defined order."""
+        return repo.card_types(self.db, game)
+
+    def card_type(self, game: str, slug: str) -> CardType:
+        """One card type; PnpError naming the types there are when `slug` is unknown."""
+        return repo.get_card_type(self.db, game, slug)
+
+    def copies_per_type(self, game: str) -> dict[str, int]:
+        """Total copies of each card type of a game."""
+        return copies_per_type(self.db, game)
+
+    def export_game(self, game: str) -> str:
+        """The whole game as a bundle (JSON text): definition, cards, composition, glossary, rules."""
+        return bundle.dumps(bundle.export(self.db, game))
+
+    def import_game(
+        self, path: Path, replace: bool = False, correction: str | None = None
+    ) -> tuple[str, list[Problem]]:
+        """Load a game bundle file, every card validated first; (slug, deck-level problems)."""
+        return edit.import_game(self.db, path, replace, correction)
+
+    def import_bundle(
+        self, data: dict[str, Any], path: Path, replace: bool = False, correction: str | None = None
+    ) -> tuple[str, list[Problem]]:
+        """Write a bundle `read_bundle` returned (`path` names it in messages); as `import_game`."""
+        return edit.import_bundle(self.db, data, path, replace, correction)
+
+    def dump(self) -> Iterator[str]:
+        """A deterministic text dump of the whole database, for review and `git diff cards.db`."""
+        return dump(self.db)
+
+    # ---- cards: query ----------------------------------------------------------------
+
+    def cards(self, game: str, card_type: str | None = None) -> list[Card]:
+        """A game's cards (of one type, when given) in deck order."""
+        self.game(game)
+        if card_type:
+            self.card_type(game, card_type)
+        return repo.list_cards(self.db, game, card_type)
+
+    def cards_leniently(self, game: str) -> list[Card]:
+        """A game's cards as stored, even rows another tool broke (validation reports them)."""
+        return repo.list_cards(self.db, game, strict=False)
+
+    def card(self, game: str, card_id: str, strict: bool = True) -> Card:
+        """One card; `strict=False` reads a row another tool broke without refusing it."""
+        return repo.get_card(self.db, game, card_id, strict=strict)
+
+    def search(self, text: str, game: str | None = None) -> list[Card]:
+        """Cards matching the search language (field:value, field>=N, words, or, -…).
+
+        Bare words match card names, text and notes; the cards with the best
+        full-text match come first (README "Searching cards").
+        """
+        return search_query(self.db, game, text)
+
+    def history(self, game: str, card_id: str | None = None) -> list[HistoryEntry]:
+        """Every recorded change of a game's cards (of one card, when given), oldest first."""
+        self.game(game)
+        reasons = edition.corrections(self.db, game, card_id)
+        return [
+            HistoryEntry(
+                r["seq"],
+                r["at"],
+                r["op"],
+                r["game"],
+                r["card"],
+                r["before"],
+                r["after"],
+                reasons.get(r["seq"]),
+            )
+            for r in repo.history(self.db, game, card_id)
+        ]
+
+    # ---- cards: validated writes -----------------------------------------------------
+
+    def add_card(
+        self, game: str, card_type: str, card_id: str, values: dict[str, Any]
+    ) -> tuple[Card, list[Problem]]:
+        """Add a card (refused, nothing written, when invalid); (card, deck-level problems)."""
+        return edit.add_card(self.db, game, card_type, card_id, values)
+
+    def set_card(
+        self, game: str, card_id: str, values: dict[str, Any], correction: str | None = None
+    ) -> tuple[Card, list[Problem]]:
+        """Change a card's attributes and fields, all or nothing.
+
+        A change to a rulebook value makes it the designer's (provisional) unless
+        `correction` gives the reason it fixes a transcription.
+        """
+        return edit.set_card(self.db, game, card_id, values, correction)
+
+    def remove_card(self, game: str, card_id: str) -> list[Problem]:
+        """Remove a card unless another card names it; the deck-level problems after."""
+        return edit.remove_card(self.db, game, card_id)
+
+    def import_cards(
+        self,
+        game: str,
+        path: Path,
+        fmt: str | None = None,
+        encoding: str | None = None,
+        dry_run: bool = False,
+        correction: str | None = None,
+        allow_private: bool = False,
+    ) -> ImportResult:
+        """Upsert cards by id from a CSV, JSON or XLSX file or a CSV link; one bad row, nothing written.
+
+        A dry run needs a project opened with `scratch=True`.
+        """
+        return edit.import_cards(
+            self.db, game, path, fmt, encoding, dry_run, correction=correction, allow_private=allow_private
+        )
+
+    # ---- cards: export ---------------------------------------------------------------
+
+    def export_cards(self, game: str, fmt: str = "csv") -> str:
+        """A game's cards as CSV or JSON text; importing it back changes nothing."""
+        return records.write_records(self.cards(game), self.card_types(game), fmt)
+
+    def export_workbook(self, game: str) -> bytes:
+        """A game's cards as an XLSX workbook, one worksheet per card type."""
+        return card_xlsx.write_workbook(self.cards(game), self.card_types(game))
+
+    # ---- checks ----------------------------------------------------------------------
+
+    def validate(
+        self, game: str | None = None, lang: str | None = None, strict: bool = False
+    ) -> list[Problem]:
+        """Card, reference, composition and constraint problems of one game or every game.
+
+        With `lang`, also missing and stale translations (errors under `strict`).
+        """
+        slugs = [self.game(game).slug] if game else [g.slug for g in self.games()]
+        problems = [p for s in slugs for p in validate_game(self.db, s)]
+        if lang is not None:
+            from pnpforge.lang.status import problems as language_problems  # lang is above validate
+
+            slugs = [s for s in slugs if self.game(s).language != lang]
+            problems += [p for s in slugs for p in language_problems(self.db, s, lang, strict=strict)]
+        return problems
+
+    def constraints(self, game: str) -> list[tuple[Constraint, list[Breach]]]:
+        """A game's deck constraints, each with its breaches now."""
+        self.game(game)
+        select = selector(self.db, game, repo.list_cards(self.db, game))
+        return [(c, evaluate(c, select)) for c in list_constraints(self.db, game)]
+
+    def add_constraint(self, constraint: Constraint, replace: bool = False) -> list[Breach]:
+        """Store a constraint (its parameters checked against its kind); its breaches now."""
+        check_params(constraint.kind, constraint.params)
+        self.game(constraint.game)
+        breaches = run_constraint(constraint, selector(self.db, constraint.game, self.cards(constraint.game)))
+        with store_db.transaction(self.db) as conn:
+            insert_constraint(conn, constraint, replace=replace)
+        return breaches
+
+    def remove_constraint(self, game: str, constraint_id: str) -> None:
+        """Delete a constraint; PnpError when the game has none of that id."""
+        self.game(game)
+        with store_db.transaction(self.db) as conn:
+            delete_constraint(conn, game, constraint_id)
+
+    def check(
+        self, game: str, opts: Any = None, progress: Callable[[int], None] | None = None
+    ) -> dict[str, Any]:
+        """`pnp check`: static findings and sample games; the report's `ok` is False on any error.
+
+        `opts` is a `pnpforge.rules.check.CheckOptions` (default: 100 games, seed 1).
+        """
+        from pnpforge.rules.check import CheckOptions, run_check  # the engines load with the checker
+
+        return run_check(self.path, game, opts if opts is not None else CheckOptions(), progress)
+
+    # ---- outputs (reportlab and Pillow load here, not on start-up) ---------------------
+
+    def print_cards(self, game: str, options: PrintOptions | None = None) -> Manifest:
+        """Write the print-and-play PDF of a game (or of a selection); its manifest."""
+        from pnpforge.render import print_cards  # reportlab
+
+        return print_cards(self.db, game, options)
+
+    def build(
+        self,
+        games: list[str],
+        out_root: str | os.PathLike[str],
+        opts: BuildOptions,
+        jobs: int = 1,
+        progress: Callable[[str, str], None] | None = None,
+    ) -> list[GameKit]:
+        """Build whole print-and-play kits into out_root/GAME, each replacing the old one on success."""
+        from pnpforge.build import build  # reportlab, Pillow
+
+        return build(self.path, games, out_root, opts, jobs=jobs, progress=progress)
+
+    def shop(self, game: str, profile: str, output: str | None = None, card_type: str | None = None) -> Any:
+        """Write a game's files for a print shop's profile (PDF/X, CMYK, bleed, one file per type)."""
+        from pnpforge.shop.export import shop  # reportlab, Pillow
+
+        return shop(self.db, game, profile, output=output, card_type=card_type)
+
+    def cut(
+        self,
+        game: str,
+        machine: str,
+        paper: str = "a4",
+        output: str | None = None,
+        card_type: str | None = None,
+    ) -> Any:
+        """Write the marked print PDF and one cut file per sheet for a cutting machine."""
+        from pnpforge.render.cut import cut  # reportlab, ezdxf
+
+        return cut(self.db, game, machine, paper=paper, output=output, card_type=card_type)
+
+
+def load_json_param(text: str, option: str) -> Any:
+    """A JSON option value decoded, or PnpError naming the option."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise PnpError(f"{option} is not valid JSON: {exc}") from None
+
+
+def count_errors(problems: list[Problem]) -> int:
+    """How many of `problems` are errors (the rest are warnings)."""
+    return sum(p.severity == ERROR for p in problems)
