@@ -13,6 +13,7 @@ from pnpforge.errors import PnpError
 from pnpforge.query.changes import changed_since, diff_releases, reprint_query
 from pnpforge.store import releases, repo
 from pnpforge.store.db import open_db
+from pnpforge.store.schema import SCHEMA_VERSION
 
 
 def test_each_shipped_game_has_its_rulebook_edition_as_first_release(shipped_db: Path) -> None:
@@ -89,13 +90,17 @@ def test_a_release_is_frozen_and_tags_are_checked(shipped_db: Path) -> None:
 
 def test_release_tables_are_added_to_a_database_made_before_them(shipped_db: Path) -> None:
     conn = sqlite3.connect(shipped_db)
-    conn.executescript("DROP TABLE IF EXISTS release_cards; DROP TABLE IF EXISTS releases;")
+    # a file of the version before the search index, written before the release tables existed
+    conn.executescript(
+        "DROP TABLE IF EXISTS release_cards; DROP TABLE IF EXISTS releases; "
+        f"PRAGMA user_version = {SCHEMA_VERSION - 1};"
+    )
     conn.close()
     db = open_db(shipped_db, readonly=True)
     assert [r.tag for r in releases.list_releases(db, "enforcer")] == ["edition"]
     db = open_db(shipped_db)
     releases.create_release(db, "enforcer", "v0.2")
-    assert releases.has_schema(db)
+    assert [r.tag for r in releases.list_releases(db, "enforcer")] == ["edition", "v0.2"]
 
 
 def test_cli_release_diff_and_reprint_sheet(shipped_db: Path, run, tmp_path: Path) -> None:

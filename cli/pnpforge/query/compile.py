@@ -12,6 +12,8 @@ Meaning of `field OP value` by field type:
   list          `:`/`=` the list holds the value
   enum, ref     `:`/`=` exact (ASCII case-insensitive); enums check `allowed`
   boolean       true/false, yes/no, 1/0, 是/否
+A bare word or phrase matches names, rules text and notes: through the FTS5
+trigram index (`cards_fts`) from three characters on, as a substring below.
 `!=` means "has the field and it differs" (use `-field:x` to include cards
 without it).  Card attributes (name, id, type, copies ...) come before game
 fields of the same name; a game field is found by name, then by its label.
@@ -25,9 +27,33 @@ from typing import Any
 
 from pnpforge.model import PROVENANCES, FieldDef
 from pnpforge.query.lexer import QueryError
-from pnpforge.query.parser import And, Node, Not, Query, Term, parse
+from pnpforge.query.parser import And, Node, Not, Or, Query, Term, parse
+from pnpforge.store.schema_search import FTS_COLUMNS, FTS_TABLE, TRIGRAM
 
 Sql = tuple[str, list[Any]]
+
+
+def fts_phrase(value: str) -> str:
+    """`value` as one FTS5 phrase: a trigram index matches it as a substring, quotes and all."""
+    return '"' + value.replace('"', '""') + '"'
+
+
+def ranked_words(query: Query) -> list[str]:
+    """The bare words and phrases a card should match (none under a negation), long enough to rank."""
+    words: list[str] = []
+
+    def walk(node: Node) -> None:
+        if isinstance(node, Term):
+            if node.field is None and len(node.value) >= TRIGRAM:
+                words.append(node.value)
+        elif isinstance(node, And | Or):
+            for child in node.children:
+                walk(child)
+
+    if query.root is not None:
+        walk(query.root)
+    return words
+
 
 _SQL_OPS = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _INT = re.compile(r"[+-]?\d+")
@@ -98,8 +124,8 @@ class _Compiler:
         return QueryError(message, self.text, pos)
 
     def term(self, t: Term) -> Sql:
-        if t.field is None:  # bare word or phrase: name, English name or rules text
-            return self.substring(("c.name", "c.name_en", "c.text"), t.value)
+        if t.field is None:  # bare word or phrase: name, English name, rules text or notes
+            return self.words(t.value)
         handler = self.attributes.get(t.field.lower())
         if handler is not None:
             return handler(t)
@@ -115,6 +141,15 @@ class _Compiler:
         joiner = " OR " if t.op == "=" else " AND "
         op = _SQL_OPS[t.op]
         return joiner.join(f"lower({c}) {op} lower(?)" for c in columns), [t.value] * len(columns)
+
+    def words(self, value: str) -> Sql:
+        """A bare word or phrase: through the trigram full-text index when it is long enough."""
+        # Too short for a trigram: a substring scan of the same columns.  The choice is made in
+        # SQL, so the statement's text depends on the query's shape only, never on a value.
+        scan, scan_params = self.substring(tuple(f"c.{c}" for c in FTS_COLUMNS), value)
+        indexed = f"c.pk IN (SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?)"
+        sql = f"CASE WHEN length(?) < {TRIGRAM} THEN {scan} ELSE {indexed} END"
+        return sql, [value, *scan_params, fts_phrase(value)]
 
     def substring(self, columns: Sequence[str], value: str) -> Sql:
         return (" OR ".join(f"instr(lower({c}), lower(?)) > 0" for c in columns), [value] * len(columns))

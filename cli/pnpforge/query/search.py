@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import sqlite_utils
 
 from pnpforge.model import Card, CardType, FieldDef
-from pnpforge.query.compile import compile_query
+from pnpforge.query.compile import compile_query, fts_phrase, ranked_words
+from pnpforge.query.parser import Query, parse
 from pnpforge.store import repo
+from pnpforge.store.schema_search import FTS_TABLE, FTS_WEIGHTS
 
 _ORDER = " ORDER BY c.game, c.position, c.pk"
 
@@ -32,23 +35,41 @@ def type_aliases_of(types: Iterable[CardType]) -> dict[str, str]:
     return aliases
 
 
-def _compile(db: sqlite_utils.Database, games: list[str], text: str) -> tuple[str, list]:
+def _compile(db: sqlite_utils.Database, games: list[str], query: Query | str) -> tuple[str, list[Any]]:
     types = [t for g in games for t in repo.card_types(db, g)]
-    return compile_query(text, field_defs_of(types), type_aliases=type_aliases_of(types))
+    return compile_query(query, field_defs_of(types), type_aliases=type_aliases_of(types))
+
+
+def _relevance(query: Query) -> tuple[str, list[Any]]:
+    """A join giving each card its bm25 score for the query's words (lower is better), or none."""
+    words = ranked_words(query)
+    if not words:
+        return "", []
+    weights = ", ".join(f"{w:g}" for w in FTS_WEIGHTS)
+    join = (
+        f" LEFT JOIN (SELECT rowid AS hit, bm25({FTS_TABLE}, {weights}) AS score FROM {FTS_TABLE}"
+        f" WHERE {FTS_TABLE} MATCH ?) f ON f.hit = c.pk"
+    )
+    return join, [" OR ".join(fts_phrase(w) for w in words)]
 
 
 def search(db: sqlite_utils.Database, game: str | None, text: str) -> list[Card]:
-    """Cards of `game` (every game when None) matching the query, in deck order."""
+    """Cards of `game` (every game when None) matching the query.
+
+    A query with words ranks by relevance (full-text bm25: a word in the name first);
+    otherwise, and among equals, the cards come in deck order.
+    """
     if game is not None:
         games = [repo.get_game(db, game).slug]  # unknown game -> PnpError naming the known ones
     else:
         games = [g.slug for g in repo.list_games(db)]
-    where, params = _compile(db, games, text)
-    if game is not None:
-        sql = repo.CARD_SELECT + f" WHERE (c.game = ?) AND {where}" + _ORDER
-        params = [game, *params]
-    else:
-        sql = repo.CARD_SELECT + f" WHERE {where}" + _ORDER
+    query = parse(text)
+    where, params = _compile(db, games, query)
+    join, join_params = _relevance(query)
+    order = (" ORDER BY f.score IS NULL, f.score, " + _ORDER.removeprefix(" ORDER BY ")) if join else _ORDER
+    scope = "(c.game = ?) AND " if game is not None else ""
+    sql = repo.CARD_SELECT + join + f" WHERE {scope}{where}" + order
+    params = [*join_params, *([game] if game is not None else []), *params]
     return [repo.card_from_row(r) for r in db.conn.execute(sql, params).fetchall()]
 
 

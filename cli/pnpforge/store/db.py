@@ -207,11 +207,15 @@ def upgrade(path: str | os.PathLike | None = None) -> tuple[int, int]:
 
 
 def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
-    """Apply migrations version+1 … latest, each in its own transaction."""
+    """Apply migrations version+1 … latest, each in its own transaction (or idempotent step)."""
     for number in range(version + 1, SCHEMA_VERSION + 1):
-        script = MIGRATIONS[number - 1]
+        step = MIGRATIONS[number - 1]
         try:
-            conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+            if isinstance(step, str):
+                conn.executescript(f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={number};\nCOMMIT;")
+            else:  # sqlite-utils commits as it goes: the step is idempotent, the version set last
+                step(sqlite_utils.Database(conn))
+                conn.execute(f"PRAGMA user_version={number}")
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

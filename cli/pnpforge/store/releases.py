@@ -54,29 +54,6 @@ def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
     return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
-def has_schema(db: sqlite_utils.Database | sqlite3.Connection) -> bool:
-    """Whether the database has the release tables (a version-4 file made before them has not)."""
-    row = _conn(db).execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'releases'")
-    return row.fetchone() is not None
-
-
-def ensure_schema(db: sqlite_utils.Database | sqlite3.Connection) -> bool:
-    """Create the release tables when missing (idempotent); True when it created them.
-
-    Call it outside a transaction: the script runs in its own.
-    """
-    if has_schema(db):
-        return False
-    conn = _conn(db)
-    try:
-        conn.executescript(f"BEGIN IMMEDIATE;\n{schema_v4.SQL}\nCOMMIT;")
-    except sqlite3.Error as exc:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise PnpError(f"cannot add the release tables: {exc}") from None
-    return True
-
-
 def card_snapshot(card: Any) -> Snapshot:
     """A card (model.Card) as a release keeps it: what history's `after` holds."""
     data = card.to_dict()
@@ -124,17 +101,16 @@ def list_releases(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> 
     first = _edition_release(db, game)
     if first is not None:
         out.append(first)
-    if has_schema(db):
-        rows = (
-            _conn(db)
-            .execute(
-                "SELECT tag, version, notes, created_at, seq FROM releases WHERE game = ? "
-                "ORDER BY position, created_at, tag",
-                [game],
-            )
-            .fetchall()
+    rows = (
+        _conn(db)
+        .execute(
+            "SELECT tag, version, notes, created_at, seq FROM releases WHERE game = ? "
+            "ORDER BY position, created_at, tag",
+            [game],
         )
-        out.extend(Release(game, r[0], r[1], r[2], r[3], r[4]) for r in rows)
+        .fetchall()
+    )
+    out.extend(Release(game, r[0], r[1], r[2], r[3], r[4]) for r in rows)
     return out
 
 
@@ -189,7 +165,6 @@ def _edition_cards(
 def create_release(db: sqlite_utils.Database, game: str, tag: str, notes: str = "") -> Release:
     """Freeze every card of `game` as release `tag` and print its version from now on."""
     check_tag(tag)
-    ensure_schema(db)
     version = version_of(tag)
     with transaction(db) as conn:
         repo.get_game(db, game)
@@ -216,16 +191,6 @@ def create_release(db: sqlite_utils.Database, game: str, tag: str, notes: str = 
     return get_release(db, game, tag)
 
 
-if __name__ == "__main__":  # pragma: no cover - the data script: `python -m pnpforge.store.releases DB`
-    import sys
-
-    from pnpforge.store.db import open_db
-
-    for path in sys.argv[1:] or ["cards.db"]:
-        created = ensure_schema(open_db(path))
-        print(f"{path}: release tables {'added' if created else 'already present'}")
-
-
 KeptReleases = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
 
 _RELEASE_COLUMNS = "game, tag, version, notes, seq, created_at, position"
@@ -238,8 +203,6 @@ def keep_releases(conn: sqlite3.Connection, game: str) -> KeptReleases:
     Deleting a game deletes its releases with it (foreign keys); a bundle carries
     no releases, so `game import --replace` would otherwise lose them.
     """
-    if not has_schema(conn):
-        return [], []
     releases = conn.execute(f"SELECT {_RELEASE_COLUMNS} FROM releases WHERE game = ?", [game]).fetchall()
     cards = conn.execute(
         f"SELECT {_RELEASE_CARD_COLUMNS} FROM release_cards WHERE game = ?", [game]

@@ -7,7 +7,11 @@ edits made with another SQLite tool cannot break the shape either.
 
 from __future__ import annotations
 
-from pnpforge.store import schema_translations, schema_v2, schema_v3, schema_v4
+from collections.abc import Callable
+
+import sqlite_utils
+
+from pnpforge.store import schema_search, schema_translations, schema_v2, schema_v3, schema_v4
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
@@ -177,12 +181,17 @@ CREATE TRIGGER cards_history_delete AFTER DELETE ON cards BEGIN
 END;
 """
 
-MIGRATIONS: list[str] = [
+# A migration is a SQL script (run in one transaction), or a step over the database for the
+# table changes sqlite-utils makes (full-text indexes), written to be idempotent.
+Migration = str | Callable[[sqlite_utils.Database], None]
+
+MIGRATIONS: list[Migration] = [
     _V1 + _V1_TRIGGERS,
     schema_v2.SQL,
     schema_v3.SQL,
     schema_v4.SQL,
     schema_translations.SQL,
+    schema_search.migrate,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -10,8 +10,8 @@ game's first release; it is derived from `edition` and `history`, never
 copied here, so corrections of the edition show through.
 
 Every statement is idempotent (IF NOT EXISTS), so a database whose version 4
-was written before releases existed gets the tables by running it again
-(`pnpforge.store.releases.ensure_schema`).
+was written before releases existed gets the tables when migration 6
+(`schema_search`) runs it again.
 """
 
 # A release tag names output files and command arguments: a letter or digit first.
