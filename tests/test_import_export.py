@@ -278,3 +278,16 @@ def test_semicolon_and_tab_separated_csv_import(run, tmp_path, shipped_db, delim
     r = run("--db", shipped_db, "import", "enforcer", edited)
     assert r.exit_code == 0 and "updated 0" in r.stdout, r.stdout
     assert repo.get_card(open_db(shipped_db), "enforcer", "OB-02").provisional_fields == ["difficulty"]
+
+
+@pytest.mark.parametrize("target", ["self", "other"])
+def test_an_export_never_replaces_a_database(run, tmp_path, mini_db, target):
+    """`pnp export GAME -o cards.db` must not turn a card database into a CSV (the one or another)."""
+    victim = mini_db if target == "self" else tmp_path / "other.db"
+    if target == "other":
+        victim.write_bytes(mini_db.read_bytes())
+    before = victim.read_bytes()
+    res = run("--db", mini_db, "export", "mini", "-o", victim)
+    assert res.exit_code != 0 and "SQLite database" in res.output, res.output
+    assert victim.read_bytes() == before
+    assert repo.list_cards(open_db(mini_db), "mini")  # still a card database
