@@ -88,6 +88,7 @@ class HistoryEntry:
         return card_changes(self.before or {}, self.after or {})
 
     def to_dict(self) -> dict[str, Any]:
+        """The entry as `pnp cards history --json` prints it."""
         return {
             "seq": self.seq,
             "at": self.at,

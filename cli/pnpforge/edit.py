@@ -191,6 +191,8 @@ MAX_PROBLEMS = 200  # listed in a refusal; more are counted
 
 @dataclass
 class Change:
+    """One imported card: added, updated (with what changed) or the same as before."""
+
     id: str
     op: str  # "add" | "update" | "same"
     changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
@@ -198,6 +200,8 @@ class Change:
 
 @dataclass
 class ImportResult:
+    """What an import did (or, in a dry run, would do) to each card, and the deck's problems after."""
+
     changes: list[Change]
     deck_problems: list[Problem]
     written: bool
