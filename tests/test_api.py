@@ -71,3 +71,25 @@ def test_constraints_are_added_checked_and_removed(mini_db: Path) -> None:
     assert [(c.id, found) for c, found in project.constraints("mini")] == [("names", breaches)]
     project.remove_constraint("mini", "names")
     assert project.constraints("mini") == []
+
+
+def test_a_bulk_import_names_the_row_the_schema_refuses_and_writes_nothing(
+    mini_db: Path, tmp_path: Path
+) -> None:
+    project = Project.open(mini_db)
+    project.db.execute(
+        "CREATE TRIGGER refuse_x BEFORE INSERT ON cards WHEN new.name = 'X-refused' "
+        "BEGIN SELECT RAISE(ABORT, 'no X here'); END"
+    )
+    rows = ["id,type,name,copies"] + [f"N-{i:03},spell,新卡{i:03},1" for i in range(450)]
+    rows[301] = "N-300,spell,X-refused,1"  # in the second batch of new cards
+    source = tmp_path / "many.csv"
+    source.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    before = len(project.cards("mini"))
+    with pytest.raises(PnpError, match=r"line 302: .*N-300.*no X here"):
+        project.import_cards("mini", source)
+    assert len(project.cards("mini")) == before
+    rows[301] = "N-300,spell,新卡300,1"
+    source.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert project.import_cards("mini", source).counts["add"] == 450
+    assert [c.id for c in project.search("新卡449")] == ["N-449"]

@@ -262,7 +262,7 @@ def import_cards(
     source = link.as_url(path) or path  # a link is named as given, not as a path
     with transaction(db, rollback_only=dry_run) as conn:
         index = load_index(db, game)
-        changes, problems = _stream(conn, index, game, records, correction)
+        changes, problems = _stream(db, index, game, records, correction)
         problems.raise_if_any(f"import of {source}")
         if correction and not dry_run:
             for ch in changes:
@@ -274,18 +274,23 @@ def import_cards(
 
 
 def _stream(
-    conn: sqlite3.Connection,
+    db: sqlite_utils.Database,
     index: GameIndex,
     game: str,
     records: Iterable[Record],
     correction: str | None,
 ) -> tuple[list[Change], _Problems]:
-    """Build, check and write each record's card; then check references and names once each."""
+    """Build, check and write each record's card; then check references and names once each.
+
+    Updates are written as they come; new cards in bulk, a batch at a time.
+    """
+    conn = db.conn
     problems = _Problems()
     changes: list[Change] = []
     where: dict[str, str] = {}  # card id -> where its row is, for messages
     old_types: dict[str, str] = {}
     position = repo.next_position(conn, game)
+    added: list[tuple[Card, int, str]] = []  # new cards waiting for one bulk insert, with their rows
     for rec in records:
         try:
             card, old = _card_from_record(conn, rec, game, index)
@@ -311,20 +316,38 @@ def _stream(
         changes.append(change)
         if own or problems.count:
             continue  # the import is refused: stop writing, keep checking
-        try:
-            if change.op == "add":
-                repo.insert_card(conn, card, position)
-                position += 1
-            elif change.op == "update":
+        if change.op == "add":
+            added.append((card, position, rec.where))
+            position += 1
+            if len(added) >= repo.INSERT_BATCH:
+                _insert_added(db, added, problems)
+        elif change.op == "update":
+            try:
                 repo.update_card(conn, card)
-        except PnpError as exc:
-            problems.add(f"{rec.where}: {exc}")
+            except PnpError as exc:
+                problems.add(f"{rec.where}: {exc}")
+    _insert_added(db, added, problems)
     for card_id, row in where.items():
         type_changed = card_id in old_types and old_types[card_id] != index.type_of(card_id)
         for p in index.cross_problems(card_id, type_changed):
             column = f", column '{p.field}'" if p.field else ""
             problems.add(f"{row}{column}: card {card_id}: {p.message}")
     return changes, problems
+
+
+def _insert_added(db: sqlite_utils.Database, added: list[tuple[Card, int, str]], problems: _Problems) -> None:
+    """Write the waiting new cards in bulk; when the schema refuses one, name its row."""
+    if added and not problems.count:
+        try:
+            repo.insert_cards(db, [(card, position) for card, position, _ in added])
+        except PnpError:
+            for card, position, where in added:  # the batch was undone: find the row it refused
+                try:
+                    repo.insert_card(db.conn, card, position)
+                except PnpError as exc:
+                    problems.add(f"{where}: {exc}")
+                    break
+    added.clear()
 
 
 def _card_from_record(

@@ -31,6 +31,7 @@ from pnpforge.model import (
 )
 
 _CARD_COLS = field_names(Card)
+INSERT_BATCH = 200  # new cards per multi-row INSERT (SQLite allows 32,766 parameters a statement)
 CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
 
 
@@ -275,6 +276,20 @@ def insert_card(conn: sqlite3.Connection, card: Card, position: int | None = Non
     _write(
         conn, card, f"INSERT INTO cards ({cols}) VALUES ({', '.join('?' * len(vals))})", list(vals.values())
     )
+
+
+def insert_cards(db: sqlite_utils.Database, placed: list[tuple[Card, int]]) -> None:
+    """Insert new cards at their positions in bulk (sqlite-utils' multi-row inserts).
+
+    Inside a write transaction the batch is a savepoint: when the schema refuses a
+    row, none of the batch stays and PnpError says so (insert one by one to name it).
+    """
+    rows = [{**_card_values(card), "position": position} for card, position in placed]
+    try:
+        with db.atomic():  # one savepoint over the batch: sqlite-utils splits it into statements
+            db.table("cards").insert_all(rows, batch_size=INSERT_BATCH)
+    except (sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError, OverflowError) as exc:
+        raise PnpError(f"the database refused one of {len(rows)} new cards: {exc}") from None
 
 
 def _write(conn: sqlite3.Connection, card: Card, sql: str, params: list[Any]) -> None:
