@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -94,7 +95,7 @@ def _bundle(db: Path, target: Path, mutation: str | None = None) -> None:
     if mutation:
         path, _, value = mutation.partition("=")
         *parents, last = path.split(".")
-        node = data
+        node: Any = data  # dicts and lists of the bundle, walked by the mutation's path
         for key in parents:
             node = node[int(key)] if key.isdigit() else node[key]
         node[int(last) if last.isdigit() else last] = ast.literal_eval(value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -32,7 +33,7 @@ class Selection:
     card_type: str | None
     query: str
     where: str
-    params: tuple
+    params: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def select(
     return Selection(game, card_type or None, text, " AND ".join(clauses), tuple(params))
 
 
-def _restricted(sel: Selection, types: Sequence[str] | None) -> tuple[str, list]:
+def _restricted(sel: Selection, types: Sequence[str] | None) -> tuple[str, list[Any]]:
     """The selection's WHERE narrowed to some card types (all when None)."""
     if types is None:
         return sel.where, list(sel.params)

@@ -57,7 +57,7 @@ _EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
 _TRANSLATION_KEYS = {"lang", "kind", "key", "field", "text", "provenance", "source_hash"}
 
 
-def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
+def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise PnpError(f"{where}: expected an object, got {type(obj).__name__}")
     unknown = sorted(set(obj) - allowed)
@@ -71,7 +71,7 @@ def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> 
     return obj
 
 
-def parse(data: Any) -> dict:
+def parse(data: Any) -> dict[str, Any]:
     """Check a bundle's structure; return it with every list present."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PnpError(f'not a game bundle: expected "format": "{FORMAT}"')
@@ -102,7 +102,7 @@ def parse(data: Any) -> dict:
     return data
 
 
-def _check_deck_data(data: dict) -> None:
+def _check_deck_data(data: dict[str, Any]) -> None:
     """Constraint parameters fit their kind; edition snapshots are objects."""
     for i, item in enumerate(data.get("constraints", [])):
         try:
@@ -114,12 +114,12 @@ def _check_deck_data(data: dict) -> None:
             raise PnpError(f"edition[{i}] ({item['card']}): snapshot must be an object")
 
 
-def bundle_cards(data: dict) -> list[Card]:
+def bundle_cards(data: dict[str, Any]) -> list[Card]:
     slug = data["game"]["slug"]
     return [Card(game=slug, **{k: v for k, v in c.items()}) for c in data.get("cards", [])]
 
 
-def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
+def write(conn: sqlite3.Connection, data: dict[str, Any], replace: bool) -> None:
     """Insert a parsed bundle; the caller owns the transaction."""
     g = data["game"]
     slug = g["slug"]
@@ -161,7 +161,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
     _write_translations(conn, slug, data.get("translations", []))
 
 
-def _write_translations(conn: sqlite3.Connection, slug: str, items: list[dict]) -> None:
+def _write_translations(conn: sqlite3.Connection, slug: str, items: list[dict[str, Any]]) -> None:
     """A bundle's translations, grouped by language (the table's CHECKs refuse bad rows)."""
     by_lang: dict[str, list[translations.Translation]] = {}
     for item in items:
@@ -183,7 +183,7 @@ def _write_translations(conn: sqlite3.Connection, slug: str, items: list[dict]) 
 
 
 def _write_deck_data(
-    conn: sqlite3.Connection, slug: str, data: dict, kept_edition: list[edition.EditionEntry]
+    conn: sqlite3.Connection, slug: str, data: dict[str, Any], kept_edition: list[edition.EditionEntry]
 ) -> None:
     """Constraints as given; the edition as given, else the replaced game's, else frozen anew.
 
@@ -211,7 +211,7 @@ def _write_deck_data(
         edition.freeze(conn, slug)
 
 
-def _insert(conn: sqlite3.Connection, table: str, row: dict) -> None:
+def _insert(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> None:
     cols = list(row)
     try:
         conn.execute(
@@ -223,7 +223,7 @@ def _insert(conn: sqlite3.Connection, table: str, row: dict) -> None:
         raise PnpError(f"{table} '{ident}': {exc}") from None
 
 
-def export(db: sqlite_utils.Database, slug: str) -> dict:
+def export(db: sqlite_utils.Database, slug: str) -> dict[str, Any]:
     """The bundle of one game, in a stable order, ready for json.dumps."""
     game = asdict(repo.get_game(db, slug))
     types = []
@@ -239,7 +239,7 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
         d.pop("updated_at")
         cards.append(d)
 
-    def plain(items: list) -> list[dict]:
+    def plain(items: list[Any]) -> list[dict[str, Any]]:
         out = []
         for it in items:
             d = asdict(it)
@@ -266,5 +266,5 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
     }
 
 
-def dumps(bundle: dict) -> str:
+def dumps(bundle: dict[str, Any]) -> str:
     return json.dumps(bundle, ensure_ascii=False, indent=1, sort_keys=False) + "\n"

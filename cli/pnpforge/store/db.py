@@ -18,6 +18,7 @@ import sqlite3
 import stat
 import urllib.parse
 from pathlib import Path
+from types import TracebackType
 
 import sqlite_utils
 
@@ -28,7 +29,7 @@ DEFAULT_DB = "cards.db"
 PNPFORGE_TABLES = frozenset({"games", "card_types", "field_defs", "cards", "history"})
 
 
-def resolve_path(path: str | os.PathLike | None) -> Path:
+def resolve_path(path: str | os.PathLike[str] | None) -> Path:
     """--db, else $PNP_DB, else ./cards.db."""
     return Path(path or os.environ.get("PNP_DB") or DEFAULT_DB)
 
@@ -154,7 +155,7 @@ def _identify(conn: sqlite3.Connection, p: Path) -> int:
 
 
 def open_db(
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike[str] | None = None,
     *,
     create: bool = False,
     readonly: bool = False,
@@ -192,7 +193,7 @@ def _in_memory_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
     return mem
 
 
-def upgrade(path: str | os.PathLike | None = None) -> tuple[int, int]:
+def upgrade(path: str | os.PathLike[str] | None = None) -> tuple[int, int]:
     """Migrate a pnpforge database in place (and roll back a crashed write); (old, new) version."""
     p = resolve_path(path)
     _check_file(p, False)
@@ -244,7 +245,9 @@ class transaction:
             raise PnpError(_write_error(exc)) from None
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is None and not self.rollback_only:
             try:
                 self.conn.execute("COMMIT")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import sqlite_utils
 
@@ -24,7 +25,8 @@ _TABLES = [
 _SKIP = {"pk", "created_at", "updated_at"}
 
 
-def _norm(value):
+def _norm(value: Any) -> Any:
+    """A JSON column's text as its value (keys sorted when dumped), other values as they are."""
     if isinstance(value, str) and value[:1] in "[{":
         try:
             return json.loads(value)

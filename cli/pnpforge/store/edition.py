@@ -106,7 +106,7 @@ def restore(conn: sqlite3.Connection, game: str, kept: list[EditionEntry]) -> No
 
 def history_after(
     db: sqlite_utils.Database | sqlite3.Connection, game: str, seq: int
-) -> list[tuple[int, str, str, dict | None, dict | None, str | None]]:
+) -> list[tuple[int, str, str, dict[str, Any] | None, dict[str, Any] | None, str | None]]:
     """History rows of `game` after `seq`: (seq, at, card, before, after, correction)."""
     rows = (
         _conn(db)

@@ -35,7 +35,9 @@ INSERT_BATCH = 200  # new cards per multi-row INSERT (SQLite allows 32,766 param
 CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
 
 
-def _rows(db: sqlite_utils.Database | sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[dict]:
+def _rows(
+    db: sqlite_utils.Database | sqlite3.Connection, sql: str, params: Iterable[Any] = ()
+) -> list[dict[str, Any]]:
     cur = getattr(db, "conn", db).execute(sql, tuple(params))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
@@ -141,7 +143,7 @@ def get_card_type(db: sqlite_utils.Database, game: str, slug: str) -> CardType:
 # ---- cards -------------------------------------------------------------------
 
 
-def card_from_row(r: dict | sqlite3.Row | tuple, strict: bool = True) -> Card:
+def card_from_row(r: dict[str, Any] | sqlite3.Row | tuple[Any, ...], strict: bool = True) -> Card:
     """A Card from a row in CARD_SELECT's column order (or a dict); hot on the search path.
 
     Strict (the default) refuses a row in a shape pnpforge never writes (copies
@@ -336,7 +338,7 @@ def rule_sections(db: sqlite_utils.Database, game: str) -> list[RuleSection]:
     return _game_records(db, RuleSection, "rule_sections", "position", game)
 
 
-def history(db: sqlite_utils.Database, game: str, card_id: str | None = None) -> list[dict]:
+def history(db: sqlite_utils.Database, game: str, card_id: str | None = None) -> list[dict[str, Any]]:
     sql = "SELECT seq, at, op, game, card, before, after FROM history WHERE game = ?"
     params: list[Any] = [game]
     if card_id:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -119,7 +120,7 @@ def delete(conn: sqlite3.Connection, game: str, lang: str, idents: list[tuple[st
     )
 
 
-def all_rows(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[dict]:
+def all_rows(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[dict[str, Any]]:
     """Every translation of a game, every language: what a bundle carries."""
     if not has_table(db):
         return []

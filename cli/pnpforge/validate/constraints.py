@@ -27,6 +27,7 @@ Kinds and their parameters (every kind also takes `query`):
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -87,7 +88,7 @@ def _where(field: str | None, group: Any) -> str:
     return f"{field}={_show(group)}: " if field else ""
 
 
-def _unique(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Breach]:
+def _unique(cards: list[Card], params: dict[str, Any], _: Callable[..., Any]) -> list[Breach]:
     combos: dict[Any, list[Card]] = defaultdict(list)
     for c in cards:
         values = [value(c, f) for f in params["fields"]]
@@ -103,7 +104,7 @@ def _unique(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Brea
     return out
 
 
-def _each_value(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Breach]:
+def _each_value(cards: list[Card], params: dict[str, Any], _: Callable[..., Any]) -> list[Breach]:
     field, times = params["field"], params.get("times", 1)
     wanted = (
         list(params["values"])
@@ -145,7 +146,7 @@ def _obeys(v: Any, params: dict[str, Any]) -> str:
         return f"is {_show(v)}, expected {_show(params['equals'])}"
     if "in" in params and v not in params["in"]:
         return f"is {_show(v)}, expected one of {_show(params['in'])}"
-    for bound, ok in (("min", lambda a, b: a >= b), ("max", lambda a, b: a <= b)):
+    for bound, ok in (("min", operator.ge), ("max", operator.le)):
         if bound in params:
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 return f"is {_show(v)}, not a number"
@@ -167,7 +168,7 @@ def _limits(card: Card, params: dict[str, Any]) -> dict[str, Any]:
     return limits
 
 
-def _values(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Breach]:
+def _values(cards: list[Card], params: dict[str, Any], _: Callable[..., Any]) -> list[Breach]:
     field, of_length = params["field"], params.get("of") == "length"
     out = []
     for c in cards:
@@ -184,7 +185,7 @@ def _values(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Brea
     return out
 
 
-def _distinct(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Breach]:
+def _distinct(cards: list[Card], params: dict[str, Any], _: Callable[..., Any]) -> list[Breach]:
     field = params["field"]
     seen: dict[Any, list[Card]] = defaultdict(list)
     for c in cards:
@@ -206,7 +207,7 @@ def _distinct(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Br
     return out
 
 
-def _group_count(cards: list[Card], params: dict[str, Any], _: Callable) -> list[Breach]:
+def _group_count(cards: list[Card], params: dict[str, Any], _: Callable[..., Any]) -> list[Breach]:
     out = []
     for group, members in _groups(cards, params).items():
         total = sum(copies(c) for c in members)
@@ -231,7 +232,7 @@ def _group_count(cards: list[Card], params: dict[str, Any], _: Callable) -> list
     return out
 
 
-def _refs(cards: list[Card], params: dict[str, Any], select: Callable) -> list[Breach]:
+def _refs(cards: list[Card], params: dict[str, Any], select: Callable[..., Any]) -> list[Breach]:
     field = params["field"]
     targets = {c.id: c for c in select(params.get("target_query", ""))}
     scope = f"matching '{params['target_query']}'" if params.get("target_query") else "of the game"
@@ -259,7 +260,7 @@ def _refs(cards: list[Card], params: dict[str, Any], select: Callable) -> list[B
     return out
 
 
-_EVALUATORS: dict[str, Callable[[list[Card], dict[str, Any], Callable], list[Breach]]] = {
+_EVALUATORS: dict[str, Callable[[list[Card], dict[str, Any], Callable[..., Any]], list[Breach]]] = {
     "unique": _unique,
     "each_value": _each_value,
     "values": _values,

@@ -8,6 +8,7 @@ because a designer reshapes a deck one card at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlite_utils
 
@@ -91,7 +92,7 @@ class RuleResult:
     def ok(self) -> bool:
         return self.expected == self.actual
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
             "label": self.label,

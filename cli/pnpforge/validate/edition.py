@@ -106,7 +106,7 @@ def edition_differences(db: sqlite_utils.Database, game: str) -> list[Difference
     return out
 
 
-def _when(history: list, entry: edition.EditionEntry, key: str, now: Any) -> str:
+def _when(history: list[Any], entry: edition.EditionEntry, key: str, now: Any) -> str:
     """Time of the newest edit after the freeze that changed `key` of the card."""
     found = ""
     for seq, at, card, before, after, _ in history:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 ERROR = "error"
 WARNING = "warning"
@@ -17,7 +18,7 @@ class Problem:
     message: str
     scope: str = "card"  # "card" problems block the write that causes them; "deck" never do
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("severity")
         return d

@@ -8,7 +8,7 @@ mistake reaches the designer as one line instead of a crash deep in a game.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
 from pnpforge.errors import PnpError
 from pnpforge.model import CARD_ATTRIBUTES, Card
@@ -38,6 +38,7 @@ def _raw(card: Card, name: str) -> Any:
 
 
 def _missing(card: Card, name: str, default: Any) -> Any:
+    """The default of an absent field; DeckError naming card and field when it is required."""
     if default is REQUIRED:
         raise DeckError(f"card {card.id}: field '{name}' is missing")
     return default
@@ -49,7 +50,7 @@ def int_field(
     """An integer field within [min, max]; the default (if given) is returned unchecked when absent."""
     value = _raw(card, name)
     if value is None:
-        return _missing(card, name, default)
+        return cast(int, _missing(card, name, default))
     if isinstance(value, bool):
         raise DeckError(f"card {card.id}: field '{name}' must be an integer, got {value!r}")
     if not isinstance(value, int):
@@ -68,7 +69,7 @@ def text_field(card: Card, name: str, *, default: Any = REQUIRED) -> str:
     """A text field; numbers are refused so a value written in the wrong column is noticed."""
     value = _raw(card, name)
     if value is None:
-        return _missing(card, name, default)
+        return cast(str, _missing(card, name, default))
     if not isinstance(value, str):
         raise DeckError(f"card {card.id}: field '{name}' must be text, got {value!r}")
     return value
@@ -78,7 +79,7 @@ def list_field(card: Card, name: str, *, default: Any = REQUIRED) -> list[str]:
     """A list field as a new list of strings (an empty stored list is a value, not a missing one)."""
     value = card.fields.get(name)
     if value is None or value == "":
-        return _missing(card, name, default)
+        return cast("list[str]", _missing(card, name, default))
     if not isinstance(value, list | tuple):
         raise DeckError(f"card {card.id}: field '{name}' must be a list, got {value!r}")
     if not all(isinstance(item, str | int) and not isinstance(item, bool) for item in value):
@@ -99,7 +100,7 @@ def bool_field(card: Card, name: str, *, default: Any = REQUIRED) -> bool:
     """A yes/no field; 0/1 and 'true'/'false' as raw SQL may have written them are accepted."""
     value = _raw(card, name)
     if value is None:
-        return _missing(card, name, default)
+        return cast(bool, _missing(card, name, default))
     if isinstance(value, bool):
         return value
     if value in (0, 1):

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite_utils
+
 from pnpforge.errors import PnpError
 from pnpforge.rules.kit.core import GameInfo
+from pnpforge.store import repo
 
 
-def game_info(db, slug: str, *, max_steps: int, cooperative: bool = False) -> GameInfo:
+def game_info(db: sqlite_utils.Database, slug: str, *, max_steps: int, cooperative: bool = False) -> GameInfo:
     """The engine's static facts: player range from the database's games row."""
-    from pnpforge.store import repo
-
     game = repo.get_game(db, slug)
     return GameInfo(
         slug=slug,
