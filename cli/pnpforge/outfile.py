@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -151,8 +153,6 @@ def remove_stale_staging(root: Path, prefix: str) -> list[Path]:
     does.  A folder without a pid in its name (older pnpforge) counts as stale
     after an hour; one of a running build is left alone.
     """
-    import shutil
-    import time
 
     removed = []
     for path in root.glob(prefix + "*"):

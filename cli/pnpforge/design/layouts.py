@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpforge.model import FieldDef
+from pnpforge.outfile import ensure_folder, write_text
 
 # Colours for the values of a card type's first enum field, in order.
 BAND_COLOURS = ("#2f4858", "#b5472f", "#2e8b57", "#d4a017", "#2e6da4", "#7d3c98", "#a0522d", "#5d6d7e")
@@ -120,7 +121,6 @@ def write_layouts(
     folder: Path, title: str, types: list[tuple[str, str, list[FieldDef]]], width: float, height: float
 ) -> tuple[list[Path], list[Path]]:
     """Write base.toml and one TYPE.toml per (slug, name, fields); (written, kept as they were)."""
-    from pnpforge.outfile import ensure_folder, write_text
 
     ensure_folder(folder)
     wanted = [(folder / "base.toml", base_layout(title))]

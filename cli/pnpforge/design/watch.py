@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpforge import render
 from pnpforge.errors import PnpError
+from pnpforge.lang.edition import language_db
+from pnpforge.resources import project_templates, shipped_templates
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
+from pnpforge.validate import validate_game
 
 WHATS = ("proof", "print", "images")
 Fingerprint = dict[str, tuple[int, int]]
@@ -77,7 +83,6 @@ class Sources:
     """The files whose change calls for a rebuild, and which card types a change concerns."""
 
     def __init__(self, opts: WatchOptions) -> None:
-        from pnpforge.resources import project_templates, shipped_templates
 
         self.opts = opts
         folder = opts.db_path.absolute().parent
@@ -100,7 +105,6 @@ class Sources:
 
     def refresh(self, db: Any) -> set[str]:
         """Re-read art paths and card stamps; the card types whose cards changed since the last call."""
-        from pnpforge.store import repo
 
         cards = repo.list_cards(db, self.opts.game, strict=False)
         base = self.opts.db_path.absolute().parent
@@ -133,8 +137,6 @@ def build(
     opts: WatchOptions, sources: Sources, number: int, reason: str, only_types: set[str] | None
 ) -> BuildResult:
     """Validate the game and render what was asked; any PnpError becomes the result's error."""
-    from pnpforge.store.db import open_db
-    from pnpforge.validate import validate_game
 
     start = time.perf_counter()
     result = BuildResult(number, True, 0.0, reason=reason, at=time.time())
@@ -143,7 +145,6 @@ def build(
         db = open_db(opts.db_path, readonly=True)
         sources.refresh(db)
         result.problems = [str(p) for p in validate_game(db, opts.game) if p.severity == "error"]
-        from pnpforge.lang.edition import language_db
 
         with language_db(db, [opts.game], opts.lang) as (printed, slugs, _warnings):
             result.files = _render(printed, opts, only_types, slugs[0])
@@ -157,7 +158,6 @@ def build(
 
 
 def _render(db: Any, opts: WatchOptions, only_types: set[str] | None, game: str) -> list[str]:
-    from pnpforge import render
 
     out = opts.out_dir()
     out.mkdir(parents=True, exist_ok=True)
@@ -229,7 +229,6 @@ class Watcher:
         db_paths = {str(self.opts.db_path), f"{self.opts.db_path}-wal"}
         if any(p not in db_paths and not Path(p).suffix == ".toml" for p in paths):
             return None  # art changed: which cards use it is cheap to miss, so redraw all
-        from pnpforge.store.db import open_db
 
         db = open_db(self.opts.db_path, readonly=True)
         try:

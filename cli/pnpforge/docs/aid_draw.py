@@ -12,6 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from pnpforge.errors import PnpError
+from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_break, text_draw
+from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
 
 
 class HelperRenderer:
@@ -30,7 +33,6 @@ class HelperRenderer:
         return list(self._warnings)
 
     def draw_face(self, c: Any, card: Any, x: float, y: float, bleed: float) -> None:
-        from pnpforge.render.units import MM, hex_to_rgb
 
         look = self.card_look
         W, H = self.hs.width_mm * MM, self.hs.height_mm * MM
@@ -51,8 +53,6 @@ class HelperRenderer:
 
     def _header(self, c: Any, card: Any, x: float, y: float, W: float, H: float, bleed: float) -> None:
         """The title band: aid title, game title and English title, and `k/n` when spread."""
-        from pnpforge.render import text_draw
-        from pnpforge.render.units import MM, hex_to_rgb, mix
 
         look = self.card_look
         accent, safe = look["accent"], look["safe_margin"] * MM
@@ -108,8 +108,6 @@ class HelperRenderer:
 
     def _fit_one(self, text: str, font: str, size: float, min_size: float, width: float, bold: bool) -> Any:
         """`text` on one line at the largest size from `size` down to `min_size`, else an error."""
-        from pnpforge.render import text as tx
-        from pnpforge.render import text_atoms, text_break
 
         m = text_atoms.Measure(self.fonts.regular, self.fonts.bold)
         atoms = text_atoms.atomize([text_atoms.Span(text, bold=bold)], m)
@@ -123,7 +121,6 @@ class HelperRenderer:
         )
 
     def _footer(self, c: Any, card: Any, x: float, y: float, W: float) -> None:
-        from pnpforge.render.units import MM, hex_to_rgb
 
         look = self.card_look
         g = self.hs.game
@@ -141,7 +138,6 @@ class HelperRenderer:
 
         Mirror-symmetric like the card backs, so a duplex offset never shows.
         """
-        from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
 
         look = self.back_look
         W, H = self.hs.width_mm * MM, self.hs.height_mm * MM
@@ -173,7 +169,6 @@ class HelperRenderer:
 
     def _lattice(self, c: Any, x: float, y: float, W: float, H: float, bleed: float, colour: str) -> None:
         """Diagonal lines both ways through the card's centre, over the bleed."""
-        from pnpforge.render.units import MM, hex_to_rgb
 
         c.setStrokeColorRGB(*hex_to_rgb(colour))
         c.setLineWidth(self.back_look["pattern_width"])
@@ -189,8 +184,6 @@ class HelperRenderer:
         self, c: Any, x: float, y: float, W: float, H: float, inset: float, colour: str, ink: str
     ) -> None:
         """The centred band with the game's title and the aid line."""
-        from pnpforge.render import text_atoms, text_draw
-        from pnpforge.render.units import MM, hex_to_rgb, mix
 
         look = self.back_look
         band_h = min(H * look["band_height"], look["band_max_height"] * MM)

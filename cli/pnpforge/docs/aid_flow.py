@@ -16,6 +16,10 @@ from typing import Any
 from pnpforge.docs import context, markup
 from pnpforge.docs.aid_columns import fit_columns
 from pnpforge.errors import PnpError
+from pnpforge.render import fonts as fontmod
+from pnpforge.render import text as tx
+from pnpforge.render import text_atoms, text_break, text_draw
+from pnpforge.render.units import hex_to_rgb, mix
 
 # ---- layout: blocks -> rows -> cards -----------------------------------------------------------
 
@@ -53,7 +57,6 @@ class Row:
 
 def _spans(text: str, bold: bool = False, colour: str | None = None) -> list:
     """Markup -> render.text_atoms spans; '†' becomes the small provisional sign cards use."""
-    from pnpforge.render import text_atoms
 
     out = []
     for run, is_bold in markup.spans(text):
@@ -75,9 +78,6 @@ def _lines(
     colour: str | None = None,
     where: str = "",
 ) -> list:
-    from pnpforge.render import fonts as fontmod
-    from pnpforge.render import text as tx
-    from pnpforge.render import text_atoms, text_break
 
     atoms = text_atoms.atomize(_spans(text, bold, colour), st.measure)
     missing = tx.missing_chars(atoms, st.measure)
@@ -102,8 +102,6 @@ def _draw_lines(
     colour: str,
     align: str = "left",
 ) -> None:
-    from pnpforge.render import text as tx
-    from pnpforge.render import text_draw
 
     h = _text_height(len(lines), size, st.leading)
     fitted = tx.Fitted(lines, size, st.leading, h)
@@ -138,7 +136,6 @@ def _line_rows(
 
 
 def _heading_rows(st: Style, b: markup.Heading, width: float, where: str) -> list[Row]:
-    from pnpforge.render.units import hex_to_rgb
 
     size = st.s * (1.12 if b.level <= 2 else 1.0)
     lines = _lines(st, b.text, size, width, bold=True, colour=st.accent, where=where)
@@ -162,7 +159,6 @@ def _heading_rows(st: Style, b: markup.Heading, width: float, where: str) -> lis
 
 
 def _item_rows(st: Style, b: markup.Item, width: float, where: str, first_in_list: bool) -> list[Row]:
-    from pnpforge.render.units import hex_to_rgb
 
     s = st.s
     depth_indent = b.depth * s * 1.1
@@ -201,8 +197,6 @@ def _para_rows(
 
 def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Row]:
     """A table as one Row per table row; the header repeats on a continuation card."""
-    from pnpforge.render import text_atoms
-    from pnpforge.render.units import hex_to_rgb, mix
 
     size = st.s * 0.95
     pad = size * 0.45

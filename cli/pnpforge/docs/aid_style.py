@@ -21,6 +21,7 @@ from pnpforge.errors import PnpError
 from pnpforge.render.layout import load_tables
 from pnpforge.render.layout_options import Opt
 from pnpforge.render.units import is_hex_colour
+from pnpforge.resources import as_roots
 
 ACCENT = "accent"  # the palette name of the game's colour
 
@@ -110,7 +111,6 @@ def style_path(roots: Any, game: str) -> Path:
 
 def load_look(root: Path | None, game: str, accent: str) -> AidLook:
     """Read, check and resolve a game's aid style; `accent` replaces the colour name `accent`."""
-    from pnpforge.resources import as_roots
 
     roots = as_roots(root)
     path = style_path(roots, game)

@@ -21,13 +21,16 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.docs.counts import CountNode, clean_label, composition_tree, type_counts
-from pnpforge.docs.markup import escape_body
+from pnpforge.docs.markup import escape_body, escape_cell, escape_text
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, Game
 from pnpforge.query import select
 from pnpforge.query.select import stamp_date  # the one stamp date; templates and build read it here
+from pnpforge.render import units
+from pnpforge.render.templating import sandboxed_environment
 from pnpforge.resources import as_roots, project_templates, shipped_templates
 from pnpforge.store import repo, translations
+from pnpforge.store.dump import dump
 from pnpforge.store.location import db_folder
 
 MARK = "†"  # the provisional sign, as on the card faces
@@ -90,7 +93,6 @@ def labels(language: str, root: Path | None = None) -> dict[str, str]:
 
 def dump_lines(db: sqlite_utils.Database, game: str) -> list[str]:
     """The `pnp db dump` lines that belong to one game (its rows in every table)."""
-    from pnpforge.store.dump import dump
 
     out = []
     for line in dump(db):
@@ -114,7 +116,6 @@ def content_hash(db: sqlite_utils.Database, game: str) -> str:
 def accent_colour(db: sqlite_utils.Database, game: str) -> str:
     """The game's colour for headings and aid bands: its first deck back colour,
     darkened until white text on it and it on white paper both read well."""
-    from pnpforge.render import units
 
     colour = "#2c3e50"
     for t in repo.card_types(db, game):
@@ -272,8 +273,6 @@ def _join_cjk(items: Any, sep: str) -> str:
 
 def jinja_env(root: Path | None = None):
     """The documents' environment: loads templates/ by name ('GAME/summary.md.j2'), adds their filters."""
-    from pnpforge.docs.markup import escape_cell, escape_text
-    from pnpforge.render.templating import sandboxed_environment
 
     env = sandboxed_environment(folders=search_path(root), strict=True, keep_trailing_newline=True)
     env.filters["cell"] = escape_cell

@@ -24,6 +24,10 @@ from pnpforge.docs.aid_flow import Row, Style, build_rows, paginate, segments
 from pnpforge.docs.aid_spec import AidPlan, HelperSpec, aid_blocks, load_spec, quantity
 from pnpforge.docs.counts import type_counts
 from pnpforge.errors import PnpError
+from pnpforge.render import text_atoms
+from pnpforge.render.fonts import ensure_fonts
+from pnpforge.render.units import MM
+from pnpforge.store import repo
 
 AID_TYPE = "aid"  # the type helper cards carry on sheets (one back design for all)
 
@@ -82,7 +86,6 @@ def _size_type(spec: HelperSpec, types: list[Any]) -> Any:
 
 def body_box(width_mm: float, height_mm: float, look: dict[str, Any] | None = None) -> tuple[float, float]:
     """Width and height (pt) of a helper card's text area under the aid style's [card] options."""
-    from pnpforge.render.units import MM
 
     card = look or aid_style.defaults()["card"]
     safe = card["safe_margin"]
@@ -118,7 +121,6 @@ def layout_aid(
     `look` is the aid style's [card] table (the shipped defaults when None).
     Returns (size, rows, style) per card, in order.
     """
-    from pnpforge.render import text_atoms
 
     card = look or aid_style.defaults()["card"]
     measure = text_atoms.Measure(fonts.regular, fonts.bold)
@@ -148,8 +150,6 @@ def plan_helpers(
     db: sqlite_utils.Database, game: str, players: int | None = None, root: Path | None = None
 ) -> HelperSet:
     """Resolve a game's aids: content, quantities, and their layout on cards."""
-    from pnpforge.render.fonts import ensure_fonts
-    from pnpforge.store import repo
 
     root = root or context.templates_dir(db)
     g = repo.get_game(db, game)
@@ -217,7 +217,6 @@ def print_helpers(
     `opts` is a render.sheet.PrintOptions; its output is a file or a folder.
     """
     from pnpforge.render import pdf_canvas, sheet_manifest, sheet_plan
-    from pnpforge.render.fonts import ensure_fonts
     from pnpforge.render.pdf_sheets import DocInfo, Job, write_card_sheets
 
     opts.validate()

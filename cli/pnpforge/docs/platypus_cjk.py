@@ -7,6 +7,8 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from pnpforge.render.text_atoms import NO_START
+
 
 @contextlib.contextmanager
 def kinsoku() -> Iterator[None]:
@@ -23,8 +25,6 @@ def kinsoku() -> Iterator[None]:
     """
     from reportlab.lib import textsplit
     from reportlab.platypus import paragraph
-
-    from pnpforge.render.text_atoms import NO_START
 
     originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
     splitters = (paragraph.cjkFragSplit, textsplit.dumbSplit)

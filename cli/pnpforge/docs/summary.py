@@ -20,6 +20,7 @@ from pnpforge.docs.changelog import changelog_markdown
 from pnpforge.docs.summary_pdf import MM as MM  # re-exported: page geometry of the summary
 from pnpforge.docs.summary_pdf import PAPERS_MM, typeset
 from pnpforge.errors import PnpError
+from pnpforge.store import repo
 
 FORMATS = ("pdf", "md")
 MAX_PAGES = 4
@@ -77,7 +78,6 @@ def write_summary(
         data = md.encode("utf-8")
         _atomic_write(path, data)
         return SummaryResult(path, fmt, pages=0, bytes=len(data))
-    from pnpforge.store import repo
 
     g = repo.get_game(db, game)
     accent = context.accent_colour(db, game)

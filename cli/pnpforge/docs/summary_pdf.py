@@ -9,12 +9,16 @@ byte-identical.
 
 from __future__ import annotations
 
+import io
+import re
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
 from pnpforge.docs import markup
 from pnpforge.docs.platypus_cjk import kinsoku
+from pnpforge.render import units
+from pnpforge.render.fonts import ensure_fonts
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = (17.0, 15.0, 16.0, 18.0)  # left, top, right, bottom
@@ -195,7 +199,6 @@ def _table(t: markup.Table, avail: float, st: _Styles):
 
 
 def _tint(colour: str, t: float) -> str:
-    from pnpforge.render import units
 
     return units.mix(colour, "#ffffff", t)
 
@@ -283,14 +286,11 @@ def _typeset(
     accent: str,
     body: float,
 ) -> tuple[bytes, int]:
-    import io
 
     from reportlab.lib import colors
     from reportlab.pdfbase.pdfmetrics import registerFontFamily
     from reportlab.pdfgen.canvas import Canvas
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
-
-    from pnpforge.render.fonts import ensure_fonts
 
     fonts = ensure_fonts(game.language)
     registerFontFamily(
@@ -373,6 +373,5 @@ def _typeset(
 
 def _count_pages(data: bytes) -> int:
     """Pages of a PDF reportlab just wrote (its /Type /Page objects)."""
-    import re
 
     return len(re.findall(rb"/Type /Page\b(?!s)", data))

@@ -32,10 +32,15 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.docs.context import templates_dir
 from pnpforge.errors import PnpError
 from pnpforge.lang.status import check_language
 from pnpforge.lang.units import game_units, template_files
-from pnpforge.store import bundle, translations
+from pnpforge.query.select import stamp_date
+from pnpforge.resources import as_roots
+from pnpforge.store import bundle, repo, translations
+from pnpforge.store.db import open_db, transaction
+from pnpforge.store.location import db_folder
 from pnpforge.store.translations import Translation
 
 
@@ -49,7 +54,6 @@ class Edition:
     missing: dict[str, int] = field(default_factory=dict)  # original slug -> untranslated texts
 
     def open(self) -> sqlite_utils.Database:
-        from pnpforge.store.db import open_db
 
         return open_db(self.db_path, readonly=True)
 
@@ -68,7 +72,6 @@ def edition_slug(game: str, lang: str) -> str:
 
 def is_original(db: sqlite_utils.Database, game: str, lang: str | None) -> bool:
     """True when `lang` is absent or the game's own language: print the original."""
-    from pnpforge.store import repo
 
     return lang is None or repo.get_game(db, game).language == lang
 
@@ -90,11 +93,6 @@ def language_db(
 
 def write_edition(db: sqlite_utils.Database, games: list[str], lang: str, folder: Path) -> Edition:
     """Write the `lang` edition of `games` into `folder` (cards.db and templates/)."""
-    from pnpforge.docs.context import templates_dir
-    from pnpforge.query.select import stamp_date
-    from pnpforge.resources import as_roots
-    from pnpforge.store.db import open_db, transaction
-    from pnpforge.store.location import db_folder
 
     check_language(lang)
     roots = as_roots(templates_dir(db))

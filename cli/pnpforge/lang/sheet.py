@@ -11,6 +11,7 @@ refuses the whole file, naming its line and column.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import tomllib
 from dataclasses import dataclass
@@ -20,9 +21,12 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.formats.records import csv_escape, csv_unescape, decode
+from pnpforge.formats.xlsx import read_tables
 from pnpforge.lang.status import game_status
 from pnpforge.lang.units import Unit
+from pnpforge.outfile import write_bytes
 from pnpforge.store import translations
+from pnpforge.store.db import transaction
 from pnpforge.store.translations import PROVENANCES, Translation
 
 COLUMNS = ["kind", "key", "field", "label", "status", "original", "translation", "provenance", "fingerprint"]
@@ -61,7 +65,6 @@ def export_rows(db: sqlite_utils.Database, game: str, lang: str) -> list[list[st
 
 def export_file(db: sqlite_utils.Database, game: str, lang: str, output: Path) -> int:
     """Write the sheet to `output` (.csv or .xlsx); the number of units."""
-    from pnpforge.outfile import write_bytes
 
     rows = export_rows(db, game, lang)
     if _format(output) == "csv":
@@ -76,7 +79,6 @@ def export_file(db: sqlite_utils.Database, game: str, lang: str, output: Path) -
 
 
 def _workbook(rows: list[list[str]], title: str) -> bytes:
-    import datetime
 
     import openpyxl
     from openpyxl.cell.cell import TYPE_STRING
@@ -115,8 +117,6 @@ class ImportResult:
 def read_rows(path: Path) -> list[tuple[str, dict[str, str]]]:
     """(where, row) of every non-blank row of a .csv or .xlsx translation sheet."""
     if _format(path) == "xlsx":
-        from pnpforge.formats.xlsx import read_tables
-
         for _name, header, body in read_tables(path):
             return [
                 (f"{path}, row {n}", dict(zip(header, cells, strict=False)))
@@ -235,7 +235,6 @@ def import_file(
     db: sqlite_utils.Database, game: str, lang: str, path: Path, dry_run: bool = False
 ) -> ImportResult:
     """Check the whole sheet, then write the changed translations in one transaction."""
-    from pnpforge.store.db import transaction
 
     result = plan_import(db, game, lang, path)
     if result.written and not dry_run:

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from pnpforge.docs.context import templates_dir
 from pnpforge.errors import PnpError
 from pnpforge.lang.units import Unit, game_units
-from pnpforge.store import bundle, translations
+from pnpforge.resources import as_roots
+from pnpforge.store import bundle, repo, translations
 from pnpforge.store.translations import Translation
 from pnpforge.validate.problem import ERROR, WARNING, Problem
 
@@ -62,8 +64,6 @@ def check_language(lang: str) -> str:
 
 def game_status(db: sqlite_utils.Database, game: str, lang: str) -> list[UnitStatus]:
     """Every unit of the game with its translation into `lang` and its state."""
-    from pnpforge.docs.context import templates_dir
-    from pnpforge.resources import as_roots
 
     check_language(lang)
     data = bundle.export(db, game)
@@ -99,7 +99,6 @@ def _where(u: Unit) -> tuple[str | None, str]:
 def problems(db: sqlite_utils.Database, game: str, lang: str, strict: bool = False) -> list[Problem]:
     """Missing and stale translations (errors with `strict`, else warnings) and glossary
     terms a translated card text does not use (warnings)."""
-    from pnpforge.store import repo
 
     if repo.get_game(db, game).language == lang:
         return []  # a game needs no translation into its own language

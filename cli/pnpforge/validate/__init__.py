@@ -6,6 +6,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from pnpforge.artfile import check_art
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CardType
 from pnpforge.store import repo
@@ -51,7 +52,6 @@ def card_problems(card: Card, types: dict[str, CardType], cards: list[Card]) -> 
 
 def art_warnings(card: Card, base: Path) -> list[Problem]:
     """A card naming an art file that is missing or not allowed: it would print a placeholder."""
-    from pnpforge.artfile import check_art
 
     if not isinstance(card.art, str) or not card.art.strip():
         return []

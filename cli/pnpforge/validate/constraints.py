@@ -37,6 +37,7 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
+from pnpforge.query import select as selection
 from pnpforge.store.constraints import KINDS, PARAMS, Constraint, check_params
 
 __all__ = ["KINDS", "PARAMS", "Breach", "check_params", "evaluate", "run_constraint", "selector", "value"]
@@ -291,7 +292,6 @@ def evaluate(constraint: Constraint, select: Callable[[str], list[Card]]) -> lis
 
 def selector(db: sqlite_utils.Database, game: str, cards: Iterable[Card]) -> Callable[[str], list[Card]]:
     """A cached `select(query)` over the game: the search language, or every card for ""."""
-    from pnpforge.query import select as selection
 
     everything = list(cards)
     cache: dict[str, list[Card]] = {"": everything}
