@@ -161,12 +161,36 @@ def _print_static(report: dict[str, Any]) -> None:
     ]
     if rows:
         typer.echo(table(["composition", "expected", "actual", "", ""], rows, max_col=50))
+    _print_examples(report.get("examples", []))
     findings = report["findings"]
     for f in findings:
         label = "ERROR" if f["severity"] == "error" or report["strict"] else "warning"
         typer.echo(f"  {label} {f['kind']}: {f['message']}")
     if not findings:
         typer.echo("  no findings: cards valid, composition and constraints hold")
+
+
+def _print_examples(examples: list[dict[str, Any]]) -> None:
+    """The rulebook's worked examples: what the rulebook gives, what the cards give now."""
+    rows = []
+    for e in examples:
+        keys = e["expected"] or {}
+        status = "FAIL" if not e["ok"] else "ok"
+        note = e["error"]
+        if e["ok"] and e["default"] is not None and any(e["default"].get(k) != v for k, v in keys.items()):
+            default = ", ".join(f"{k} {e['default'].get(k)}" for k in keys)
+            note = f"engine default gives {default}" + (" (conflict recorded)" if e["conflict"] else "")
+        rows.append(
+            [
+                e["label"],
+                ", ".join(f"{k} {v}" for k, v in keys.items()),
+                ", ".join(f"{k} {e['actual'].get(k, '?')}" for k in keys),
+                status,
+                note,
+            ]
+        )
+    if rows:
+        typer.echo(table(["worked example", "rulebook", "now", "", ""], rows, max_col=44))
 
 
 MIN_GAMES_FOR_CARD_RATE = 5  # fewer games say nothing about a card's effect on winning

@@ -308,6 +308,7 @@ def run_check(
     db_path: str | Path, slug: str, opts: CheckOptions, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
     """Static findings and sample games; `ok` is False on any error (and, under --strict, any warning)."""
+    from pnpforge.rules.examples import run_examples
     from pnpforge.rules.games import has_engine
     from pnpforge.rules.static import static_findings
     from pnpforge.store import repo
@@ -323,6 +324,7 @@ def run_check(
         "strict": opts.strict,
         "findings": [f.to_dict() for f in static_findings(db, slug)],
         "composition": [r.to_dict() for r in composition(db, slug)],
+        "examples": [r.to_dict() for r in run_examples(db, slug, repo.list_cards(db, slug, strict=False))],
         "simulation": _simulation(db, db_path, slug, opts, progress) if has_engine(slug, db) else None,
     }
     report["errors"], report["warnings"] = _verdict(report, opts.strict)
