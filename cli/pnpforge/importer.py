@@ -31,6 +31,7 @@ from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, composition_problems, validate_card
 from pnpforge.validate.edition import apply_edition_rules
+from pnpforge.validate.text_rules import with_generated_text
 from pnpforge.validate.values import id_problem
 
 MAX_PROBLEMS = 200  # listed in a refusal; more are counted
@@ -137,7 +138,7 @@ def _stream(
         if card.id in where:
             problems.add(f"{rec.where}: id '{card.id}' appears twice in the file")
             continue
-        card = apply_edition_rules(old, card, correction)
+        card = apply_edition_rules(old, with_generated_text(conn, card), correction)
         where[card.id] = rec.where
         if old is not None:
             old_types[card.id] = old.type

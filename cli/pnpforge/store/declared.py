@@ -93,6 +93,7 @@ TEXT_RULE_PARAMS: dict[str, tuple[set[str], set[str]]] = {
     "list": ({"pattern", "field"}, {"query", "map", "separators", "ordered", "item"}),
     "phrase": ({"phrase", "when"}, {"query"}),
     "name": ({"pattern", "field"}, {"query"}),
+    "template": ({"template"}, {"map", "join"}),
 }
 
 

@@ -5,7 +5,8 @@ each row with the rulebook line it comes from:
 
 - `text_rules`: per card type, what a card's printed text restates (a number,
   a colour list, a keyword, the name of a card a field names) bound to the
-  field that holds it, so the two cannot silently disagree;
+  field that holds it, so the two cannot silently disagree — or, kind
+  `template`, the whole text generated from the fields on every write;
 - `examples`: the rulebook's worked examples that compute from card values
   (a power comparison, a score total), with their set-up, expected result and
   the engine options of the reading they follow; `pnp check` runs them;
@@ -18,7 +19,7 @@ each row with the rulebook line it comes from:
 The CHECKs keep each row's shape; parameters are checked in Python.
 """
 
-TEXT_RULE_KINDS = ("number", "list", "phrase", "name")
+TEXT_RULE_KINDS = ("number", "list", "phrase", "name", "template")
 EXAMPLE_RUNNERS = ("engine", "formula")
 CONSISTENCY_KINDS = ("monotone", "distinct_items", "distinct_abilities")
 
