@@ -168,6 +168,12 @@ def _print_static(report: dict[str, Any]) -> None:
         typer.echo(f"  {label} {f['kind']}: {f['message']}")
     if not findings:
         typer.echo("  no findings: cards valid, composition and constraints hold")
+    counts = report.get("declared")
+    if counts:
+        typer.echo(
+            f"  declared checks: {counts['constraints']} constraints, {counts['consistency']} consistency, "
+            f"{counts['text_rules']} text rules, {counts['examples']} worked examples"
+        )
 
 
 def _print_examples(examples: list[dict[str, Any]]) -> None:
@@ -177,9 +183,10 @@ def _print_examples(examples: list[dict[str, Any]]) -> None:
         keys = e["expected"] or {}
         status = "FAIL" if not e["ok"] else "ok"
         note = e["error"]
-        if e["ok"] and e["default"] is not None and any(e["default"].get(k) != v for k, v in keys.items()):
-            default = ", ".join(f"{k} {e['default'].get(k)}" for k in keys)
-            note = f"engine default gives {default}" + (" (conflict recorded)" if e["conflict"] else "")
+        differs = [k for k, v in keys.items() if e["default"] is not None and e["default"].get(k) != v]
+        if e["ok"] and differs:
+            default = ", ".join(f"{k} {e['default'].get(k)}" for k in differs)
+            note = f"engine default: {default}" + (" (conflict recorded)" if e["conflict"] else "")
         rows.append(
             [
                 e["label"],
@@ -190,7 +197,7 @@ def _print_examples(examples: list[dict[str, Any]]) -> None:
             ]
         )
     if rows:
-        typer.echo(table(["worked example", "rulebook", "now", "", ""], rows, max_col=44))
+        typer.echo(table(["worked example", "rulebook", "now", "", ""], rows, max_col=40))
 
 
 MIN_GAMES_FOR_CARD_RATE = 5  # fewer games say nothing about a card's effect on winning
