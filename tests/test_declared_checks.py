@@ -211,6 +211,8 @@ def test_formulas_are_whitelisted_and_name_what_is_wrong(shipped_db):
         ("__import__('os')", "not allowed"),
         ("{S-99.holes}", "S-99"),
         ("{S-14.nope}", "no value 'nope'"),
+        ("max()", "x:"),
+        ("1 // 0", "x:"),
     ):
         with pytest.raises(PnpError, match=message):
             run_formula({"values": {"x": formula}}, cards)
@@ -221,6 +223,12 @@ def test_formulas_are_whitelisted_and_name_what_is_wrong(shipped_db):
         )
     (found,) = findings(shipped_db, "hackers", "example")
     assert found.severity == "error" and "cannot run" in found.message
+    raw(
+        shipped_db,
+        'UPDATE examples SET setup = \'{"obligor": "OB-02", "cancelled": [[1]]}\' WHERE id = \'ex-8-vs-5\'',
+    )
+    (found,) = findings(shipped_db, "enforcer", "example")
+    assert found.severity == "error" and "does not fit" in found.message
 
 
 # ---- consistency kinds ---------------------------------------------------------------------------
@@ -328,3 +336,15 @@ def test_the_auction_conflict_is_recorded_on_its_four_cards(shipped_db):
     for cid in ("EX-auction", "SP-auction", "OB-18", "OB-24"):
         assert "auction_power" in cards[cid].notes, cid
     assert "17" in cards["OB-18"].notes and "11" in cards["OB-24"].notes
+
+
+def test_sample_games_play_under_the_examples_reading_of_auction(shipped_db):
+    from pnpforge.rules.runner import play_game
+
+    options = {"auction_power": "doubling_only"}
+    rules = load_rules(open_db(shipped_db), "enforcer", options)
+    assert rules.cards.play["EX-auction"].power == 0 and rules.cards.play["SP-auction"].power == 0
+    assert rules.cards.play["EX-seize-land"].power == 4
+    for seed in (1, 2):
+        result = play_game(rules, 3, seed, ["greedy", "random", "greedy"], options=options)
+        assert result.completed, result.failure

@@ -165,7 +165,10 @@ def run_formula(
             raise PnpError(f"the formulas {', '.join(stuck)} depend on each other in a circle")
         for name in ready:
             tree, refs = parsed[name]
-            names[name] = _eval(tree, {**names, **refs})
+            try:
+                names[name] = _eval(tree, {**names, **refs})
+            except (TypeError, ValueError, ZeroDivisionError) as exc:  # min() of nothing, // 0 …
+                raise PnpError(f"{name}: {exc}") from None
     return names, tuple(used)
 
 
@@ -213,6 +216,8 @@ def _run(db: Any, game: str, ex: Example, cards: dict[str, Card], engines: dict[
         return ExampleResult(ex, actual, default, cards=used)
     except (PnpError, DeckError) as exc:
         return ExampleResult(ex, error=str(exc))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a set-up of the wrong shape
+        return ExampleResult(ex, error=f"its set-up does not fit the engine ({type(exc).__name__}: {exc})")
 
 
 def _flat(values: Any) -> list[Any]:
