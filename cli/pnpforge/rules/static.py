@@ -195,7 +195,7 @@ def example_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) ->
                     "example",
                     "error",
                     f"{ex.label}: the rulebook gives {shown(expected, expected)}; the cards now give "
-                    f"{shown(r.actual, expected)}{reading} [{', '.join(r.cards)}]",
+                    f"{shown(r.actual, _differing(expected, r.actual))}{reading} [{', '.join(r.cards)}]",
                     r.cards,
                     where,
                 )
@@ -213,6 +213,11 @@ def example_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) ->
                 )
             )
     return out
+
+
+def _differing(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
+    """The expected results the cards no longer give (all of them when none differs)."""
+    return {k: v for k, v in expected.items() if actual.get(k) != v} or expected
 
 
 def _options(options: dict[str, Any] | None) -> str:
