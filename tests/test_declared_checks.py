@@ -348,3 +348,17 @@ def test_sample_games_play_under_the_examples_reading_of_auction(shipped_db):
     for seed in (1, 2):
         result = play_game(rules, 3, seed, ["greedy", "random", "greedy"], options=options)
         assert result.completed, result.failure
+
+
+def test_the_designer_lists_and_removes_examples_and_text_rules(shipped_db, run):
+    listed = run("--db", shipped_db, "examples", "list", "enforcer", "--json")
+    assert {e["id"] for e in json.loads(listed.stdout)} == {"ex-8-vs-5", "ex-15-vs-14", "ex-7-vs-9"}
+    set_card(open_db(shipped_db), "enforcer", "OB-02", {"difficulty": 6})
+    assert "FAIL" in run("--db", shipped_db, "examples", "list", "enforcer").stdout
+    assert run("--db", shipped_db, "examples", "rm", "enforcer", "ex-8-vs-5").exit_code == 0
+    assert findings(shipped_db, "enforcer", "example") == []
+    rules = json.loads(run("--db", shipped_db, "text-rules", "list", "hackers", "--json").stdout)
+    assert all(r["source"] and r["breaches"] == [] for r in rules)
+    assert run("--db", shipped_db, "text-rules", "rm", "hackers", "server-holes").exit_code == 0
+    missing = run("--db", shipped_db, "text-rules", "rm", "hackers", "server-holes")
+    assert missing.exit_code != 0 and "no text rule 'server-holes'" in missing.stderr
