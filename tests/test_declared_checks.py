@@ -362,3 +362,13 @@ def test_the_designer_lists_and_removes_examples_and_text_rules(shipped_db, run)
     assert run("--db", shipped_db, "text-rules", "rm", "hackers", "server-holes").exit_code == 0
     missing = run("--db", shipped_db, "text-rules", "rm", "hackers", "server-holes")
     assert missing.exit_code != 0 and "no text rule 'server-holes'" in missing.stderr
+
+
+def test_a_text_rule_that_rests_on_our_reading_warns_and_fails_only_strict(shipped_db):
+    set_card(open_db(shipped_db), "enforcer", "OF-gold", {"text": "回合結束時手牌上限為9張（而非6張）。"})
+    (found,) = findings(shipped_db, "enforcer", "text")
+    assert found.source.startswith("officer-hand-limit") and found.severity == "strict"
+    (problem,) = [
+        p for p in validate_game(open_db(shipped_db), "enforcer") if p.field == "officer-hand-limit"
+    ]
+    assert problem.severity == "warning"

@@ -165,12 +165,17 @@ def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card])
 
 
 def text_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
-    """One "error" finding per card whose printed text contradicts a field a text rule binds it to."""
+    """One finding per card whose printed text contradicts a field a text rule binds it to: an
+    "error", or "strict" when the rule rests on our reading (provisional)."""
     from pnpforge.validate.text_rules import text_rule_breaches
 
     return [
         Finding(
-            "text", "error", f"{rule.label}: {breach.message}", breach.cards, f"{rule.id} ({rule.source})"
+            "text",
+            "strict" if rule.provisional else "error",
+            f"{rule.label}: {breach.message}",
+            breach.cards,
+            f"{rule.id} ({rule.source})",
         )
         for rule, breaches in text_rule_breaches(db, game, cards)
         for breach in breaches

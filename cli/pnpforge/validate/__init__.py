@@ -69,13 +69,19 @@ def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
 
 
 def text_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:
-    """Cards whose printed text contradicts a field a text rule binds it to (deck-level: never blocks)."""
+    """Cards whose printed text contradicts a field a text rule binds it to (deck-level: never blocks;
+    a warning when the rule rests on our reading)."""
     from pnpforge.validate.text_rules import text_rule_breaches
 
     cards = repo.list_cards(db, game, strict=False)
     return [
         Problem(
-            ERROR, game, b.cards[0] if b.cards else None, rule.id, f"{rule.label}: {b.message}", scope="deck"
+            WARNING if rule.provisional else ERROR,
+            game,
+            b.cards[0] if b.cards else None,
+            rule.id,
+            f"{rule.label}: {b.message}",
+            scope="deck",
         )
         for rule, breaches in text_rule_breaches(db, game, cards)
         for b in breaches
