@@ -31,6 +31,7 @@ from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, composition_problems, validate_card
 from pnpforge.validate.edition import apply_edition_rules
+from pnpforge.validate.text_rules import with_generated_text
 from pnpforge.validate.values import id_problem
 
 MAX_PROBLEMS = 200  # listed in a refusal; more are counted
@@ -138,7 +139,7 @@ def _stream(
         if card.id in where:
             problems.add(f"{rec.where}: id '{card.id}' appears twice in the file")
             continue
-        card = apply_edition_rules(old, card, correction)
+        card = apply_edition_rules(old, with_generated_text(conn, card), correction)
         if old is not None and not correction and card.provenance == old.provenance:
             # a sheet exported before an edit still carries the old marks: re-importing it must
             # not drop the designer's "my value" mark (only a --correction says it is the rulebook's)
