@@ -17,6 +17,7 @@ from pnpforge.commands import (
     constraints,
     data,
     db,
+    declared,
     docs,
     new,
     release,
@@ -68,6 +69,7 @@ app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
 constraints.register(app)
+declared.register(app)
 print_cmd.register(app)
 docs.register(app)
 release.register(app)

@@ -171,12 +171,43 @@ def _print_static(report: dict[str, Any]) -> None:
     ]
     if rows:
         typer.echo(table(["composition", "expected", "actual", "", ""], rows, max_col=50))
+    _print_examples(report.get("examples", []))
     findings = report["findings"]
     for f in findings:
         label = "ERROR" if f["severity"] == "error" or report["strict"] else "warning"
         typer.echo(f"  {label} {f['kind']}: {f['message']}")
     if not findings:
         typer.echo("  no findings: cards valid, composition and constraints hold")
+    counts = report.get("declared")
+    if counts:
+        typer.echo(
+            f"  declared checks: {counts['constraints']} constraints, {counts['consistency']} consistency, "
+            f"{counts['text_rules']} text rules, {counts['examples']} worked examples"
+        )
+
+
+def _print_examples(examples: list[dict[str, Any]]) -> None:
+    """The rulebook's worked examples: what the rulebook gives, what the cards give now."""
+    rows = []
+    for e in examples:
+        keys = e["expected"] or {}
+        status = "FAIL" if not e["ok"] else "ok"
+        note = e["error"]
+        differs = [k for k, v in keys.items() if e["default"] is not None and e["default"].get(k) != v]
+        if e["ok"] and differs:
+            default = ", ".join(f"{k} {e['default'].get(k)}" for k in differs)
+            note = f"engine default: {default}" + (" (conflict recorded)" if e["conflict"] else "")
+        rows.append(
+            [
+                e["label"],
+                ", ".join(f"{k} {v}" for k, v in keys.items()),
+                ", ".join(f"{k} {e['actual'].get(k, '?')}" for k in keys),
+                status,
+                note,
+            ]
+        )
+    if rows:
+        typer.echo(table(["worked example", "rulebook", "now", "", ""], rows, max_col=40))
 
 
 MIN_GAMES_FOR_CARD_RATE = 5  # fewer games say nothing about a card's effect on winning

@@ -17,10 +17,14 @@ leaves it whole (`pnp game export`).  Format, version 1:
      "glossary": [{term, term_en, category, text, source}],
      "rules": [{kind, title, title_en, body, source}],
      "constraints": [{id, kind, label, params: {...}, provisional, source}],
+     "text_rules": [{id, card_type, kind, label, params: {...}, provisional, source}],
+     "examples": [{id, label, runner, setup: {...}, expected: {...}, options: {...},
+                   conflict, source}],
      "edition": [{card, snapshot: {...}, frozen_at}],
      "translations": [{lang, kind, key, field, text, provenance, source_hash}]}
 
-`constraints`, `edition` and `translations` are optional: a bundle without an edition gets
+`constraints` (deck constraints and consistency kinds alike), `text_rules`, `examples`,
+`edition` and `translations` are optional: a bundle without an edition gets
 one frozen from its own rulebook and reference cards on import.
 
 Structure errors are reported with the JSON path; card values are validated
@@ -39,7 +43,7 @@ import sqlite_utils
 from pnpforge import model
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, field_names
-from pnpforge.store import constraints, edition, releases, repo, translations
+from pnpforge.store import constraints, declared, edition, releases, repo, translations
 
 FORMAT = "pnpforge-game/1"
 
@@ -55,6 +59,8 @@ _RULE_KEYS = set(field_names(model.RuleSection, "game", "position"))
 _CONSTRAINT_KEYS = set(field_names(constraints.Constraint, "game"))
 _EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
 _TRANSLATION_KEYS = {"lang", "kind", "key", "field", "text", "provenance", "source_hash"}
+_TEXT_RULE_KEYS = set(field_names(declared.TextRule, "game"))
+_EXAMPLE_KEYS = set(field_names(declared.Example, "game"))
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict[str, Any]:
@@ -95,6 +101,8 @@ def parse(data: Any) -> dict[str, Any]:
         ("constraints", _CONSTRAINT_KEYS, {"id", "kind", "label", "params"}),
         ("edition", _EDITION_KEYS, {"card", "snapshot"}),
         ("translations", _TRANSLATION_KEYS, _TRANSLATION_KEYS - {"provenance"}),
+        ("text_rules", _TEXT_RULE_KEYS, {"id", "card_type", "kind", "label", "params"}),
+        ("examples", _EXAMPLE_KEYS, {"id", "label", "runner", "setup", "expected"}),
     ):
         for i, item in enumerate(data.get(key, [])):
             _check_keys(item, keys, f"{key}[{i}]", req)
@@ -109,6 +117,18 @@ def _check_deck_data(data: dict[str, Any]) -> None:
             constraints.check_params(item["kind"], item["params"])
         except PnpError as exc:
             raise PnpError(f"constraints[{i}] ({item['id']}): {exc}") from None
+    for i, item in enumerate(data.get("text_rules", [])):
+        try:
+            declared.check_text_rule_params(item["kind"], item["params"])
+        except PnpError as exc:
+            raise PnpError(f"text_rules[{i}] ({item['id']}): {exc}") from None
+    for i, item in enumerate(data.get("examples", [])):
+        bad = [k for k in ("setup", "expected", "options") if not isinstance(item.get(k, {}), dict)]
+        if bad or item["runner"] not in declared.EXAMPLE_RUNNERS:
+            what = (
+                f"{bad[0]} must be an object" if bad else f"runner must be one of {declared.EXAMPLE_RUNNERS}"
+            )
+            raise PnpError(f"examples[{i}] ({item['id']}): {what}")
     for i, item in enumerate(data.get("edition", [])):
         if not isinstance(item["snapshot"], dict):
             raise PnpError(f"edition[{i}] ({item['card']}): snapshot must be an object")
@@ -203,6 +223,10 @@ def _write_deck_data(
                 item.get("source", ""),
             ),
         )
+    for item in data.get("text_rules", []):
+        declared.insert_text_rule(conn, declared.TextRule(game=slug, **item))
+    for item in data.get("examples", []):
+        declared.insert_example(conn, declared.Example(game=slug, **item))
     if "edition" in data:
         edition.insert_entries(conn, slug, data["edition"])
     elif kept_edition:
@@ -258,6 +282,8 @@ def export(db: sqlite_utils.Database, slug: str) -> dict[str, Any]:
         "glossary": plain(repo.glossary(db, slug)),
         "rules": plain(repo.rule_sections(db, slug)),
         "constraints": [c.to_dict() for c in constraints.list_constraints(db, slug)],
+        "text_rules": [r.to_dict() for r in declared.list_text_rules(db, slug)],
+        "examples": [e.to_dict() for e in declared.list_examples(db, slug)],
         "edition": [
             {"card": e.card, "snapshot": e.snapshot, "frozen_at": e.frozen_at}
             for e in edition.entries(db, slug)

@@ -11,7 +11,14 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from pnpforge.store import schema_search, schema_translations, schema_v2, schema_v3, schema_v4
+from pnpforge.store import (
+    schema_declared_checks,
+    schema_search,
+    schema_translations,
+    schema_v2,
+    schema_v3,
+    schema_v4,
+)
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
@@ -191,7 +198,8 @@ MIGRATIONS: list[Migration] = [
     schema_v3.SQL,
     schema_v4.SQL,
     schema_translations.SQL,
-    schema_search.migrate,
+    schema_declared_checks.SQL,  # 6: text rules, worked examples, consistency
+    schema_search.migrate,  # 7: full-text search of cards; release tables where missing
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

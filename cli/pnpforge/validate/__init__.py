@@ -37,6 +37,7 @@ __all__ = [
     "validate_card",
     "duplicate_name_problems",
     "reference_problems",
+    "text_problems",
 ]
 
 
@@ -69,7 +70,7 @@ def art_warnings(card: Card, base: Path) -> list[Problem]:
 
 
 def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
-    """All problems of one game: cards, references, duplicates, composition, provisional values.
+    """All problems of one game: cards, references, duplicates, composition, text rules, provisional values.
 
     Rows another tool wrote in a shape pnpforge never writes are reported by id, never a crash.
     """
@@ -87,4 +88,25 @@ def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
         problems += composition_problems(db, game)
     except PnpError as exc:
         problems.append(Problem(ERROR, game, None, "composition", f"not checked: {exc}", scope="deck"))
+    problems += text_problems(db, game)
     return problems + warnings
+
+
+def text_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:
+    """Cards whose printed text contradicts a field a text rule binds it to (deck-level: never blocks;
+    a warning when the rule rests on our reading)."""
+    from pnpforge.validate.text_rules import text_rule_breaches
+
+    cards = repo.list_cards(db, game, strict=False)
+    return [
+        Problem(
+            WARNING if rule.provisional else ERROR,
+            game,
+            b.cards[0] if b.cards else None,
+            rule.id,
+            f"{rule.label}: {b.message}",
+            scope="deck",
+        )
+        for rule, breaches in text_rule_breaches(db, game, cards)
+        for b in breaches
+    ]
