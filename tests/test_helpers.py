@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpforge.docs import aid_columns, aid_style, helpers, markup
+from pnpforge.docs import aid_flow, aid_style, helpers, markup
 from pnpforge.errors import PnpError
 from pnpforge.render import PrintOptions
 from pnpforge.render.units import MM
@@ -64,7 +64,7 @@ def test_tables_repeat_their_header_and_columns_fit() -> None:
     pages = helpers.paginate(helpers.build_rows([t], st, width, "test"), height)
     assert len(pages) > 1
     assert all(p[0].text.startswith("號碼") for p in pages)
-    widths = aid_columns.fit_columns([30.0, 400.0], width, [12.0, 20.0])
+    widths = aid_flow.fit_columns([30.0, 400.0], width, [12.0, 20.0])
     assert abs(sum(widths) - width) < 1e-6 and widths[0] == 30.0
 
 

@@ -58,7 +58,7 @@ def root(
     """pnpforge: card database, print-and-play sheets, player aids and rules checks."""
     boundary.set_debug(debug)
     _common.set_db_path(db_path)
-    from pnpforge.commands import _fontbar
+    from pnpforge.commands import _fontbar  # the library stays off `pnp --help` start-up
 
     _fontbar.install()
 

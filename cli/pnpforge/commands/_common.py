@@ -81,7 +81,7 @@ def handled() -> Iterator[None]:
 def in_language(games: list[str], lang: str | None) -> Iterator[tuple[Any, list[str]]]:
     """(database, slugs) to print `games` in `lang`: the original database, or a language
     edition (pnpforge.lang.edition) that lives for the block; its warnings go to stderr."""
-    from pnpforge.lang.edition import language_db
+    from pnpforge.lang.edition import language_db  # the library stays off `pnp --help` start-up
 
     with language_db(open_db(readonly=True), games, lang) as (db, slugs, warnings):
         for w in warnings:

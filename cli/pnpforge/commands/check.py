@@ -43,6 +43,7 @@ def _errors(as_json: bool) -> Iterator[None]:
         echo_json({"error": str(exc)})
         raise typer.Exit(exc.exit_code) from None
     except sqlite3.DatabaseError as exc:
+        # the library stays off `pnp --help` start-up
         from pnpforge.store.db import describe_error, resolve_path
 
         echo_json({"error": describe_error(resolve_path(db_path()), exc)})
@@ -93,6 +94,7 @@ def check_cmd(
     ),
 ) -> None:
     """Check a deck statically and play sample games by the rules; exit 1 on any failure."""
+    # the library stays off `pnp --help` start-up
     from pnpforge.rules.check import CheckOptions, replay_args, run_check
     from pnpforge.rules.check import replay as replay_game
     from pnpforge.store.db import resolve_path
@@ -290,7 +292,7 @@ def _print_simulation(sim: dict[str, Any]) -> None:
 
 def _add_language(report: dict[str, Any], game: str, lang: str, strict: bool) -> None:
     """Translation findings (pnpforge.lang.status) join the report's errors and warnings."""
-    from pnpforge.commands._common import open_db
+    from pnpforge.commands._common import open_db  # the library stays off `pnp --help` start-up
     from pnpforge.lang.status import problems
 
     found = problems(open_db(readonly=True), game, lang, strict=strict)

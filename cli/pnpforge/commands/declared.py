@@ -23,7 +23,7 @@ def examples_list(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List the game's worked examples: what the rulebook gives, what the cards give now."""
-    from pnpforge.rules.examples import run_examples
+    from pnpforge.rules.examples import run_examples  # the library stays off `pnp --help` start-up
     from pnpforge.store import repo
 
     with handled():
@@ -52,7 +52,7 @@ def examples_rm(
     example_id: str = typer.Argument(..., metavar="ID", help="Example id."),
 ) -> None:
     """Remove a worked example (a design change the rulebook's example no longer describes)."""
-    from pnpforge.store import repo
+    from pnpforge.store import repo  # the library stays off `pnp --help` start-up
     from pnpforge.store.db import transaction
     from pnpforge.store.declared import delete_example
 
@@ -70,7 +70,7 @@ def text_rules_list(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List the game's text rules with how many cards break each now."""
-    from pnpforge.store import repo
+    from pnpforge.store import repo  # the library stays off `pnp --help` start-up
     from pnpforge.validate.text_rules import text_rule_breaches
 
     with handled():
@@ -93,7 +93,7 @@ def text_rules_rm(
     rule_id: str = typer.Argument(..., metavar="ID", help="Text rule id."),
 ) -> None:
     """Remove a text rule."""
-    from pnpforge.store import repo
+    from pnpforge.store import repo  # the library stays off `pnp --help` start-up
     from pnpforge.store.db import transaction
     from pnpforge.store.declared import delete_text_rule
 

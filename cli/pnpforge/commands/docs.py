@@ -73,7 +73,7 @@ def helpers_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Player-aid cards (help text: _HELPERS_HELP)."""
-    from pnpforge.docs.helpers import print_helpers
+    from pnpforge.docs.helpers import print_helpers  # the library stays off `pnp --help` start-up
     from pnpforge.render import PrintOptions, parse_offset
 
     with handled():
@@ -128,7 +128,7 @@ def rules_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""  # noqa: E501
-    from pnpforge.docs import summary
+    from pnpforge.docs import summary  # the library stays off `pnp --help` start-up
 
     with handled(), in_language([game], lang) as (db, slugs):
         if output == "-":
@@ -179,10 +179,10 @@ def build_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Whole print-and-play kits (help text: _BUILD_HELP)."""
-    import os
+    import os  # the library stays off `pnp --help` start-up
     import tempfile
 
-    from pnpforge import build as kit
+    from pnpforge import build as kit  # the library stays off `pnp --help` start-up
     from pnpforge.lang.edition import is_original, write_edition
     from pnpforge.render import parse_offset
     from pnpforge.shop.kit_parts import check_extras

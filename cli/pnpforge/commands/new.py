@@ -32,6 +32,7 @@ def new_cmd(
     replace: bool = typer.Option(False, "--replace", help="Replace the game if it exists."),
 ) -> None:
     """Create a game: card types and typed fields inferred from a sheet, starter layouts, release v0.1."""
+    # the library stays off `pnp --help` start-up
     from pnpforge.design.newgame import GameSpec, create_game, parse_players, parse_size
     from pnpforge.store.db import resolve_path
 
@@ -96,6 +97,6 @@ def _shown(path: Path) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    from pnpforge.commands.db import game_app
+    from pnpforge.commands.db import game_app  # the library stays off `pnp --help` start-up
 
     game_app.command("new")(new_cmd)

@@ -17,7 +17,7 @@ def release_cmd(
 
     Without TAG, list the releases; the rulebook edition, when the game has one, is the first.
     """
-    from pnpforge.store import releases, repo
+    from pnpforge.store import releases, repo  # the library stays off `pnp --help` start-up
 
     with handled():
         if tag is None:
@@ -60,6 +60,7 @@ def diff_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the diff as JSON."),
 ) -> None:
     """Cards added, removed and changed (field: before → after) between releases or since the last."""
+    # the library stays off `pnp --help` start-up
     from pnpforge.query.changes import diff_releases, text_lines
 
     with handled():

@@ -23,7 +23,7 @@ def export_cmd(
     output: Path = typer.Option(..., "-o", "--output", metavar="FILE", help="FILE.xlsx or FILE.csv."),
 ) -> None:
     """Write every printed text of GAME beside its translation, with missing and stale rows marked."""
-    from pnpforge.lang.sheet import export_file
+    from pnpforge.lang.sheet import export_file  # the library stays off `pnp --help` start-up
 
     with handled():
         n = export_file(open_db(readonly=True), game, lang, output)
@@ -38,7 +38,7 @@ def import_cmd(
     dry_run: bool = typer.Option(False, "--dry-run", help="Check and list the changes; write nothing."),
 ) -> None:
     """Check every row, then write the changed translations (all or nothing)."""
-    from pnpforge.lang.sheet import import_file
+    from pnpforge.lang.sheet import import_file  # the library stays off `pnp --help` start-up
 
     with handled():
         res = import_file(open_db(), game, lang, path, dry_run=dry_run)
@@ -55,7 +55,7 @@ def status_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the coverage as JSON."),
 ) -> None:
     """Coverage per game and part of the kit: texts, translated, missing, stale."""
-    from pnpforge.lang.status import coverage, game_status
+    from pnpforge.lang.status import coverage, game_status  # the library stays off `pnp --help` start-up
     from pnpforge.store import repo
 
     with handled():

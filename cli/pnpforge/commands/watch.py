@@ -33,7 +33,7 @@ def watch_cmd(
 
     Stop with Ctrl-C.
     """
-    from pnpforge.design.watch import Watcher, WatchOptions
+    from pnpforge.design.watch import Watcher, WatchOptions  # the library stays off `pnp --help` start-up
     from pnpforge.errors import PnpError
     from pnpforge.store.db import resolve_path
 
@@ -61,7 +61,7 @@ def watch_cmd(
 
 
 def _known_game(game: str) -> None:
-    from pnpforge.commands._common import open_db
+    from pnpforge.commands._common import open_db  # the library stays off `pnp --help` start-up
     from pnpforge.store import repo
 
     db = open_db(readonly=True)
@@ -76,7 +76,7 @@ def _stop_on_signals() -> None:
 
     A shell starts background jobs with SIGINT ignored, which Python would keep.
     """
-    import signal
+    import signal  # the library stays off `pnp --help` start-up
 
     def interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -86,7 +86,7 @@ def _stop_on_signals() -> None:
 
 
 def _server(watcher: Any, opts: Any, port: int) -> Any:
-    from pnpforge.design.preview import PreviewServer
+    from pnpforge.design.preview import PreviewServer  # the library stays off `pnp --help` start-up
 
     return PreviewServer(
         f"{opts.game} · {opts.what}",

@@ -286,6 +286,7 @@ def jinja_env(root: Path | None = None):
 
 def render(name: str, context: dict[str, Any], root: Path | None = None) -> str:
     """Render one template; a template mistake becomes a PnpError naming file and line."""
+    # jinja2 loads only when a template renders
     from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
 
     env = jinja_env(root)

@@ -216,6 +216,7 @@ def print_helpers(
 
     `opts` is a render.sheet.PrintOptions; its output is a file or a folder.
     """
+    # reportlab and Pillow load only when drawing
     from pnpforge.render import pdf_canvas, sheet_manifest, sheet_plan
     from pnpforge.render.pdf_sheets import DocInfo, Job, write_card_sheets
 

@@ -96,7 +96,7 @@ def write_summary(
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder, so a failure leaves the old file."""
-    from pnpforge.render.pdf_canvas import atomic_output
+    from pnpforge.render.pdf_canvas import atomic_output  # reportlab and Pillow load only when drawing
 
     with atomic_output(path) as fh:
         fh.write(data)

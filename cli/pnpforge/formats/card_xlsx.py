@@ -78,7 +78,7 @@ def _export_value(card: Card, key: str, numeric: bool) -> Any:
 
 def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:
     """The cards as an XLSX workbook, one worksheet per card type, in the game's type order."""
-    import openpyxl
+    import openpyxl  # openpyxl loads only for XLSX
     from openpyxl.cell.cell import TYPE_STRING
 
     book = openpyxl.Workbook()
@@ -110,7 +110,7 @@ def _add_dropdowns(sheet: Any, columns: list[str], ctype: CardType) -> None:
     Excel keeps an in-cell list to 255 characters and splits it on commas, so a longer list,
     or one with a comma or quote in a value, gets no drop-down; the import validates anyway.
     """
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter  # openpyxl loads only for XLSX
     from openpyxl.worksheet.datavalidation import DataValidation
 
     choices: dict[str, list[str]] = {"provenance": list(PROVENANCES)}

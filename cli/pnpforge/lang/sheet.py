@@ -80,7 +80,7 @@ def export_file(db: sqlite_utils.Database, game: str, lang: str, output: Path) -
 
 def _workbook(rows: list[list[str]], title: str) -> bytes:
 
-    import openpyxl
+    import openpyxl  # openpyxl loads only for XLSX
     from openpyxl.cell.cell import TYPE_STRING
     from openpyxl.styles import Alignment
 
@@ -222,7 +222,7 @@ def _template_problem(unit: Unit, text: str) -> str:
         except tomllib.TOMLDecodeError as exc:
             return f"{unit.key} is not valid TOML: {exc}"
     elif unit.key.endswith(".j2"):
-        from jinja2 import Environment, TemplateSyntaxError
+        from jinja2 import Environment, TemplateSyntaxError  # jinja2 loads only when a template renders
 
         try:
             Environment().parse(text)

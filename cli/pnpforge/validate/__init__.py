@@ -21,6 +21,7 @@ from pnpforge.validate.deck import (
 from pnpforge.validate.fields import check_value, coerce, provisional_warnings, validate_card
 from pnpforge.validate.index import GameIndex
 from pnpforge.validate.problem import ERROR, WARNING, Problem
+from pnpforge.validate.text_rules import text_rule_breaches
 
 __all__ = [
     "Problem",
@@ -95,8 +96,6 @@ def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
 def text_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:
     """Cards whose printed text contradicts a field a text rule binds it to (deck-level: never blocks;
     a warning when the rule rests on our reading)."""
-    from pnpforge.validate.text_rules import text_rule_breaches
-
     cards = repo.list_cards(db, game, strict=False)
     return [
         Problem(

@@ -35,6 +35,7 @@ to cover only some cards of the type):
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -42,7 +43,7 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.store.declared import TEXT_RULE_PARAMS as PARAMS
-from pnpforge.store.declared import TextRule
+from pnpforge.store.declared import TextRule, list_text_rules
 from pnpforge.store.declared import check_text_rule_params as check_params
 from pnpforge.validate.constraints import Breach, selector, value
 
@@ -179,9 +180,6 @@ def with_generated_text(conn: Any, card: Card) -> Card:
     Every write path calls this inside its transaction, before the edition
     rules, so a generated text that changes a rulebook text is the designer's.
     """
-    import copy
-
-    from pnpforge.store.declared import list_text_rules
 
     for rule in list_text_rules(conn, card.game):
         if rule.kind == "template" and rule.card_type == card.type and rule.params:
@@ -230,7 +228,6 @@ def evaluate_text_rule(rule: TextRule, select: Callable[[str], list[Card]]) -> l
 
 def text_rule_breaches(db: Any, game: str, cards: list[Card]) -> list[tuple[TextRule, list[Breach]]]:
     """Every text rule of `game` with its breaches; a malformed rule is one breach saying why."""
-    from pnpforge.store.declared import list_text_rules
 
     select = selector(db, game, cards)
     out = []
