@@ -33,10 +33,14 @@ import sqlite_utils
 from pnpforge import edit
 from pnpforge.errors import PnpError
 from pnpforge.formats import card_xlsx, records
+from pnpforge.lang import sheet as translation_sheet
+from pnpforge.lang.status import coverage, game_status
+from pnpforge.lang.status import problems as language_problems
 from pnpforge.model import Card, CardType, Game, card_changes
 from pnpforge.query import search as search_query
+from pnpforge.query.changes import Diff, diff_releases
 from pnpforge.query.select import copies_per_type
-from pnpforge.store import bundle, edition, repo
+from pnpforge.store import bundle, edition, releases, repo
 from pnpforge.store import db as store_db
 from pnpforge.store.constraints import (
     Constraint,
@@ -46,6 +50,7 @@ from pnpforge.store.constraints import (
     list_constraints,
 )
 from pnpforge.store.dump import dump
+from pnpforge.store.releases import Release
 from pnpforge.validate import ERROR, Problem, validate_game
 from pnpforge.validate.constraints import Breach, evaluate, run_constraint, selector
 
@@ -279,6 +284,41 @@ class Project:
         """A game's cards as an XLSX workbook, one worksheet per card type."""
         return card_xlsx.write_workbook(self.cards(game), self.card_types(game))
 
+    # ---- releases ----------------------------------------------------------------------
+
+    def releases(self, game: str) -> list[Release]:
+        """A game's releases, oldest first; the rulebook edition, when there is one, comes first."""
+        self.game(game)
+        return releases.list_releases(self.db, game)
+
+    def release(self, game: str, tag: str, notes: str = "") -> tuple[Release, int]:
+        """Freeze every card as release `tag` (its version prints from now on); (release, cards frozen)."""
+        made = releases.create_release(self.db, game, tag, notes)
+        return made, len(releases.cards_at(self.db, game, tag))
+
+    def diff(self, game: str, old_tag: str | None = None, new_tag: str | None = None) -> Diff:
+        """Cards added, removed and changed between two releases, or since one (default: the last)."""
+        return diff_releases(self.db, game, old_tag, new_tag)
+
+    # ---- translations --------------------------------------------------------------------
+
+    def export_translations(self, game: str, lang: str, output: Path) -> int:
+        """Write every printed text of `game` beside its `lang` translation (.xlsx or .csv); how many."""
+        return translation_sheet.export_file(self.db, game, lang, output)
+
+    def import_translations(
+        self, game: str, lang: str, path: Path, dry_run: bool = False
+    ) -> translation_sheet.ImportResult:
+        """Check a translation sheet whole, then write the changed translations (all or nothing)."""
+        return translation_sheet.import_file(self.db, game, lang, path, dry_run=dry_run)
+
+    def translation_coverage(
+        self, lang: str, game: str | None = None
+    ) -> dict[str, dict[str, dict[str, int]]]:
+        """Per game (one, or all not written in `lang`) and part of the kit: texts, ok, missing, stale."""
+        slugs = [game] if game else [g.slug for g in self.games() if g.language != lang]
+        return {s: coverage(game_status(self.db, s, lang)) for s in slugs}
+
     # ---- checks ----------------------------------------------------------------------
 
     def validate(
@@ -291,8 +331,6 @@ class Project:
         slugs = [self.game(game).slug] if game else [g.slug for g in self.games()]
         problems = [p for s in slugs for p in validate_game(self.db, s)]
         if lang is not None:
-            from pnpforge.lang.status import problems as language_problems  # lang is above validate
-
             slugs = [s for s in slugs if self.game(s).language != lang]
             problems += [p for s in slugs for p in language_problems(self.db, s, lang, strict=strict)]
         return problems

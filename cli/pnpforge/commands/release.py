@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db, table
+from pnpforge.commands._common import echo_json, handled, project, table
 
 
 def release_cmd(
@@ -17,13 +17,9 @@ def release_cmd(
 
     Without TAG, list the releases; the rulebook edition, when the game has one, is the first.
     """
-    from pnpforge.store import releases, repo  # the library stays off `pnp --help` start-up
-
     with handled():
         if tag is None:
-            db = open_db(readonly=True)
-            repo.get_game(db, game)
-            known = releases.list_releases(db, game)
+            known = project(readonly=True).releases(game)
             if as_json:
                 echo_json([r.to_dict() for r in known])
                 return
@@ -38,9 +34,7 @@ def release_cmd(
                 )
             )
             return
-        db = open_db()
-        made = releases.create_release(db, game, tag, notes)
-        count = len(releases.cards_at(db, game, tag))
+        made, count = project().release(game, tag, notes)
         if as_json:
             echo_json(made.to_dict() | {"cards": count})
             return
@@ -60,11 +54,10 @@ def diff_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the diff as JSON."),
 ) -> None:
     """Cards added, removed and changed (field: before → after) between releases or since the last."""
-    # the library stays off `pnp --help` start-up
-    from pnpforge.query.changes import diff_releases, text_lines
+    from pnpforge.query.changes import text_lines  # the library stays off `pnp --help` start-up
 
     with handled():
-        diff = diff_releases(open_db(readonly=True), game, tag, tag2)
+        diff = project(readonly=True).diff(game, tag, tag2)
     if as_json:
         echo_json(diff.to_dict())
         return

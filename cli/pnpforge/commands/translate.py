@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db, table
+from pnpforge.commands._common import echo_json, handled, project, table
 
 app = typer.Typer(help="Translations of a game's printed texts (pnp translate --help).", no_args_is_help=True)
 
@@ -23,10 +23,8 @@ def export_cmd(
     output: Path = typer.Option(..., "-o", "--output", metavar="FILE", help="FILE.xlsx or FILE.csv."),
 ) -> None:
     """Write every printed text of GAME beside its translation, with missing and stale rows marked."""
-    from pnpforge.lang.sheet import export_file  # the library stays off `pnp --help` start-up
-
     with handled():
-        n = export_file(open_db(readonly=True), game, lang, output)
+        n = project(readonly=True).export_translations(game, lang, output)
     typer.echo(f"wrote {output} ({n} texts)")
 
 
@@ -38,10 +36,8 @@ def import_cmd(
     dry_run: bool = typer.Option(False, "--dry-run", help="Check and list the changes; write nothing."),
 ) -> None:
     """Check every row, then write the changed translations (all or nothing)."""
-    from pnpforge.lang.sheet import import_file  # the library stays off `pnp --help` start-up
-
     with handled():
-        res = import_file(open_db(), game, lang, path, dry_run=dry_run)
+        res = project().import_translations(game, lang, path, dry_run=dry_run)
     for t in res.written:
         typer.echo(f"~ {t.kind} {t.key} {t.field} ({t.provenance})")
     verb = "would write" if dry_run else "wrote"
@@ -55,13 +51,8 @@ def status_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the coverage as JSON."),
 ) -> None:
     """Coverage per game and part of the kit: texts, translated, missing, stale."""
-    from pnpforge.lang.status import coverage, game_status  # the library stays off `pnp --help` start-up
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db(readonly=True)
-        slugs = [game] if game else [g.slug for g in repo.list_games(db) if g.language != lang]
-        out = {s: coverage(game_status(db, s, lang)) for s in slugs}
+        out = project(readonly=True).translation_coverage(lang, game)
     if as_json:
         echo_json(out)
         return
