@@ -54,12 +54,11 @@ def write_csv(path: Path, rows: int) -> None:
 
 
 def fresh_db(folder: Path) -> Path:
-    from pnpforge.edit import import_game
-    from pnpforge.store.db import open_db
+    from pnpforge.api import Project
 
     path = folder / "base.db"
     if not path.exists():
-        import_game(open_db(path, create=True), FIXTURE)
+        Project.open(path, create=True).import_game(FIXTURE)
     copy = folder / "run.db"
     shutil.copy(path, copy)
     return copy
@@ -108,26 +107,24 @@ def timed(fn, runs: int) -> float:
 
 
 def measure(rows: int, runs: int, folder: Path) -> dict[str, float]:
-    from pnpforge.edit import import_cards
-    from pnpforge.store.db import open_db
-    from pnpforge.validate import validate_game
+    from pnpforge.api import Project
 
     csv_path = folder / f"cards-{rows}.csv"
     write_csv(csv_path, rows)
 
     def dry() -> None:
-        import_cards(open_db(fresh_db(folder), scratch=True), "mini", csv_path, dry_run=True)
+        Project.open(fresh_db(folder), scratch=True).import_cards("mini", csv_path, dry_run=True)
 
     def real() -> None:
-        import_cards(open_db(fresh_db(folder)), "mini", csv_path)
+        Project.open(fresh_db(folder)).import_cards("mini", csv_path)
 
     out = {
         "floor": timed(lambda: floor(csv_path, folder), runs),
         "dry_run": timed(dry, runs),
         "import": timed(real, runs),
     }
-    imported = open_db(folder / "run.db", readonly=True)
-    out["validate"] = timed(lambda: validate_game(imported, "mini"), runs)
+    imported = Project.open(folder / "run.db", readonly=True)
+    out["validate"] = timed(lambda: imported.validate("mini"), runs)
     tracemalloc.start()
     real()
     out["peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20

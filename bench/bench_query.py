@@ -126,13 +126,12 @@ def main() -> None:
         t = median_time(lambda cmd=cmd: run_cmd(cmd), args.runs)
         rows.append((label, t, t / base))
 
-    from pnpforge.query import search
-    from pnpforge.store.db import open_db
+    from pnpforge.api import Project
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "synth.db"
         synthetic_db(path)
-        db = open_db(path)
+        project = Project.open(path)
         conn = sqlite3.connect(path)
         scan = median_time(
             lambda: conn.execute("SELECT id, name, fields, text FROM cards WHERE game = 'synth'").fetchall(),
@@ -140,8 +139,8 @@ def main() -> None:
         )
         rows.append(("bare SQLite scan of 10,000 rows (baseline)", scan, 1.0))
         for q in ("type:unit difficulty>=8 -traits:大戶", "卡片99", "category:稅 or power>5"):
-            n = len(search(db, "synth", q))
-            t = median_time(lambda q=q: search(db, "synth", q), args.runs)
+            n = len(project.search(q, "synth"))
+            t = median_time(lambda q=q: project.search(q, "synth"), args.runs)
             rows.append((f"search 10,000 cards: {q!r} ({n} hits)", t, t / scan))
     print(f"{'what':<62} {'median':>10} {'ratio':>7}")
     for label, t, ratio in rows:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import sqlite_utils
 
 from pnpforge import edit
+from pnpforge.design.newgame import GameSpec, NewGame, create_game
 from pnpforge.errors import PnpError
 from pnpforge.formats import card_xlsx, records
 from pnpforge.lang import sheet as translation_sheet
@@ -65,6 +66,7 @@ ImportResult = edit.ImportResult
 
 __all__ = [
     "Constraint",
+    "GameSpec",
     "Database",
     "HistoryEntry",
     "ImportResult",
@@ -170,6 +172,22 @@ class Project:
     def copies_per_type(self, game: str) -> dict[str, int]:
         """Total copies of each card type of a game."""
         return copies_per_type(self.db, game)
+
+    def new_game(
+        self,
+        spec: GameSpec,
+        source: Path | None = None,
+        type_names: list[str] | None = None,
+        field_specs: list[str] | None = None,
+        encoding: str | None = None,
+        replace: bool = False,
+    ) -> NewGame:
+        """A new game from a spreadsheet (types and typed fields inferred) or from named types and fields.
+
+        Imported as one validated bundle, with starter layouts in the project's templates/
+        and release v0.1.
+        """
+        return create_game(self.db, self.folder, spec, source, type_names, field_specs, encoding, replace)
 
     def export_game(self, game: str) -> str:
         """The whole game as a bundle (JSON text): definition, cards, composition, glossary, rules."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_problems, handled, is_tty, open_db
+from pnpforge.commands._common import echo_problems, handled, is_tty, project
 
 
 def new_cmd(
@@ -33,8 +33,7 @@ def new_cmd(
 ) -> None:
     """Create a game: card types and typed fields inferred from a sheet, starter layouts, release v0.1."""
     # the library stays off `pnp --help` start-up
-    from pnpforge.design.newgame import GameSpec, create_game, parse_players, parse_size
-    from pnpforge.store.db import resolve_path
+    from pnpforge.design.newgame import GameSpec, parse_players, parse_size
 
     with handled():
         if title is None:
@@ -50,10 +49,7 @@ def new_cmd(
             )
             field = [f for f in (s.strip() for s in answer.split(",")) if f]
         spec = GameSpec(slug, title.strip(), title_en, language, parse_size(size), parse_players(players))
-        db = open_db()
-        made = create_game(
-            db, resolve_path(db_path()).absolute().parent, spec, source, card_type, field, encoding, replace
-        )
+        made = project().new_game(spec, source, card_type, field, encoding, replace)
     _report(made, source)
     echo_problems(made.deck_problems, "deck check (not blocking):")
 
