@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
     from pnpforge.build import GameKit
     from pnpforge.kit_files import BuildOptions
     from pnpforge.render import Manifest, PrintOptions
+    from pnpforge.rules.check import CheckOptions
 
 read_bundle = edit.read_bundle
 Database = sqlite_utils.Database  # the one type of a database handle, everywhere
@@ -320,6 +321,10 @@ class Project:
 
     # ---- translations --------------------------------------------------------------------
 
+    def translation_problems(self, game: str, lang: str, strict: bool = False) -> list[Problem]:
+        """Missing and stale `lang` translations of a game (errors under `strict`), unused glossary terms."""
+        return language_problems(self.db, game, lang, strict=strict)
+
     def export_translations(self, game: str, lang: str, output: Path) -> int:
         """Write every printed text of `game` beside its `lang` translation (.xlsx or .csv); how many."""
         return translation_sheet.export_file(self.db, game, lang, output)
@@ -375,15 +380,22 @@ class Project:
             delete_constraint(conn, game, constraint_id)
 
     def check(
-        self, game: str, opts: Any = None, progress: Callable[[int], None] | None = None
+        self, game: str, opts: CheckOptions | None = None, progress: Callable[[int], None] | None = None
     ) -> dict[str, Any]:
         """`pnp check`: static findings and sample games; the report's `ok` is False on any error.
 
-        `opts` is a `pnpforge.rules.check.CheckOptions` (default: 100 games, seed 1).
+        `opts` defaults to 100 games from seed 1; the report does not depend on `opts.jobs`
+        (worker processes open the database themselves).
         """
-        from pnpforge.rules.check import CheckOptions, run_check  # the engines load with the checker
+        from pnpforge.rules.check import CheckOptions, run_check  # the checker loads only to check
 
         return run_check(self.path, game, opts if opts is not None else CheckOptions(), progress)
+
+    def replay(self, game: str, seed: int, opts: CheckOptions | None = None) -> tuple[Any, Any]:
+        """One sample game again, with its full move and event log: (the planned game, its result)."""
+        from pnpforge.rules.check import CheckOptions, replay  # the checker loads only to check
+
+        return replay(self.path, game, seed, opts if opts is not None else CheckOptions())
 
     # ---- outputs (reportlab and Pillow load here, not on start-up) ---------------------
 

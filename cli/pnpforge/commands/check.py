@@ -7,11 +7,14 @@ import shlex
 import sqlite3
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_json, handled, os_error_message, table
+if TYPE_CHECKING:
+    from pnpforge.api import Project
+
+from pnpforge.commands._common import db_path, echo_json, handled, os_error_message, project, table
 from pnpforge.errors import PnpError
 
 AGENTS_HELP = (
@@ -95,21 +98,19 @@ def check_cmd(
 ) -> None:
     """Check a deck statically and play sample games by the rules; exit 1 on any failure."""
     # the library stays off `pnp --help` start-up
-    from pnpforge.rules.check import CheckOptions, replay_args, run_check
-    from pnpforge.rules.check import replay as replay_game
-    from pnpforge.store.db import resolve_path
+    from pnpforge.rules.check import CheckOptions, replay_args
 
     with _errors(as_json):
-        path = str(resolve_path(db_path()))
+        proj = project(readonly=True)
         opts = CheckOptions(games, seed, players, agents, jobs, _options(option), mission, strict)
         if replay is not None:
-            planned, res = replay_game(path, game, replay, opts)
+            planned, res = proj.replay(game, replay, opts)
             _print_replay(planned, res, _command(replay_args(game, planned, opts)), verbose, as_json)
             raise typer.Exit(0 if res.completed else 1)
         with typer.progressbar(length=games, label=f"checking {game}", file=sys.stderr, show_pos=True) as bar:
-            report = run_check(path, game, opts, progress=bar.update)
+            report = proj.check(game, opts, progress=bar.update)
         if lang is not None:
-            _add_language(report, game, lang, strict)
+            _add_language(report, proj, game, lang, strict)
         sim = report["simulation"]
         if sim and "failures" in sim:
             for entry in sim["failures"]:
@@ -290,12 +291,9 @@ def _print_simulation(sim: dict[str, Any]) -> None:
         typer.echo(f"replay a game: {sim['example_replay']}")
 
 
-def _add_language(report: dict[str, Any], game: str, lang: str, strict: bool) -> None:
+def _add_language(report: dict[str, Any], proj: Project, game: str, lang: str, strict: bool) -> None:
     """Translation findings (pnpforge.lang.status) join the report's errors and warnings."""
-    from pnpforge.commands._common import open_db  # the library stays off `pnp --help` start-up
-    from pnpforge.lang.status import problems
-
-    found = problems(open_db(readonly=True), game, lang, strict=strict)
+    found = proj.translation_problems(game, lang, strict=strict)
     report["translations"] = [p.to_dict() | {"severity": p.severity} for p in found]
     for p in found:
         where = "/".join(x for x in (p.card, p.field) if x)
