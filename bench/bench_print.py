@@ -215,8 +215,8 @@ def synthetic_db(path: Path, n: int) -> None:
         ],
     }
     db = open_db(path, create=True)
-    with transaction(db) as conn:
-        bundle.write(conn, bundle.parse(data), replace=False)
+    with transaction(db):
+        bundle.write(db, bundle.parse(data), replace=False)
 
 
 _OPS = re.compile(rb"(?<![A-Za-z])(re|f\*?|B\*?|b\*?|S|s|Tj|TJ)(?![A-Za-z*])")

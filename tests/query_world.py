@@ -135,9 +135,9 @@ def _bundle(slug: str, cards: list[tuple]) -> dict:
 def make_db(path: Path):
     """Two games: 'enforcer' with every card above, 'other' with the first card only."""
     d = open_db(path, create=True)
-    with transaction(d) as conn:
-        bundle.write(conn, bundle.parse(_bundle("enforcer", _CARDS)), replace=False)
-        bundle.write(conn, bundle.parse(_bundle("other", [_CARDS[0]])), replace=False)
+    with transaction(d):
+        bundle.write(d, bundle.parse(_bundle("enforcer", _CARDS)), replace=False)
+        bundle.write(d, bundle.parse(_bundle("other", [_CARDS[0]])), replace=False)
     return d
 
 

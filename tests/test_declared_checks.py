@@ -320,8 +320,8 @@ def test_declared_checks_travel_in_game_bundles(shipped_db, tmp_path):
     assert {e["id"] for e in data["examples"]} >= {"ex-15-vs-14"}
     path = tmp_path / "fresh.db"
     db = open_db(path, create=True)
-    with transaction(db) as conn:
-        bundle.write(conn, bundle.parse(json.loads(bundle.dumps(data))), replace=False)
+    with transaction(db):
+        bundle.write(db, bundle.parse(json.loads(bundle.dumps(data))), replace=False)
     assert bundle.export(db, "enforcer")["text_rules"] == data["text_rules"]
     assert bundle.export(db, "enforcer")["examples"] == data["examples"]
     assert {c["id"] for c in bundle.export(db, "enforcer")["constraints"]} >= {"officer-abilities"}

@@ -376,8 +376,8 @@ class Project:
     def remove_constraint(self, game: str, constraint_id: str) -> None:
         """Delete a constraint; PnpError when the game has none of that id."""
         self.game(game)
-        with store_db.transaction(self.db) as conn:
-            delete_constraint(conn, game, constraint_id)
+        with store_db.transaction(self.db):
+            delete_constraint(self.db, game, constraint_id)
 
     def check(
         self, game: str, opts: CheckOptions | None = None, progress: Callable[[int], None] | None = None

@@ -294,7 +294,7 @@ def _stream(
     added: list[tuple[Card, int, str]] = []  # new cards waiting for one bulk insert, with their rows
     for rec in records:
         try:
-            card, old = _card_from_record(conn, rec, game, index)
+            card, old = _card_from_record(db, rec, game, index)
         except PnpError as exc:
             problems.add(f"{rec.where}: {exc}")
             continue
@@ -352,7 +352,7 @@ def _insert_added(db: sqlite_utils.Database, added: list[tuple[Card, int, str]],
 
 
 def _card_from_record(
-    conn: sqlite3.Connection, rec: Record, game: str, index: GameIndex
+    db: sqlite_utils.Database, rec: Record, game: str, index: GameIndex
 ) -> tuple[Card, Card | None]:
     values = dict(rec.values)
     raw_id = values.pop("id", "")
@@ -364,7 +364,7 @@ def _card_from_record(
     reason = id_problem(card_id)
     if reason:
         raise PnpError(f"column 'id': {reason}")
-    old = repo.find_card(conn, game, card_id, strict=False)
+    old = repo.find_card(db, game, card_id, strict=False)
     raw_type = values.pop("type", "") or (old.type if old else "")
     type_slug = raw_type.strip() if isinstance(raw_type, str) else ""
     if type_slug not in index.types:
@@ -424,9 +424,9 @@ def import_bundle(
     if not isinstance(slug, str):
         raise PnpError(f"{path}: game.slug must be text")
     with transaction(db) as conn:
-        exists = repo.game_exists(conn, slug)
+        exists = repo.game_exists(db, slug)
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}
-        bundle.write(conn, data, replace)
+        bundle.write(db, data, replace)
         types = {t.slug: t for t in repo.card_types(db, slug)}
         cards = [
             _edition_checked(conn, old_cards.get(c.id), c, correction)

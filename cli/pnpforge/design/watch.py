@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from pnpforge import render
 from pnpforge.errors import PnpError
 from pnpforge.lang.edition import language_db
@@ -103,7 +105,7 @@ class Sources:
                 out[str(path)] = stamp
         return out
 
-    def refresh(self, db: Any) -> set[str]:
+    def refresh(self, db: sqlite_utils.Database) -> set[str]:
         """Re-read art paths and card stamps; the card types whose cards changed since the last call."""
 
         cards = repo.list_cards(db, self.opts.game, strict=False)
@@ -157,7 +159,9 @@ def build(
     return result
 
 
-def _render(db: Any, opts: WatchOptions, only_types: set[str] | None, game: str) -> list[str]:
+def _render(
+    db: sqlite_utils.Database, opts: WatchOptions, only_types: set[str] | None, game: str
+) -> list[str]:
 
     out = opts.out_dir()
     out.mkdir(parents=True, exist_ok=True)

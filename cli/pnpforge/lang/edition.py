@@ -108,7 +108,7 @@ def write_edition(db: sqlite_utils.Database, games: list[str], lang: str, folder
         localised, missing, templates = localise(data, rows, lang, roots, base)
         slug = localised["game"]["slug"]
         with transaction(out) as conn:
-            bundle.write(conn, bundle.parse(localised), replace=False)
+            bundle.write(out, bundle.parse(localised), replace=False)
             translations.upsert(conn, slug, lang, _words(data, rows))
             stamp = max(stamp_date(db, game), translations.latest(db, game, lang))
             translations.stamp_cards(conn, slug, stamp)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from pnpforge.errors import PnpError
 from pnpforge.rules.agents import parse_agents, resolve_mode, rotations, seat_agents
 from pnpforge.rules.kit.core import GameInfo
@@ -233,7 +235,7 @@ def replay_args(slug: str, game: PlannedGame, opts: CheckOptions) -> list[str]:
     return args + ["--verbose"]
 
 
-def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> list[str]:
+def _expected_cards(db: sqlite_utils.Database, slug: str, used_types: dict[str, str]) -> list[str]:
     """Ids of the cards every run must use: copies > 0 and a type the engine declares as used."""
     from pnpforge.store import repo
 
@@ -241,7 +243,11 @@ def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> list[str]
 
 
 def _simulation(
-    db: Any, db_path: str, slug: str, opts: CheckOptions, progress: Callable[[int], None] | None
+    db: sqlite_utils.Database,
+    db_path: str,
+    slug: str,
+    opts: CheckOptions,
+    progress: Callable[[int], None] | None,
 ) -> dict[str, Any]:
     """Sample games and their figures; engine load errors caused by the deck become the report's error."""
     try:
@@ -304,7 +310,7 @@ def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]
     return errors, warnings
 
 
-def declared_counts(db: Any, slug: str) -> dict[str, int]:
+def declared_counts(db: sqlite_utils.Database, slug: str) -> dict[str, int]:
     """How many declared checks the game holds, so removing one shows in the report."""
     from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
     from pnpforge.store.declared import list_examples, list_text_rules

@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import sqlite_utils
+
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.store.declared import Example
@@ -175,7 +177,7 @@ def run_formula(
 # ---- running ---------------------------------------------------------------------------------------
 
 
-def run_examples(db: Any, game: str, cards: list[Card]) -> list[ExampleResult]:
+def run_examples(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[ExampleResult]:
     """Every worked example of `game`, run on the cards as they are now."""
     from pnpforge.store.declared import list_examples
 
@@ -187,7 +189,7 @@ def run_examples(db: Any, game: str, cards: list[Card]) -> list[ExampleResult]:
     return [_run(db, game, ex, by_id, engines) for ex in examples]
 
 
-def _engine(db: Any, game: str, options: Mapping[str, Any], engines: dict[str, Any]) -> Any:
+def _engine(db: sqlite_utils.Database, game: str, options: Mapping[str, Any], engines: dict[str, Any]) -> Any:
     from pnpforge.rules.games import has_engine, load_rules
 
     key = repr(sorted(options.items()))
@@ -201,7 +203,9 @@ def _engine(db: Any, game: str, options: Mapping[str, Any], engines: dict[str, A
     return rules
 
 
-def _run(db: Any, game: str, ex: Example, cards: dict[str, Card], engines: dict[str, Any]) -> ExampleResult:
+def _run(
+    db: sqlite_utils.Database, game: str, ex: Example, cards: dict[str, Card], engines: dict[str, Any]
+) -> ExampleResult:
     from pnpforge.rules.kit.fields import DeckError
 
     if ex.setup is None or ex.expected is None or ex.options is None:

@@ -139,14 +139,15 @@ def bundle_cards(data: dict[str, Any]) -> list[Card]:
     return [Card(game=slug, **{k: v for k, v in c.items()}) for c in data.get("cards", [])]
 
 
-def write(conn: sqlite3.Connection, data: dict[str, Any], replace: bool) -> None:
-    """Insert a parsed bundle; the caller owns the transaction."""
+def write(db: sqlite_utils.Database, data: dict[str, Any], replace: bool) -> None:
+    """Insert a parsed bundle; the caller owns the transaction (`store.db.transaction`)."""
+    conn = db.conn
     g = data["game"]
     slug = g["slug"]
-    exists = repo.game_exists(conn, slug)
+    exists = repo.game_exists(db, slug)
     if exists and not replace:
         raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
-    kept_edition = edition.entries(conn, slug) if exists else []
+    kept_edition = edition.entries(db, slug) if exists else []
     kept_releases = releases.keep_releases(conn, slug) if exists else ([], [])
     if exists:
         conn.execute("DELETE FROM cards WHERE game = ?", [slug])
@@ -163,7 +164,7 @@ def write(conn: sqlite3.Connection, data: dict[str, Any], replace: bool) -> None
                 frow["allowed"] = json.dumps(frow["allowed"], ensure_ascii=False)
             frow.update(game=slug, card_type=t["slug"], position=fpos)
             _insert(conn, "field_defs", frow)
-    types = {t.slug: t for t in repo.card_types(conn, slug)}
+    types = {t.slug: t for t in repo.card_types(db, slug)}
     for card in bundle_cards(data):
         if card.type in types:
             repo.with_list_defaults(card, types[card.type])

@@ -132,7 +132,7 @@ def _check_shapes(kind: str, params: dict[str, Any]) -> None:
             raise PnpError("distinct_abilities parameter 'base' must be a list of non-empty objects")
 
 
-def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
     return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
@@ -144,7 +144,7 @@ def _decode(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def list_constraints(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Constraint]:
+def list_constraints(db: sqlite_utils.Database, game: str) -> list[Constraint]:
     """The game's constraints in their declared order, deck constraints before consistency ones."""
     out: list[Constraint] = []
     for table in ("constraints", "consistency"):
@@ -203,14 +203,15 @@ def insert_constraint(conn: sqlite3.Connection, c: Constraint, replace: bool = F
         raise PnpError(f"constraint '{c.id}' of {c.game}: the database refused it ({exc})") from None
 
 
-def delete_constraint(conn: sqlite3.Connection, game: str, constraint_id: str) -> None:
-    """Remove one constraint; naming one the game does not have is an error."""
+def delete_constraint(db: sqlite_utils.Database, game: str, constraint_id: str) -> None:
+    """Remove one constraint (inside the caller's transaction); naming one the game lacks is an error."""
+    conn = db.conn
     removed = sum(
         conn.execute(f"DELETE FROM {table} WHERE game = ? AND id = ?", [game, constraint_id]).rowcount
         for table in ("constraints", "consistency")
     )
     if removed == 0:
-        known = [c.id for c in list_constraints(conn, game)]
+        known = [c.id for c in list_constraints(db, game)]
         raise PnpError(
             f"game '{game}' has no constraint '{constraint_id}' (constraints: {', '.join(known) or 'none'})"
         )

@@ -128,7 +128,7 @@ def check_text_rule_params(kind: str, params: Any) -> None:
         raise PnpError(f"{kind} parameter 'map' must be an object (printed word → stored value)")
 
 
-def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
     return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
@@ -144,7 +144,7 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def list_text_rules(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[TextRule]:
+def list_text_rules(db: sqlite_utils.Database, game: str) -> list[TextRule]:
     """The game's text rules in their declared order."""
     rows = (
         _conn(db)
@@ -158,7 +158,7 @@ def list_text_rules(db: sqlite_utils.Database | sqlite3.Connection, game: str) -
     return [TextRule(game, r[0], r[1], r[2], r[3], _object(r[4]), bool(r[5]), r[6]) for r in rows]
 
 
-def list_examples(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Example]:
+def list_examples(db: sqlite_utils.Database, game: str) -> list[Example]:
     """The game's worked examples in their declared order."""
     rows = (
         _conn(db)

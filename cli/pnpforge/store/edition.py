@@ -31,7 +31,7 @@ class EditionEntry:
     frozen_seq: int
 
 
-def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
     return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
@@ -47,7 +47,7 @@ def _decode(text: str) -> dict[str, Any]:
     return sorted_value
 
 
-def entries(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[EditionEntry]:
+def entries(db: sqlite_utils.Database, game: str) -> list[EditionEntry]:
     """The game's edition, one entry per card it froze."""
     rows = (
         _conn(db)
@@ -105,7 +105,7 @@ def restore(conn: sqlite3.Connection, game: str, kept: list[EditionEntry]) -> No
 
 
 def history_after(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, seq: int
+    db: sqlite_utils.Database, game: str, seq: int
 ) -> list[tuple[int, str, str, dict[str, Any] | None, dict[str, Any] | None, str | None]]:
     """History rows of `game` after `seq`: (seq, at, card, before, after, correction)."""
     rows = (
@@ -186,9 +186,7 @@ def _move_baseline(
     )
 
 
-def corrections(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, card_id: str | None = None
-) -> dict[int, str]:
+def corrections(db: sqlite_utils.Database, game: str, card_id: str | None = None) -> dict[int, str]:
     """History seq -> correction reason, for `pnp cards history` to show beside each entry."""
     sql = "SELECT seq, correction FROM history WHERE game = ? AND correction IS NOT NULL"
     params: list[Any] = [game]

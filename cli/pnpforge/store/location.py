@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+import sqlite_utils
 
 
-def db_folder(db: Any) -> Path | None:
+def db_folder(db: sqlite_utils.Database) -> Path | None:
     """Folder of the database's main file; None for an in-memory database."""
     for _, name, file in db.conn.execute("PRAGMA database_list").fetchall():
         if name == "main" and file:

@@ -50,7 +50,7 @@ class Release:
         }
 
 
-def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
     return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
@@ -84,7 +84,7 @@ def version_of(tag: str) -> str:
     return tag[1:] if len(tag) > 1 and tag[0] in "vV" and tag[1].isdigit() else tag
 
 
-def _edition_release(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> Release | None:
+def _edition_release(db: sqlite_utils.Database, game: str) -> Release | None:
     row = (
         _conn(db)
         .execute("SELECT min(frozen_seq), min(frozen_at), count(*) FROM edition WHERE game = ?", [game])
@@ -95,7 +95,7 @@ def _edition_release(db: sqlite_utils.Database | sqlite3.Connection, game: str) 
     return Release(game, EDITION_TAG, "", "the rulebook edition (frozen baseline)", row[1], row[0], True)
 
 
-def list_releases(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Release]:
+def list_releases(db: sqlite_utils.Database, game: str) -> list[Release]:
     """The game's releases, oldest first; the rulebook edition, when there is one, comes first."""
     out: list[Release] = []
     first = _edition_release(db, game)
@@ -114,7 +114,7 @@ def list_releases(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> 
     return out
 
 
-def get_release(db: sqlite_utils.Database | sqlite3.Connection, game: str, tag: str) -> Release:
+def get_release(db: sqlite_utils.Database, game: str, tag: str) -> Release:
     releases = list_releases(db, game)
     for r in releases:
         if r.tag == tag:
@@ -123,7 +123,7 @@ def get_release(db: sqlite_utils.Database | sqlite3.Connection, game: str, tag: 
     raise PnpError(f"game '{game}' has no release '{tag}' (releases: {known})")
 
 
-def cards_at(db: sqlite_utils.Database | sqlite3.Connection, game: str, tag: str) -> dict[str, Snapshot]:
+def cards_at(db: sqlite_utils.Database, game: str, tag: str) -> dict[str, Snapshot]:
     """The cards a release froze, by id."""
     release = get_release(db, game, tag)
     if release.derived:
@@ -140,9 +140,7 @@ def cards_at(db: sqlite_utils.Database | sqlite3.Connection, game: str, tag: str
     return {r[0]: json.loads(r[1]) for r in rows}
 
 
-def _edition_cards(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, seq: int
-) -> dict[str, Snapshot]:
+def _edition_cards(db: sqlite_utils.Database, game: str, seq: int) -> dict[str, Snapshot]:
     """Cards as history had them at `seq`, with the edition's frozen values laid over them."""
     state: dict[str, Snapshot] = {}
     rows = _conn(db).execute(

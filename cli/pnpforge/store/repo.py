@@ -35,9 +35,7 @@ INSERT_BATCH = 200  # new cards per multi-row INSERT (SQLite allows 32,766 param
 CARD_SELECT = "SELECT " + ", ".join(f"c.{c}" for c in _CARD_COLS) + " FROM cards c"
 
 
-def _rows(
-    db: sqlite_utils.Database | sqlite3.Connection, sql: str, params: Iterable[Any] = ()
-) -> list[dict[str, Any]]:
+def _rows(db: sqlite_utils.Database, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
     cur = getattr(db, "conn", db).execute(sql, tuple(params))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
@@ -78,7 +76,7 @@ def list_games(db: sqlite_utils.Database) -> list[Game]:
     ]
 
 
-def game_exists(db: sqlite_utils.Database | sqlite3.Connection, slug: str) -> bool:
+def game_exists(db: sqlite_utils.Database, slug: str) -> bool:
     conn = db if isinstance(db, sqlite3.Connection) else db.conn
     return conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone() is not None
 
@@ -94,7 +92,7 @@ def get_game(db: sqlite_utils.Database, slug: str) -> Game:
 # ---- card types --------------------------------------------------------------
 
 
-def card_types(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[CardType]:
+def card_types(db: sqlite_utils.Database, game: str) -> list[CardType]:
     fields: dict[str, list[FieldDef]] = {}
     for r in _rows(db, "SELECT * FROM field_defs WHERE game = ? ORDER BY card_type, position, name", [game]):
         fields.setdefault(r["card_type"], []).append(
@@ -186,7 +184,7 @@ def _lenient_loads(text: Any) -> Any:
 
 
 def list_cards(
-    db: sqlite_utils.Database | sqlite3.Connection,
+    db: sqlite_utils.Database,
     game: str,
     card_type: str | None = None,
     strict: bool = True,
@@ -201,18 +199,14 @@ def list_cards(
     return [card_from_row(r, strict) for r in cur]
 
 
-def iter_cards(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, strict: bool = True
-) -> Iterator[Card]:
+def iter_cards(db: sqlite_utils.Database, game: str, strict: bool = True) -> Iterator[Card]:
     """The game's cards one at a time, in deck order: memory stays flat for any deck size."""
     cur = getattr(db, "conn", db).execute(CARD_SELECT + " WHERE c.game = ? ORDER BY c.position, c.pk", [game])
     for row in cur:
         yield card_from_row(row, strict)
 
 
-def find_card(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, card_id: str, strict: bool = True
-) -> Card | None:
+def find_card(db: sqlite_utils.Database, game: str, card_id: str, strict: bool = True) -> Card | None:
     rows = _rows(db, CARD_SELECT + " WHERE c.game = ? AND c.id = ?", [game, card_id])
     return card_from_row(rows[0], strict) if rows else None
 

@@ -44,11 +44,11 @@ class Translation:
         return (self.kind, self.key, self.field)
 
 
-def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
     return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
-def has_table(db: sqlite_utils.Database | sqlite3.Connection) -> bool:
+def has_table(db: sqlite_utils.Database) -> bool:
     row = (
         _conn(db)
         .execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'translations'")
@@ -57,7 +57,7 @@ def has_table(db: sqlite_utils.Database | sqlite3.Connection) -> bool:
     return row is not None
 
 
-def languages(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[str]:
+def languages(db: sqlite_utils.Database, game: str) -> list[str]:
     """The languages a game has any translation in."""
     if not has_table(db):
         return []
@@ -65,9 +65,7 @@ def languages(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list
     return [r[0] for r in rows]
 
 
-def of_language(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, lang: str
-) -> dict[tuple[str, str, str], Translation]:
+def of_language(db: sqlite_utils.Database, game: str, lang: str) -> dict[tuple[str, str, str], Translation]:
     """Every translation of the game into `lang`, by (kind, key, field)."""
     if not has_table(db):
         return {}
@@ -83,12 +81,12 @@ def of_language(
     return out
 
 
-def words(db: sqlite_utils.Database | sqlite3.Connection, game: str, lang: str) -> dict[str, str]:
+def words(db: sqlite_utils.Database, game: str, lang: str) -> dict[str, str]:
     """The printed word of each translated value (kind `value`) in `lang`: {value: word}."""
     return {t.key: t.text for t in of_language(db, game, lang).values() if t.kind == "value"}
 
 
-def latest(db: sqlite_utils.Database | sqlite3.Connection, game: str, lang: str) -> str:
+def latest(db: sqlite_utils.Database, game: str, lang: str) -> str:
     """When a translation of the game into `lang` last changed ('' when none)."""
     if not has_table(db):
         return ""
@@ -120,7 +118,7 @@ def delete(conn: sqlite3.Connection, game: str, lang: str, idents: list[tuple[st
     )
 
 
-def all_rows(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[dict[str, Any]]:
+def all_rows(db: sqlite_utils.Database, game: str) -> list[dict[str, Any]]:
     """Every translation of a game, every language: what a bundle carries."""
     if not has_table(db):
         return []

@@ -40,6 +40,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import sqlite_utils
+
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.store.declared import TEXT_RULE_PARAMS as PARAMS
@@ -226,7 +228,9 @@ def evaluate_text_rule(rule: TextRule, select: Callable[[str], list[Card]]) -> l
     return out
 
 
-def text_rule_breaches(db: Any, game: str, cards: list[Card]) -> list[tuple[TextRule, list[Breach]]]:
+def text_rule_breaches(
+    db: sqlite_utils.Database, game: str, cards: list[Card]
+) -> list[tuple[TextRule, list[Breach]]]:
     """Every text rule of `game` with its breaches; a malformed rule is one breach saying why."""
 
     select = selector(db, game, cards)
