@@ -20,12 +20,20 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.errors import PnpError
+from pnpforge.rules import static
 from pnpforge.rules.agents import parse_agents, resolve_mode, rotations, seat_agents
+from pnpforge.rules.examples import run_examples
+from pnpforge.rules.games import has_engine, load_rules
 from pnpforge.rules.kit.core import GameInfo
 from pnpforge.rules.kit.fields import DeckError
 from pnpforge.rules.kit.players import check_players
 from pnpforge.rules.runner import GameResult, play_game
 from pnpforge.rules.tally import Tally
+from pnpforge.store import repo
+from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
+from pnpforge.store.db import open_db
+from pnpforge.store.declared import list_examples, list_text_rules
+from pnpforge.validate import composition
 
 MAX_GAMES = 100_000
 MAX_JOBS = 64
@@ -120,8 +128,6 @@ def _rules(db_path: str, slug: str, options: dict[str, Any]) -> Any:
     if key not in _WORKER:
         if len(_WORKER) >= 64:  # one per scenario in a run; more means stale databases
             _WORKER.clear()
-        from pnpforge.rules.games import load_rules
-        from pnpforge.store.db import open_db
 
         _WORKER[key] = load_rules(open_db(db_path, readonly=True), slug, options)
     return _WORKER[key]
@@ -237,7 +243,6 @@ def replay_args(slug: str, game: PlannedGame, opts: CheckOptions) -> list[str]:
 
 def _expected_cards(db: sqlite_utils.Database, slug: str, used_types: dict[str, str]) -> list[str]:
     """Ids of the cards every run must use: copies > 0 and a type the engine declares as used."""
-    from pnpforge.store import repo
 
     return sorted(c.id for c in repo.list_cards(db, slug) if c.copies > 0 and c.type in used_types)
 
@@ -312,8 +317,6 @@ def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]
 
 def declared_counts(db: sqlite_utils.Database, slug: str) -> dict[str, int]:
     """How many declared checks the game holds, so removing one shows in the report."""
-    from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
-    from pnpforge.store.declared import list_examples, list_text_rules
 
     constraints = list_constraints(db, slug)
     return {
@@ -328,12 +331,6 @@ def run_check(
     db_path: str | Path, slug: str, opts: CheckOptions, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
     """Static findings and sample games; `ok` is False on any error (and, under --strict, any warning)."""
-    from pnpforge.rules.examples import run_examples
-    from pnpforge.rules.games import has_engine
-    from pnpforge.rules.static import static_findings
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
-    from pnpforge.validate import composition
 
     check_bounds(opts)
     db_path = str(db_path)
@@ -342,7 +339,7 @@ def run_check(
     report: dict[str, Any] = {
         "game": slug,
         "strict": opts.strict,
-        "findings": [f.to_dict() for f in static_findings(db, slug)],
+        "findings": [f.to_dict() for f in static.static_findings(db, slug)],
         "composition": [r.to_dict() for r in composition(db, slug)],
         "examples": [r.to_dict() for r in run_examples(db, slug, repo.list_cards(db, slug, strict=False))],
         "declared": declared_counts(db, slug),

@@ -31,7 +31,9 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
-from pnpforge.store.declared import Example
+from pnpforge.rules.games import has_engine, load_rules
+from pnpforge.rules.kit.fields import DeckError
+from pnpforge.store.declared import Example, list_examples
 from pnpforge.validate.constraints import value
 
 _REF = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9._-]*?)\.([a-z_][a-z0-9_]*)\}")
@@ -179,7 +181,6 @@ def run_formula(
 
 def run_examples(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[ExampleResult]:
     """Every worked example of `game`, run on the cards as they are now."""
-    from pnpforge.store.declared import list_examples
 
     examples = list_examples(db, game)
     if not examples:
@@ -190,7 +191,6 @@ def run_examples(db: sqlite_utils.Database, game: str, cards: list[Card]) -> lis
 
 
 def _engine(db: sqlite_utils.Database, game: str, options: Mapping[str, Any], engines: dict[str, Any]) -> Any:
-    from pnpforge.rules.games import has_engine, load_rules
 
     key = repr(sorted(options.items()))
     if key not in engines:
@@ -206,7 +206,6 @@ def _engine(db: sqlite_utils.Database, game: str, options: Mapping[str, Any], en
 def _run(
     db: sqlite_utils.Database, game: str, ex: Example, cards: dict[str, Card], engines: dict[str, Any]
 ) -> ExampleResult:
-    from pnpforge.rules.kit.fields import DeckError
 
     if ex.setup is None or ex.expected is None or ex.options is None:
         return ExampleResult(ex, error="its set-up, expected result or options are not JSON objects")

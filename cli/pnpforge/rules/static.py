@@ -17,7 +17,15 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.errors import PnpError
 from pnpforge.model import Card
+from pnpforge.rules.examples import run_examples, shown
+from pnpforge.store import repo
+from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
+from pnpforge.validate import ERROR, GameIndex, composition
+from pnpforge.validate.constraints import evaluate, selector
+from pnpforge.validate.edition import edition_differences
+from pnpforge.validate.text_rules import text_rule_breaches
 
 KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition")
 SEVERITIES = ("error", "strict")
@@ -45,8 +53,6 @@ class Finding:
 
 def static_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     """Every finding of `game`: invalid cards, composition, constraints, edition, in that order."""
-    from pnpforge.errors import PnpError
-    from pnpforge.store import repo
 
     repo.get_game(db, game)
     cards = repo.list_cards(db, game, strict=False)
@@ -85,8 +91,6 @@ def _unreadable(card: Card) -> bool:
 
 def invalid_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
     """One "error" finding per card-level problem, as `pnp cards set` would refuse it."""
-    from pnpforge.store import repo
-    from pnpforge.validate import ERROR, GameIndex
 
     types = {t.slug: t for t in repo.card_types(db, game)}
     index = GameIndex(types, cards)
@@ -116,7 +120,6 @@ def invalid_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) ->
 
 def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     """The component list, declared against actual copies."""
-    from pnpforge.validate import composition
 
     try:
         rules = composition(db, game)
@@ -144,8 +147,6 @@ def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
 
 def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
     """One "error" finding per breach of each of the game's constraints."""
-    from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
-    from pnpforge.validate.constraints import evaluate, selector
 
     select = selector(db, game, cards)
     out: list[Finding] = []
@@ -167,7 +168,6 @@ def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card])
 def text_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
     """One finding per card whose printed text contradicts a field a text rule binds it to: an
     "error", or "strict" when the rule rests on our reading (provisional)."""
-    from pnpforge.validate.text_rules import text_rule_breaches
 
     return [
         Finding(
@@ -185,7 +185,6 @@ def text_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> li
 def example_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
     """Worked examples that no longer add up ("error"), or that the engine's default reading
     contradicts without the conflict being recorded ("strict")."""
-    from pnpforge.rules.examples import run_examples, shown
 
     out: list[Finding] = []
     for r in run_examples(db, game, cards):
@@ -231,7 +230,6 @@ def _options(options: dict[str, Any] | None) -> str:
 
 def edition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     """One "strict" finding per value that differs from the rulebook edition."""
-    from pnpforge.validate.edition import edition_differences
 
     out: list[Finding] = []
     for d in edition_differences(db, game):
