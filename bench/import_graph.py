@@ -88,7 +88,9 @@ def local_imports() -> list[tuple[str, int, str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--list", metavar="PREFIX", help="List the local imports of files under PREFIX.")
     args = parser.parse_args()
     found = cycles()
