@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, check, constraints, data, db, docs, new, release, watch
+from pnpforge.commands import _common, balance, cards, check, constraints, data, db, docs, new, release, watch
 from pnpforge.commands import print as print_cmd
 from pnpforge.commands import shop as shop_cmd
 
@@ -49,6 +49,7 @@ app.add_typer(db.db_app, name="db")
 app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
+balance.register(app)
 constraints.register(app)
 print_cmd.register(app)
 docs.register(app)
