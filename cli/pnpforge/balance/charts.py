@@ -10,6 +10,7 @@ same page.  matplotlib is imported here only, when a page is asked for.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 BAND_ALPHA = 0.18
@@ -41,7 +42,11 @@ def _svg(fig: Any) -> str:
     fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "pnpforge"})
     _pyplot().close(fig)
     text = out.getvalue()
-    return text[text.index("<svg") :]  # drop the XML prologue and doctype: the SVG sits inside HTML
+    text = text[text.index("<svg") :]  # drop the XML prologue and doctype: the SVG sits inside HTML
+    return _METADATA.sub("", text)  # the RDF block names web namespaces; the page needs none of it
+
+
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
 
 
 def _x_axis(report: dict[str, Any]) -> tuple[list[float], list[str], str, bool]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 CARD_ROWS = 10  # cards listed per variant: the largest impacts (--json lists every card)
@@ -28,10 +29,17 @@ def _number(interval: dict[str, float] | None, signed: bool = False) -> str:
     return f"{e:.1f} [{lo:.1f}–{hi:.1f}]"
 
 
+def _width(text: str) -> int:
+    """Terminal columns of `text`: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def table(rows: list[list[str]]) -> list[str]:
     """Columns padded to their widest cell, with a rule under the header."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = [
+        "  ".join(c + " " * (w - _width(c)) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
     out.insert(1, "  ".join("─" * w for w in widths))
     return out
 

@@ -7,7 +7,10 @@ never receives the position itself, only those samples, whose distribution depen
 observation alone (`tests/test_balance_search.py` checks it: two positions that look the same
 to the seat give the same samples).  In each world it tries each candidate action and plays the
 game out with greedy play for every seat, then takes the action with the best mean result for
-its seat: a win (a shared win is a fraction) counts 1, and the score breaks ties.
+its seat: a win (a shared win is a fraction) counts 1, and the score breaks ties.  Every
+candidate is played out in the same world with the same random draws (common random numbers:
+the comparison is between the actions, not their luck), and a world whose legal actions differ
+from the real decision's (the agent sees those too) is set aside.
 
 Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
 candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
@@ -22,6 +25,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.kit.core import CHANCE
+from pnpforge.rules.kit.worlds import NoWorld
 
 Worlds = Callable[[random.Random], Any]  # rng -> a sampled position (a State)
 
@@ -69,6 +73,7 @@ class SearchAgent:
         self.worlds: Worlds | None = None
         self.decisions = 0  # real choices searched (for the cost per decision)
         self.rollouts = 0
+        self.rejected = 0  # sampled worlds whose legal actions differed from the real choice's
 
     def bind_worlds(self, worlds: Worlds) -> None:
         """The runner's sampler of worlds for this seat (the agent's only view beyond `obs`)."""
@@ -88,18 +93,25 @@ class SearchAgent:
         self.decisions += 1
         totals = [0.0] * len(candidates)
         for _ in range(self.budget):
-            world = self.worlds(self.rng)
+            try:
+                world = self.worlds(self.rng)
+            except NoWorld:  # no consistent world this time (see kit.worlds): the others decide
+                continue
+            if world.legal_actions() != list(legal):  # the choice itself must look the same
+                self.rejected += 1
+                continue
+            seed = self.rng.random()  # every candidate meets the same luck in this world
             for index, action in enumerate(candidates):
                 trial = world.clone()
                 trial.apply(action)
-                totals[index] += self._playout(trial)
+                totals[index] += self._playout(trial, random.Random(seed))
         best = max(totals)
-        return candidates[totals.index(best)]  # ties: the greedy agent's preference (candidate order)
+        return candidates[totals.index(best)]  # ties (or no world): the greedy agent's preference
 
-    def _playout(self, state: Any) -> float:
+    def _playout(self, state: Any, rng: random.Random) -> float:
         """Play `state` to the end with greedy (or random) seats; the result for this seat."""
         self.rollouts += 1
-        rng, rules = self.rng, self.rules
+        rules = self.rules
         cap = rules.info.max_steps or 100_000
         steps = 0
         while not state.is_terminal():
