@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,8 +31,8 @@ def _digest(path: Path) -> tuple[str, int]:
     return hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
 
 
-def _opts(**kw) -> BalanceOptions:
-    base = {"games": 12, "seed": 5, "players": 2, "executor": ExecutorChoice("local", 1)}
+def _opts(**kw: Any) -> BalanceOptions:
+    base: dict[str, Any] = {"games": 12, "seed": 5, "players": 2, "executor": ExecutorChoice("local", 1)}
     base.update(kw)
     return BalanceOptions(**base)
 

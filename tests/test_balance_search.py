@@ -11,12 +11,12 @@ from collections import Counter
 import pytest
 
 from dbcopies import SHIPPED_DB
+from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games import load_rules
 from pnpforge.rules.kit.worlds import NoWorld
 from pnpforge.rules.runner import check_zones, pick_chance, play_game
 from pnpforge.rules.search import SearchAgent, check_options
-from pnpforge.errors import PnpError
 from pnpforge.store.db import open_db
 
 CASES = [

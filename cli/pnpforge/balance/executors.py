@@ -62,7 +62,7 @@ def _flatten(parts: Iterator[list[Played]] | list[list[Played]] | Any) -> list[P
 
 def _ray(choice: ExecutorChoice, data: bytes, batches: Sequence[Batch]) -> list[list[Played]]:
     try:
-        import ray
+        import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise PnpError(
             "--executor ray needs Ray: pip install 'pnpforge[cluster]' (or use the default local pool)"

@@ -2,9 +2,10 @@
 
 Hidden from a seat: the other seats' decks, hands and sacrificed cards, and the order and
 contents of its own deck.  Rituals stay where they are: every seat starts with its rituals in
-hand, so a ritual not on the table is known to be in its owner's hand.  A position is a pure function of its action history (that is how it
-is copied), so a sample renames the hidden cards as a fresh deal would place them (each pile
-keeping its size, `kit.worlds.relabelling`) and replays the history under the new names.  A
+hand, so a ritual not on the table is known to be in its owner's hand.  A position is a pure
+function of its action history (that is how it is copied), so a sample renames the hidden cards
+as a fresh deal would place them (each pile keeping its size, `kit.worlds.relabelling`) and
+replays the history under the new names.  A
 renaming under which an earlier action would be illegal (a seat once did what only the real
 card allowed) is dealt again, up to `TRIES` times; then the search agent plays its greedy choice.
 """
