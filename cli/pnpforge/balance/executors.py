@@ -73,6 +73,6 @@ def _ray(choice: ExecutorChoice, data: bytes, batches: Sequence[Batch]) -> list[
             ray.init(address=choice.address, **kwargs)
         else:
             ray.init(num_cpus=choice.jobs or None, **kwargs)
-    task = ray.remote(play_batch)
+    task: Any = ray.remote(play_batch)
     deck = ray.put(data)  # once into the object store; each task reads it without a copy per batch
     return list(ray.get([task.remote(b, deck) for b in batches]))
