@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +140,24 @@ def test_the_command_prints_a_table_json_and_a_self_contained_page(run, tmp_path
 
 def test_baseline_is_first_and_unedited():
     assert BASELINE.is_baseline and variant_grid([], None) == [BASELINE]
+
+
+@pytest.mark.skipif(
+    shutil.which("chromium") is None, reason="needs a headless Chromium (apt install chromium)"
+)
+def test_the_page_opens_in_a_headless_browser_without_console_messages(tmp_path: Path):
+    from pnpforge.balance.html import page
+
+    report = run_balance(SHIPPED_DB, "accusation", _opts(games=6, vary=["follower.volume=*1.5"]))["report"]
+    path = tmp_path / "report.html"
+    path.write_text(page(report), encoding="utf-8")
+    profile = tmp_path / "profile"
+    result = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=1", "--dump-dom", path.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.count("<svg") == 4 and "Balance of accusation" in result.stdout
+    assert "CONSOLE" not in result.stderr  # Chromium logs every console message (errors included)

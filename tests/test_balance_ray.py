@@ -14,6 +14,7 @@ from dbcopies import SHIPPED_DB
 from pnpforge.balance.executors import ExecutorChoice
 from pnpforge.balance.experiment import BalanceOptions, run_balance
 
+
 @pytest.mark.slow
 def test_ray_gives_the_pool_s_report():
     pytest.importorskip("ray", reason="Ray is the optional extra pnpforge[cluster]")

@@ -18,7 +18,8 @@ body { font-family: system-ui, 'Noto Sans CJK SC', 'Noto Sans TC', sans-serif; m
 h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0; }
 th, td { padding: 0.2rem 0.6rem; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
-th { background: #f5f5f5; } td.flag { color: #b00020; font-weight: 600; }
+th { background: #f5f5f5; } td.flag, small.flag { color: #b00020; font-weight: 600; }
+small.diff { color: #555; } .wide { overflow-x: auto; }
 .note { color: #555; font-size: 0.85rem; } figure { margin: 1rem 0; } svg { max-width: 100%; height: auto; }
 """
 
@@ -29,6 +30,14 @@ def _e(text: Any) -> str:
 
 def _cell(text: str, flagged: bool = False) -> str:
     return f"<td class='flag'>{_e(text)}</td>" if flagged else f"<td>{_e(text)}</td>"
+
+
+def _two_line(value: str, difference: str, flagged: bool) -> str:
+    """A figure with, under it, its difference from the baseline (red when flagged)."""
+    under = (
+        f"<br><small class='{'flag' if flagged else 'diff'}'>{_e(difference)}</small>" if difference else ""
+    )
+    return f"<td>{_e(value)}{under}</td>"
 
 
 def _rates_table(report: dict[str, Any]) -> str:
@@ -42,8 +51,9 @@ def _rates_table(report: dict[str, Any]) -> str:
             for v in variants:
                 rate = pct(v["rates"].get(group, {}).get(key))
                 diff = v.get("versus_baseline", {}).get(group, {}).get(key)
-                text = rate + (f" ({pct(diff, signed=True)})" if diff else "")
-                cells.append(_cell(text, bool(diff and diff["flagged"])))
+                cells.append(
+                    _two_line(rate, pct(diff, signed=True) if diff else "", bool(diff and diff["flagged"]))
+                )
             label = "team win rate" if group == "team" else f"{group} {key}"
             rows.append(f"<tr><th>{_e(label)}</th>{''.join(cells)}</tr>")
     cells = []
@@ -51,12 +61,11 @@ def _rates_table(report: dict[str, Any]) -> str:
         length = v["length"]
         text = f"{length['estimate']:.1f} [{length['low']:.1f}–{length['high']:.1f}]" if length else "–"
         diff = v.get("versus_baseline", {}).get("length")
-        if diff:
-            text += f" ({diff['estimate']:+.1f} [{diff['low']:+.1f}, {diff['high']:+.1f}])"
-        cells.append(_cell(text, bool(diff and diff["flagged"])))
+        shift = f"{diff['estimate']:+.1f} [{diff['low']:+.1f}, {diff['high']:+.1f}]" if diff else ""
+        cells.append(_two_line(text, shift, bool(diff and diff["flagged"])))
     rows.append(f"<tr><th>game length (steps)</th>{''.join(cells)}</tr>")
     rows.append("<tr><th>failed games</th>" + "".join(_cell(str(v["failed"])) for v in variants) + "</tr>")
-    return f"<table><tr><th>figure</th>{head}</tr>{''.join(rows)}</table>"
+    return f"<div class='wide'><table><tr><th>figure</th>{head}</tr>{''.join(rows)}</table></div>"
 
 
 def _seat_table(variant: dict[str, Any]) -> str:
@@ -114,7 +123,9 @@ def page(report: dict[str, Any]) -> str:
         f"<p>{len(report['variants'])} variant(s), {report['games_per_variant']} seeded games each "
         f"(seeds {report['seed']}–{report['seed'] + report['games_per_variant'] - 1}, "
         "the same for every variant); "
-        f"agents: {_e(report['agents'])} {_e(report['agent_options'] or '')}.</p>",
+        f"agents: {_e(report['agents'])}"
+        + (f" {_e(report['agent_options'])}" if report["agent_options"] else "")
+        + ".</p>",
         "<p class='note'>Rates: 95% Wilson intervals. Differences from the baseline (in brackets, "
         "percentage points): Newcombe intervals at the Bonferroni-corrected level "
         f"{c['variant_level'] * 100:.3f}% "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from pnpforge.commands._common import db_path, echo_json
@@ -72,8 +70,12 @@ def balance_cmd(
             if output:
                 typer.echo(f"wrote {output}")
         typer.echo(f"played in {result['seconds']:.2f} s ({executor})", err=True)
-        if sys.stdout.isatty() and not report["reached"]:
-            typer.echo("note: the game budget ran out before the intervals were narrow enough", err=True)
+        if not report["reached"]:
+            typer.echo(
+                f"note: --budget {opts.budget} games ran out before every headline interval was "
+                f"narrower than {opts.until_ci}",
+                err=True,
+            )
 
 
 def register(app: typer.Typer) -> None:
