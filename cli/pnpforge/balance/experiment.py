@@ -127,7 +127,8 @@ def run_balance(
             (i.width for t, v in zip(tallies, variants, strict=True) for i in headline(_vg(v, t))),
             default=0.0,
         )
-        rounds.append({"games": played, "widest_headline": round(widest, 4)})
+        widest = round(widest, 4)  # what the report says, so the progress line and it agree
+        rounds.append({"games": played, "widest_headline": widest})
         if progress:
             progress(f"{played} games per variant: widest headline interval {widest:.3f}")
         if opts.until_ci is None or widest < opts.until_ci or played >= opts.budget:

@@ -56,9 +56,13 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"{report['games_per_variant']} games each (seeds {report['seed']}–"
         f"{report['seed'] + report['games_per_variant'] - 1}), agents {report['agents']}"
         + (f" {report['agent_options']}" if report["agent_options"] else ""),
-        f"intervals: 95% Wilson for rates; differences at the Bonferroni level "
-        f"{c['variant_level'] * 100:.3f}% over {c['variant_comparisons']} variant comparisons "
-        f"and {c['card_level'] * 100:.4f}% over {c['card_comparisons']} card comparisons; * = excludes zero",
+        "intervals: 95% Wilson for rates; differences at the Bonferroni level "
+        + (
+            f"{c['variant_level'] * 100:.3f}% over {c['variant_comparisons']} variant comparisons and "
+            if c["variant_comparisons"]
+            else ""
+        )
+        + f"{c['card_level'] * 100:.4f}% over {c['card_comparisons']} card comparisons; * = excludes zero",
     ]
     if report["until_ci"] is not None:
         last = report["rounds"][-1]
