@@ -134,7 +134,7 @@ def test_without_worlds_the_agent_takes_the_greedy_choice(db):
 @pytest.mark.parametrize(
     ("options", "message"),
     [({"budget": "0"}, "budget=0"), ({"width": "x"}, "whole number"), ({"depth": "3"}, "unknown"),
-     ({"rollout": "smart"}, "rollout=smart")],
+     ({"rollout": "smart"}, "rollout=smart"), ({"margin": "-1"}, "margin=-1")],
 )  # fmt: skip
 def test_bad_agent_options_are_refused(options, message):
     with pytest.raises(PnpError, match=message):

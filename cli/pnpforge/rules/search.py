@@ -14,7 +14,9 @@ from the real decision's (the agent sees those too) is set aside.
 
 Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
 candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
-`random` play to the end, default greedy).  Cost per decision ≈ budget × width rollouts.
+`random` play to the end, default greedy), `margin` (how many more playouts another candidate
+must win than the greedy agent's choice to replace it, default 0: the best mean wins).  Cost per
+decision ≈ budget × width rollouts.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pnpforge.rules.kit.worlds import NoWorld
 
 Worlds = Callable[[random.Random], Any]  # rng -> a sampled position (a State)
 
-DEFAULTS = {"budget": 8, "width": 4}
+DEFAULTS = {"budget": 8, "width": 4, "margin": 0}
 ROLLOUTS = ("greedy", "random")
 SCORE_WEIGHT = 1e-4  # a point of score is worth far less than a win: it only breaks ties
 
@@ -49,9 +51,10 @@ def check_options(options: dict[str, str]) -> None:
     """Refuse unknown or out-of-range agent options before any game is played."""
     unknown = sorted(set(options) - {*DEFAULTS, "rollout"})
     if unknown:
-        raise PnpError(f"--agent-option {unknown[0]}: unknown (allowed: budget, width, rollout)")
+        raise PnpError(f"--agent-option {unknown[0]}: unknown (allowed: budget, width, margin, rollout)")
     _int_option(options, "budget", 1, 10_000)
     _int_option(options, "width", 1, 64)
+    _int_option(options, "margin", 0, 10_000)
     if options.get("rollout", "greedy") not in ROLLOUTS:
         raise PnpError(f"--agent-option rollout={options['rollout']}: allowed {', '.join(ROLLOUTS)}")
 
@@ -69,6 +72,7 @@ class SearchAgent:
         self.seat = seat
         self.budget = _int_option(options, "budget", 1, 10_000)
         self.width = _int_option(options, "width", 1, 64)
+        self.margin = _int_option(options, "margin", 0, 10_000)
         self.greedy_rollout = options.get("rollout", "greedy") == "greedy"
         self.worlds: Worlds | None = None
         self.decisions = 0  # real choices searched (for the cost per decision)
@@ -106,7 +110,9 @@ class SearchAgent:
                 trial.apply(action)
                 totals[index] += self._playout(trial, random.Random(seed))
         best = max(totals)
-        return candidates[totals.index(best)]  # ties (or no world): the greedy agent's preference
+        if best - totals[0] < self.margin or best == totals[0]:
+            return candidates[0]  # not clearly better than the greedy agent's choice (or a tie)
+        return candidates[totals.index(best)]
 
     def _playout(self, state: Any, rng: random.Random) -> float:
         """Play `state` to the end with greedy (or random) seats; the result for this seat."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
+from pnpforge.rules.games.dirty_money import worlds
 from pnpforge.rules.games.dirty_money.actions import ActionCardSteps
 from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, PublicTable, Purchase
 from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step, TablePlan
@@ -231,40 +232,21 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         steps; read them, never change them)."""
         return dict(self.views)  # type: ignore[arg-type]  # the views are the piles' lists
 
-    # ---- sampled worlds (the search agent) ---------------------------------------------------
+    # ---- sampled worlds (the search agent: see `worlds`) --------------------------------------
 
     SHARED = ("rules",)
 
     def card_zones(self) -> Zones:
         return self.piles
 
-    def hidden_groups(self, seat: int) -> list[list[str]]:
-        """Other hands and pending action cards with the money deck and the discards; each region's
-        placement deck; the villains nobody drew.  Marker piles (blacklists, overpay slots, cards
-        tucked under) stay: the ledger counts them."""
-        others = [q for q in range(self.players) if q != seat]
-        regions = [name for name in self.views if name.startswith("pdeck:")]
-        return [
-            ["money_deck", "discard", *(f"hand:{q}" for q in others), *(f"pending:{q}" for q in others)],
-            *([name] for name in regions),
-            ["villain_pool"],
-        ]
-
-    def fixed_cards(self, seat: int) -> frozenset[CardInstance]:
-        """A trade shows the hand it trades with (its cards are the choices): that hand stays."""
-        shown = {action[1] for action in self._legal_now() if action[0] == "trade" and len(action) > 1}
-        return frozenset(card for q in shown for card in self.views[f"hand:{q}"])
-
-    def card_kind(self, card: CardInstance) -> Any:
-        """Hands hold money, pending piles action cards: a sample keeps each pile's mix."""
-        money = self.rules.money.get(card.card)
-        return None if money is None else money.is_action
+    hidden_groups = worlds.hidden_groups
+    fixed_cards = worlds.fixed_cards
+    card_kind = worlds.card_kind
 
     def resample_from_infostate(self, seat: int, rng: Any) -> DirtyMoneyState:
         world = super().resample_from_infostate(seat, rng)
         assert isinstance(world, DirtyMoneyState)
-        world.version += 1  # every per-position cache (legal actions, draws, payments) is stale
-        world._draw_lists, world._drawn, world._payable_of, world._due_of = {}, None, {}, None
+        worlds.forget_caches(world)
         return world
 
     def observation(self, seat: int) -> DirtyMoneyObservation:
