@@ -19,7 +19,7 @@ _COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    import matplotlib  # matplotlib loads only when a report draws its charts
 
     matplotlib.use("Agg")
     matplotlib.rcParams.update(
@@ -32,7 +32,7 @@ def _pyplot() -> Any:
             "axes.spines.right": False,
         }
     )
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # (after choosing the Agg backend above)
 
     return plt
 

@@ -29,7 +29,11 @@ from pnpforge.balance.variants import (
     variant_grid,
 )
 from pnpforge.errors import PnpError
+from pnpforge.rules.games import has_engine, load_rules
+from pnpforge.rules.search import check_options
 from pnpforge.rules.tally import Tally
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
 
 MAX_GAMES = 1_000_000
 
@@ -62,8 +66,6 @@ class BalanceOptions:
             raise PnpError(f"--seed {self.seed} is out of range")
         self.executor.check()
         if "search" in self.agents:
-            from pnpforge.rules.search import check_options
-
             check_options(self.agent_options)
         elif self.agent_options:
             raise PnpError("--agent-option is for the search agent (--agents search,greedy…)")
@@ -72,9 +74,6 @@ class BalanceOptions:
 def _setup(db_path: str, slug: str, opts: BalanceOptions) -> tuple[bytes, Any, list[Vary], list[Variant]]:
     """The deck bytes, the baseline engine, the parsed --vary and the variants (each built once
     here, so a bad value is refused before any game is played)."""
-    from pnpforge.rules.games import has_engine, load_rules
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
 
     db = open_db(db_path, readonly=True)
     repo.get_game(db, slug)
@@ -158,7 +157,6 @@ def run_balance(
 
 def baseline_values(data: bytes, slug: str, varies: list[Vary]) -> dict[str, str]:
     """The value each --vary has in the current deck ('*1' for a scaled type), for the charts' x axis."""
-    from pnpforge.store import repo
 
     db = in_memory(data)
     out = {}

@@ -17,7 +17,11 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.edit import set_card
 from pnpforge.errors import PnpError
+from pnpforge.model import Card
+from pnpforge.store import releases, repo
+from pnpforge.store.db import transaction
 
 MAX_VARIANTS = 64
 
@@ -116,8 +120,6 @@ def _value_text(card: Any, field_name: str, value: str, where: str) -> str:
 
 def apply_variant(db: sqlite_utils.Database, slug: str, varies: list[Vary], variant: Variant) -> None:
     """Edit the in-memory database `db` into `variant` (validated like `pnp cards set`)."""
-    from pnpforge.edit import set_card
-    from pnpforge.store import repo
 
     by_label = {v.label: v for v in varies}
     for label, value in variant.settings:
@@ -136,9 +138,6 @@ def apply_variant(db: sqlite_utils.Database, slug: str, varies: list[Vary], vari
 
 def _to_release(db: sqlite_utils.Database, slug: str, tag: str) -> None:
     """Put the cards a release froze in place of the current ones (added, changed and removed)."""
-    from pnpforge.model import Card
-    from pnpforge.store import releases, repo
-    from pnpforge.store.db import transaction
 
     frozen = releases.cards_at(db, slug, tag)
     current = {c.id: c for c in repo.list_cards(db, slug, strict=False)}

@@ -12,6 +12,7 @@ from typing import Any
 from pnpforge.balance.plan import Batch
 from pnpforge.balance.variants import apply_variant, in_memory
 from pnpforge.rules.check import PlannedGame
+from pnpforge.rules.games import load_rules
 from pnpforge.rules.runner import GameResult, play_game
 
 Played = tuple[int, PlannedGame, GameResult]  # (variant index, planned game, its result)
@@ -30,8 +31,6 @@ def _engine(batch: Batch, data: bytes, options: dict[str, Any]) -> Any:
     key = (batch.deck_digest, batch.variant, tuple(sorted((k, str(v)) for k, v in options.items())))
     rules = _ENGINES.get(key)
     if rules is None:
-        from pnpforge.rules.games import load_rules
-
         if len(_ENGINES) >= 256:
             _ENGINES.clear()
         db = in_memory(data)

@@ -43,7 +43,7 @@ def balance_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the report (or the error) as JSON."),
 ) -> None:
     """Play variants of a deck and compare win rates, seats, lengths and cards, with intervals."""
-    from pnpforge.balance.executors import ExecutorChoice
+    from pnpforge.balance.executors import ExecutorChoice  # the library stays off `pnp --help` start-up
     from pnpforge.balance.experiment import BalanceOptions, run_balance
     from pnpforge.store.db import resolve_path
 
@@ -57,14 +57,14 @@ def balance_cmd(
         result = run_balance(str(resolve_path(db_path())), game, opts, progress=progress)
         report = result["report"]
         if output:
-            from pnpforge.balance.html import page
+            from pnpforge.balance.html import page  # the library stays off `pnp --help` start-up
             from pnpforge.outfile import write_text
 
             write_text(output, page(report))
         if as_json:
             echo_json(report)
         else:
-            from pnpforge.balance.text import report_lines
+            from pnpforge.balance.text import report_lines  # the library stays off `pnp --help` start-up
 
             typer.echo("\n".join(report_lines(report)))
             if output:
