@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from pnpforge.errors import PnpError
+from pnpforge.rules.search import SearchAgent
 
 AGENTS = ("random", "greedy")  # the agents of the check's mixed tables
 KNOWN_AGENTS = AGENTS + ("search",)  # every agent a seat may name (`search`: rules.search)
@@ -96,8 +97,6 @@ def make_agent(
     if name == "greedy":
         return GreedyAgent(rng, values or (lambda obs, legal: [0.0] * len(legal)))
     if name == "search" and rules is not None:
-        from pnpforge.rules.search import SearchAgent
-
         return SearchAgent(rng, rules, seat, options or {})
     raise PnpError(f"unknown agent '{name}' (allowed: {', '.join(KNOWN_AGENTS)})")
 

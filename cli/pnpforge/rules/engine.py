@@ -40,6 +40,7 @@ from pnpforge.rules.kit.core import (
 )
 from pnpforge.rules.kit.events import EventLog
 from pnpforge.rules.kit.options import Option
+from pnpforge.rules.kit.worlds import redeal
 
 __all__ = [
     "CHANCE",
@@ -177,7 +178,6 @@ class State(EventLog, ABC):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         """A copy of the position with what `seat` cannot see dealt afresh (after OpenSpiel's
         `ResampleFromInfostate`): the sample depends only on what the seat observes."""
-        from pnpforge.rules.kit.worlds import redeal
 
         world = self.clone()
         redeal(world.card_zones(), world.hidden_groups(seat), rng, world.fixed_cards(seat), world.card_kind)
