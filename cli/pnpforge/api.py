@@ -56,6 +56,7 @@ from pnpforge.validate import ERROR, Problem, validate_game
 from pnpforge.validate.constraints import Breach, evaluate, run_constraint, selector
 
 if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
+    from pnpforge.balance.experiment import BalanceOptions
     from pnpforge.build import GameKit
     from pnpforge.kit_files import BuildOptions
     from pnpforge.render import Manifest, PrintOptions
@@ -396,6 +397,18 @@ class Project:
         from pnpforge.rules.check import CheckOptions, replay  # the checker loads only to check
 
         return replay(self.path, game, seed, opts if opts is not None else CheckOptions())
+
+    def balance(
+        self, game: str, opts: BalanceOptions, progress: Callable[[str], None] | None = None
+    ) -> dict[str, Any]:
+        """`pnp balance`: play variants of the deck and compare them with intervals.
+
+        Returns {"report": the JSON-ready report, "seconds": wall time}; the report does not
+        depend on the executor.
+        """
+        from pnpforge.balance.experiment import run_balance  # the engines load only for experiments
+
+        return run_balance(str(self.path), game, opts, progress=progress)
 
     # ---- outputs (reportlab and Pillow load here, not on start-up) ---------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pnpforge.commands._common import db_path, echo_json
+from pnpforge.commands._common import echo_json, project
 from pnpforge.commands.check import _errors, _options
 
 AGENTS_HELP = (
@@ -44,8 +44,7 @@ def balance_cmd(
 ) -> None:
     """Play variants of a deck and compare win rates, seats, lengths and cards, with intervals."""
     from pnpforge.balance.executors import ExecutorChoice  # the library stays off `pnp --help` start-up
-    from pnpforge.balance.experiment import BalanceOptions, run_balance
-    from pnpforge.store.db import resolve_path
+    from pnpforge.balance.experiment import BalanceOptions
 
     with _errors(as_json):
         opts = BalanceOptions(
@@ -54,7 +53,7 @@ def balance_cmd(
             until_ci=until_ci, budget=max(budget, games), executor=ExecutorChoice(executor, jobs, address),
         )  # fmt: skip
         progress = None if as_json else (lambda line: typer.echo(line, err=True))
-        result = run_balance(str(resolve_path(db_path())), game, opts, progress=progress)
+        result = project(readonly=True).balance(game, opts, progress=progress)
         report = result["report"]
         if output:
             from pnpforge.balance.html import page  # the library stays off `pnp --help` start-up
