@@ -50,10 +50,12 @@ from pnpforge.store.constraints import (
     insert_constraint,
     list_constraints,
 )
+from pnpforge.store.declared import TextRule, delete_example, delete_text_rule
 from pnpforge.store.dump import dump
 from pnpforge.store.releases import Release
 from pnpforge.validate import ERROR, Problem, validate_game
 from pnpforge.validate.constraints import Breach, evaluate, run_constraint, selector
+from pnpforge.validate.text_rules import text_rule_breaches
 
 if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
     from pnpforge.balance.experiment import BalanceOptions
@@ -61,6 +63,7 @@ if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
     from pnpforge.kit_files import BuildOptions
     from pnpforge.render import Manifest, PrintOptions
     from pnpforge.rules.check import CheckOptions
+    from pnpforge.rules.examples import ExampleResult
 
 read_bundle = edit.read_bundle
 Database = sqlite_utils.Database  # the one type of a database handle, everywhere
@@ -379,6 +382,30 @@ class Project:
         self.game(game)
         with store_db.transaction(self.db):
             delete_constraint(self.db, game, constraint_id)
+
+    def text_rules(self, game: str) -> list[tuple[TextRule, list[Breach]]]:
+        """A game's text rules (printed text bound to field values), each with the cards breaking it now."""
+        self.game(game)
+        return text_rule_breaches(self.db, game, self.cards_leniently(game))
+
+    def remove_text_rule(self, game: str, rule_id: str) -> None:
+        """Delete a text rule; PnpError when the game has none of that id."""
+        self.game(game)
+        with store_db.transaction(self.db) as conn:
+            delete_text_rule(conn, game, rule_id)
+
+    def examples(self, game: str) -> list[ExampleResult]:
+        """A game's worked examples from the rulebook, each replayed on the cards as they are now."""
+        from pnpforge.rules.examples import run_examples  # the engines load only to replay examples
+
+        self.game(game)
+        return run_examples(self.db, game, self.cards_leniently(game))
+
+    def remove_example(self, game: str, example_id: str) -> None:
+        """Delete a worked example; PnpError when the game has none of that id."""
+        self.game(game)
+        with store_db.transaction(self.db) as conn:
+            delete_example(conn, game, example_id)
 
     def check(
         self, game: str, opts: CheckOptions | None = None, progress: Callable[[int], None] | None = None

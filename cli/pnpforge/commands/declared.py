@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db, table
+from pnpforge.commands._common import echo_json, handled, project, table
 
 examples_app = typer.Typer(help="The rulebook's worked examples, run by pnp check.", no_args_is_help=True)
 text_rules_app = typer.Typer(
@@ -23,13 +23,8 @@ def examples_list(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List the game's worked examples: what the rulebook gives, what the cards give now."""
-    from pnpforge.rules.examples import run_examples  # the library stays off `pnp --help` start-up
-    from pnpforge.store import repo
-
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        results = run_examples(db, game, repo.list_cards(db, game, strict=False))
+        results = project(readonly=True).examples(game)
         if as_json:
             echo_json([r.to_dict() for r in results])
             return
@@ -52,15 +47,8 @@ def examples_rm(
     example_id: str = typer.Argument(..., metavar="ID", help="Example id."),
 ) -> None:
     """Remove a worked example (a design change the rulebook's example no longer describes)."""
-    from pnpforge.store import repo  # the library stays off `pnp --help` start-up
-    from pnpforge.store.db import transaction
-    from pnpforge.store.declared import delete_example
-
     with handled():
-        db = open_db()
-        repo.get_game(db, game)
-        with transaction(db) as conn:
-            delete_example(conn, game, example_id)
+        project().remove_example(game, example_id)
         typer.echo(f"removed example {example_id} from {game}")
 
 
@@ -70,13 +58,8 @@ def text_rules_list(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List the game's text rules with how many cards break each now."""
-    from pnpforge.store import repo  # the library stays off `pnp --help` start-up
-    from pnpforge.validate.text_rules import text_rule_breaches
-
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        items = text_rule_breaches(db, game, repo.list_cards(db, game, strict=False))
+        items = project(readonly=True).text_rules(game)
         if as_json:
             echo_json([{**r.to_dict(), "breaches": [b.message for b in bs]} for r, bs in items])
             return
@@ -93,15 +76,8 @@ def text_rules_rm(
     rule_id: str = typer.Argument(..., metavar="ID", help="Text rule id."),
 ) -> None:
     """Remove a text rule."""
-    from pnpforge.store import repo  # the library stays off `pnp --help` start-up
-    from pnpforge.store.db import transaction
-    from pnpforge.store.declared import delete_text_rule
-
     with handled():
-        db = open_db()
-        repo.get_game(db, game)
-        with transaction(db) as conn:
-            delete_text_rule(conn, game, rule_id)
+        project().remove_text_rule(game, rule_id)
         typer.echo(f"removed text rule {rule_id} from {game}")
 
 
