@@ -21,6 +21,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # CONTRIBUTING.md) leaves them out.  A new module belongs here when one of its tests takes seconds.
 INTEGRATION_MODULES = frozenset(
     {
+        "test_api_outputs",
         "test_build",
         "test_build_shop",
         "test_concurrency",
