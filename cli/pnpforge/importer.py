@@ -26,7 +26,7 @@ from pnpforge.design import urlimport
 from pnpforge.edit import assign, load_index, refuse
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.model import Card, card_changes
-from pnpforge.store import bundle, repo
+from pnpforge.store import bundle, repo, structure
 from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, composition_problems, validate_card
@@ -241,7 +241,10 @@ def import_bundle(
     with transaction(db) as conn:
         exists = repo.game_exists(conn, slug)
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}
+        old_structure = structure.current(conn, slug) if exists else None
         bundle.write(conn, data, replace)
+        if old_structure is not None:
+            _structure_edits(conn, slug, old_structure, correction)
         types = {t.slug: t for t in repo.card_types(db, slug)}
         cards = [
             _edition_checked(conn, old_cards.get(c.id), c, correction)
@@ -255,6 +258,24 @@ def import_bundle(
                 if old is not None and card_changes(old.to_dict(), c.to_dict()):
                     note_correction(conn, slug, c.id, correction)
     return slug, composition_problems(db, slug)
+
+
+def _structure_edits(
+    conn: sqlite3.Connection, slug: str, old: dict[str, structure.Value], correction: str | None
+) -> None:
+    """Record in the structure history each game-level value a replacing bundle changed;
+    with a correction, those values become the rulebook edition's."""
+    new = structure.current(conn, slug)
+    changed = sorted(
+        k for k in set(old) | set(new) if (old[k].value if k in old else None) != (new[k].value if k in new else None)
+    )
+    for key in changed:
+        before, after = old.get(key), new.get(key)
+        structure.record(
+            conn, slug, key, before.value if before else None, after.value if after else None, correction
+        )
+    if correction:
+        structure.correct(conn, slug, changed)
 
 
 def _edition_checked(conn: sqlite3.Connection, old: Card | None, card: Card, correction: str | None) -> Card:

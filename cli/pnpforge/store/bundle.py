@@ -17,10 +17,13 @@ leaves it whole (`pnp game export`).  Format, version 1:
      "glossary": [{term, term_en, category, text, source}],
      "rules": [{kind, title, title_en, body, source}],
      "constraints": [{id, kind, label, params: {...}, provisional, source}],
-     "edition": [{card, snapshot: {...}, frozen_at}]}
+     "edition": [{card, snapshot: {...}, frozen_at}],
+     "piles": [{id, label, kind, card_types: [...], provisional, source}],
+     "structure_edition": [{key, value, frozen_at}]}
 
-`constraints` and `edition` are optional: a bundle without an edition gets
-one frozen from its own rulebook and reference cards on import.
+`constraints`, `edition`, `piles` and `structure_edition` are optional: a
+bundle without an edition gets one frozen from its own rulebook and reference
+cards (and its structure from its own rulebook values) on import.
 
 Structure errors are reported with the JSON path; card values are validated
 one layer up (pnpforge.edit), like every other write.
@@ -38,7 +41,7 @@ import sqlite_utils
 from pnpforge import model
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, field_names
-from pnpforge.store import constraints, edition, releases, repo
+from pnpforge.store import constraints, edition, releases, repo, structure
 
 FORMAT = "pnpforge-game/1"
 
@@ -53,6 +56,8 @@ _GLOSS_KEYS = set(field_names(model.GlossaryEntry, "game"))
 _RULE_KEYS = set(field_names(model.RuleSection, "game", "position"))
 _CONSTRAINT_KEYS = set(field_names(constraints.Constraint, "game"))
 _EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
+_PILE_KEYS = set(field_names(model.Pile, "game"))
+_STRUCTURE_KEYS = {"key", "value", "frozen_at"}
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
@@ -92,6 +97,8 @@ def parse(data: Any) -> dict:
         ("rules", _RULE_KEYS, {"kind", "title", "body"}),
         ("constraints", _CONSTRAINT_KEYS, {"id", "kind", "label", "params"}),
         ("edition", _EDITION_KEYS, {"card", "snapshot"}),
+        ("piles", _PILE_KEYS, {"id", "label", "card_types"}),
+        ("structure_edition", _STRUCTURE_KEYS, {"key", "value"}),
     ):
         for i, item in enumerate(data.get(key, [])):
             _check_keys(item, keys, f"{key}[{i}]", req)
@@ -109,6 +116,15 @@ def _check_deck_data(data: dict) -> None:
     for i, item in enumerate(data.get("edition", [])):
         if not isinstance(item["snapshot"], dict):
             raise PnpError(f"edition[{i}] ({item['card']}): snapshot must be an object")
+    for i, item in enumerate(data.get("piles", [])):
+        types = item["card_types"]
+        if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
+            raise PnpError(f"piles[{i}] ({item['id']}): card_types must be a non-empty list of card type slugs")
+        if item.get("kind", "draw") not in model.PILE_KINDS:
+            raise PnpError(f"piles[{i}] ({item['id']}): kind must be one of {', '.join(model.PILE_KINDS)}")
+    for i, item in enumerate(data.get("structure_edition", [])):
+        if not isinstance(item["key"], str) or not item["key"]:
+            raise PnpError(f"structure_edition[{i}]: key must be non-empty text")
 
 
 def bundle_cards(data: dict) -> list[Card]:
@@ -124,6 +140,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
     if exists and not replace:
         raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
     kept_edition = edition.entries(conn, slug) if exists else []
+    kept_structure = structure.frozen(conn, slug) if exists else {}
     kept_releases = releases.keep_releases(conn, slug) if exists else ([], [])
     if exists:
         conn.execute("DELETE FROM cards WHERE game = ?", [slug])
@@ -154,7 +171,27 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
         for pos, item in enumerate(data.get(key, [])):
             _insert(conn, table, {**item, "game": slug, "position": pos})
     _write_deck_data(conn, slug, data, kept_edition)
+    _write_structure(conn, slug, data, kept_structure)
     releases.restore_releases(conn, kept_releases)
+
+
+def _write_structure(
+    conn: sqlite3.Connection, slug: str, data: dict, kept: dict[str, structure.Frozen]
+) -> None:
+    """Piles as given; the structure edition as given, else the replaced game's, else frozen anew."""
+    types = {t.slug for t in repo.card_types(conn, slug)}
+    for pos, item in enumerate(data.get("piles", [])):
+        unknown = [t for t in item["card_types"] if t not in types]
+        if unknown:
+            raise PnpError(f"piles '{item['id']}': unknown card type(s) {', '.join(unknown)}")
+        structure.insert_pile(conn, model.Pile(game=slug, **item), position=pos)
+    if "structure_edition" in data:
+        structure.insert_entries(conn, slug, data["structure_edition"])
+    elif kept:
+        structure.restore(conn, slug, kept)
+        structure.freeze(conn, slug)  # rulebook values the replaced game did not have yet
+    else:
+        structure.freeze(conn, slug)
 
 
 def _write_deck_data(
@@ -236,6 +273,11 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
         "edition": [
             {"card": e.card, "snapshot": e.snapshot, "frozen_at": e.frozen_at}
             for e in edition.entries(db, slug)
+        ],
+        "piles": plain(structure.piles(db, slug)),
+        "structure_edition": [
+            {"key": key, "value": f.value, "frozen_at": f.frozen_at}
+            for key, f in structure.frozen(db, slug).items()
         ],
     }
 
