@@ -9,7 +9,19 @@ from __future__ import annotations
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, check, constraints, data, db, docs, new, release, watch
+from pnpforge.commands import (
+    _common,
+    cards,
+    check,
+    composition,
+    constraints,
+    data,
+    db,
+    docs,
+    new,
+    release,
+    watch,
+)
 from pnpforge.commands import print as print_cmd
 from pnpforge.commands import shop as shop_cmd
 
@@ -50,6 +62,7 @@ app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
 constraints.register(app)
+composition.register(app)
 print_cmd.register(app)
 docs.register(app)
 release.register(app)

@@ -22,6 +22,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge import cardio
+from pnpforge.composition_edit import follow_deck
 from pnpforge.design import urlimport
 from pnpforge.edit import assign, load_index, refuse
 from pnpforge.errors import PnpError, ValidationFailed
@@ -106,6 +107,7 @@ def import_cards(
         index = load_index(db, game)
         changes, problems = _stream(conn, index, game, records, correction)
         problems.raise_if_any(f"import of {source}")
+        follow_deck(db, conn, game)
         if correction and not dry_run:
             for ch in changes:
                 if ch.op != "same":
@@ -244,7 +246,7 @@ def import_bundle(
         old_structure = structure.current(conn, slug) if exists else None
         bundle.write(conn, data, replace)
         if old_structure is not None:
-            _structure_edits(conn, slug, old_structure, correction)
+            structure.record_changes(conn, slug, old_structure, correction)
         types = {t.slug: t for t in repo.card_types(db, slug)}
         cards = [
             _edition_checked(conn, old_cards.get(c.id), c, correction)
@@ -258,24 +260,6 @@ def import_bundle(
                 if old is not None and card_changes(old.to_dict(), c.to_dict()):
                     note_correction(conn, slug, c.id, correction)
     return slug, composition_problems(db, slug)
-
-
-def _structure_edits(
-    conn: sqlite3.Connection, slug: str, old: dict[str, structure.Value], correction: str | None
-) -> None:
-    """Record in the structure history each game-level value a replacing bundle changed;
-    with a correction, those values become the rulebook edition's."""
-    new = structure.current(conn, slug)
-    changed = sorted(
-        k for k in set(old) | set(new) if (old[k].value if k in old else None) != (new[k].value if k in new else None)
-    )
-    for key in changed:
-        before, after = old.get(key), new.get(key)
-        structure.record(
-            conn, slug, key, before.value if before else None, after.value if after else None, correction
-        )
-    if correction:
-        structure.correct(conn, slug, changed)
 
 
 def _edition_checked(conn: sqlite3.Connection, old: Card | None, card: Card, correction: str | None) -> Card:

@@ -175,7 +175,9 @@ def edition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     from pnpforge.validate.edition import edition_differences, structure_differences
 
     out: list[Finding] = [
-        Finding("edition", "strict", f"{d.key}: rulebook edition {d.edition} → now {d.current}{d.when}", (), d.key)
+        Finding(
+            "edition", "strict", f"{d.key}: rulebook edition {d.edition} → now {d.current}{d.when}", (), d.key
+        )
         for d in structure_differences(db, game)
     ]
     for d in edition_differences(db, game):

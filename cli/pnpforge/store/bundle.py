@@ -119,7 +119,9 @@ def _check_deck_data(data: dict) -> None:
     for i, item in enumerate(data.get("piles", [])):
         types = item["card_types"]
         if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
-            raise PnpError(f"piles[{i}] ({item['id']}): card_types must be a non-empty list of card type slugs")
+            raise PnpError(
+                f"piles[{i}] ({item['id']}): card_types must be a non-empty list of card type slugs"
+            )
         if item.get("kind", "draw") not in model.PILE_KINDS:
             raise PnpError(f"piles[{i}] ({item['id']}): kind must be one of {', '.join(model.PILE_KINDS)}")
     for i, item in enumerate(data.get("structure_edition", [])):

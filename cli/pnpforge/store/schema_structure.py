@@ -16,14 +16,15 @@ time; the checker compares the view with it, and only a correction moves it.
 `pnp composition set`, a correction), as `history` does for cards.
 """
 
-# (game, key, value, provisional) of every structural value; keys read "game.players",
+# (game, key, value, provisional) of every structural value (a game that names no rulebook
+# has no rulebook player count or play time: it is the designer's own); keys read "game.players",
 # "type.SLUG.size", "component.SLUG", "composition.ID", "constraint.ID", "pile.ID".
 VIEW = """
 CREATE VIEW structure_values (game, key, value, provisional) AS
-SELECT slug, 'game.players', json_array(players_min, players_max), 0 FROM games
+SELECT slug, 'game.players', json_array(players_min, players_max), rulebook = '' FROM games
 UNION ALL
 SELECT slug, 'game.play_time', json_quote(play_time),
-       CASE WHEN play_time = '' OR play_time LIKE '%provisional%' THEN 1 ELSE 0 END FROM games
+       rulebook = '' OR play_time = '' OR play_time LIKE '%provisional%' FROM games
 UNION ALL
 SELECT game, 'type.' || slug || '.size', json_array(width_mm, height_mm), size_provisional FROM card_types
 UNION ALL

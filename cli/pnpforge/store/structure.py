@@ -56,7 +56,15 @@ def piles(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Pil
     for r in rows:
         types = _load(r[3])
         out.append(
-            Pile(game, r[0], r[1], [str(t) for t in types] if isinstance(types, list) else [], r[2], bool(r[4]), r[5])
+            Pile(
+                game,
+                r[0],
+                r[1],
+                [str(t) for t in types] if isinstance(types, list) else [],
+                r[2],
+                bool(r[4]),
+                r[5],
+            )
         )
     return out
 
@@ -64,17 +72,30 @@ def piles(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Pil
 def insert_pile(conn: sqlite3.Connection, pile: Pile, position: int | None = None) -> None:
     """Add or overwrite one pile; the caller owns the transaction and has checked the card types."""
     if position is None:
-        found = conn.execute("SELECT position FROM piles WHERE game = ? AND id = ?", [pile.game, pile.id]).fetchone()
+        found = conn.execute(
+            "SELECT position FROM piles WHERE game = ? AND id = ?", [pile.game, pile.id]
+        ).fetchone()
         position = (
             found[0]
             if found
-            else conn.execute("SELECT coalesce(max(position), -1) + 1 FROM piles WHERE game = ?", [pile.game]).fetchone()[0]
+            else conn.execute(
+                "SELECT coalesce(max(position), -1) + 1 FROM piles WHERE game = ?", [pile.game]
+            ).fetchone()[0]
         )
     try:
         conn.execute(
             "INSERT OR REPLACE INTO piles (game, id, label, kind, card_types, provisional, source, position) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [pile.game, pile.id, pile.label, pile.kind, _dump(pile.card_types), int(pile.provisional), pile.source, position],
+            [
+                pile.game,
+                pile.id,
+                pile.label,
+                pile.kind,
+                _dump(pile.card_types),
+                int(pile.provisional),
+                pile.source,
+                position,
+            ],
         )
     except sqlite3.IntegrityError as exc:
         raise PnpError(f"pile '{pile.id}' of {pile.game}: the database refused it ({exc})") from None
@@ -114,7 +135,9 @@ def write_rule(conn: sqlite3.Connection, rule: CompositionRule) -> None:
             ],
         )
     except sqlite3.IntegrityError as exc:
-        raise PnpError(f"composition row '{rule.id}' of {rule.game}: the database refused it ({exc})") from None
+        raise PnpError(
+            f"composition row '{rule.id}' of {rule.game}: the database refused it ({exc})"
+        ) from None
 
 
 def delete_rule(conn: sqlite3.Connection, game: str, rule_id: str) -> None:
@@ -146,17 +169,21 @@ class Frozen:
 
 def current(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, Value]:
     """Every structural value of `game` as stored now, by key."""
-    rows = _conn(db).execute(
-        "SELECT key, value, provisional FROM structure_values WHERE game = ?", [game]
-    ).fetchall()
+    rows = (
+        _conn(db)
+        .execute("SELECT key, value, provisional FROM structure_values WHERE game = ?", [game])
+        .fetchall()
+    )
     return {r[0]: Value(_load(r[1]), bool(r[2])) for r in rows}
 
 
 def frozen(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, Frozen]:
     """The game's structure edition, by key."""
-    rows = _conn(db).execute(
-        "SELECT key, value, frozen_at FROM structure_edition WHERE game = ? ORDER BY key", [game]
-    ).fetchall()
+    rows = (
+        _conn(db)
+        .execute("SELECT key, value, frozen_at FROM structure_edition WHERE game = ? ORDER BY key", [game])
+        .fetchall()
+    )
     return {r[0]: Frozen(_load(r[1]), r[2]) for r in rows}
 
 
@@ -196,8 +223,33 @@ def record(
     """One edit of a structural value in the history (None: the value did not exist)."""
     conn.execute(
         "INSERT INTO structure_history (game, key, before, after, correction) VALUES (?, ?, ?, ?, ?)",
-        [game, key, None if before is None else _dump(before), None if after is None else _dump(after), correction],
+        [
+            game,
+            key,
+            None if before is None else _dump(before),
+            None if after is None else _dump(after),
+            correction,
+        ],
     )
+
+
+def record_changes(
+    conn: sqlite3.Connection, game: str, old: dict[str, Value], correction: str | None = None
+) -> list[str]:
+    """Record each structural value that differs from `old` (read before a write); with a
+    correction, those values become the rulebook edition's.  Returns the changed keys."""
+    new = current(conn, game)
+    changed = []
+    for key in sorted(set(old) | set(new)):
+        before, after = old.get(key), new.get(key)
+        if (before.value if before else None) != (after.value if after else None):
+            record(
+                conn, game, key, before.value if before else None, after.value if after else None, correction
+            )
+            changed.append(key)
+    if correction:
+        correct(conn, game, changed)
+    return changed
 
 
 def correct(conn: sqlite3.Connection, game: str, keys: list[str]) -> list[str]:
@@ -227,22 +279,37 @@ def correct(conn: sqlite3.Connection, game: str, keys: list[str]) -> list[str]:
     return moved
 
 
-def history(db: sqlite_utils.Database | sqlite3.Connection, game: str, prefix: str = "") -> list[dict[str, Any]]:
-    """Edits of the game's structural values (oldest first), optionally those whose key starts with `prefix`."""
-    rows = _conn(db).execute(
-        "SELECT seq, at, key, before, after, correction FROM structure_history "
-        "WHERE game = ? AND substr(key, 1, length(?)) = ? ORDER BY seq",
-        [game, prefix, prefix],
-    ).fetchall()
+def history(
+    db: sqlite_utils.Database | sqlite3.Connection, game: str, prefix: str = ""
+) -> list[dict[str, Any]]:
+    """Edits of the game's structural values (oldest first), those whose key starts with `prefix`."""
+    rows = (
+        _conn(db)
+        .execute(
+            "SELECT seq, at, key, before, after, correction FROM structure_history "
+            "WHERE game = ? AND substr(key, 1, length(?)) = ? ORDER BY seq",
+            [game, prefix, prefix],
+        )
+        .fetchall()
+    )
     return [
-        {"seq": r[0], "at": r[1], "key": r[2], "before": _load(r[3]), "after": _load(r[4]), "correction": r[5]}
+        {
+            "seq": r[0],
+            "at": r[1],
+            "key": r[2],
+            "before": _load(r[3]),
+            "after": _load(r[4]),
+            "correction": r[5],
+        }
         for r in rows
     ]
 
 
 def last_change(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, str]:
     """Key -> time of its newest recorded edit."""
-    rows = _conn(db).execute(
-        "SELECT key, max(at) FROM structure_history WHERE game = ? GROUP BY key", [game]
-    ).fetchall()
+    rows = (
+        _conn(db)
+        .execute("SELECT key, max(at) FROM structure_history WHERE game = ? GROUP BY key", [game])
+        .fetchall()
+    )
     return {r[0]: r[1] for r in rows}

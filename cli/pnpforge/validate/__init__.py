@@ -65,5 +65,7 @@ def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
         problems.append(Problem(ERROR, game, None, "composition", f"not checked: {exc}", scope="deck"))
     from pnpforge.validate.piles import pile_problems
 
-    problems += [Problem(ERROR, game, None, "pile", message, scope="deck") for message, _ in pile_problems(db, game)]
+    problems += [
+        Problem(ERROR, game, None, "pile", message, scope="deck") for message, _ in pile_problems(db, game)
+    ]
     return problems + warnings
