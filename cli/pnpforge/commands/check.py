@@ -179,6 +179,13 @@ def _print_cards(sim: dict[str, Any]) -> None:
         return
     used = sum(1 for row in cards.values() if row["uses"])
     typer.echo(f"cards used: {used}/{len(cards)} of the types {', '.join(sim['used_types'])}")
+    aimed = sim.get("aimed")
+    if aimed:
+        found = ", ".join(f"{c} (seed {s})" for c, s in aimed["found"].items()) or "none"
+        typer.echo(
+            f"missed by the planned games: {', '.join(aimed['aimed_at'])}; {aimed['games']} games aimed "
+            f"at them (every player count, greedy/random/mixed tables) used {found}"
+        )
 
     def gap(card: str) -> float:
         return abs(_num(cards[card]["win_rate_used"]) - _num(cards[card]["win_rate_not_used"]))

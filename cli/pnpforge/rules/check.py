@@ -19,11 +19,13 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.agents import parse_agents, resolve_mode, rotations, seat_agents
+from pnpforge.rules.aimed import AimedRun
 from pnpforge.rules.kit.core import GameInfo
 from pnpforge.rules.kit.fields import DeckError
 from pnpforge.rules.kit.players import check_players
 from pnpforge.rules.runner import GameResult, play_game
 from pnpforge.rules.tally import Tally
+from pnpforge.rules.usage import low_use
 
 MAX_GAMES = 100_000
 MAX_JOBS = 64
@@ -233,11 +235,55 @@ def replay_args(slug: str, game: PlannedGame, opts: CheckOptions) -> list[str]:
     return args + ["--verbose"]
 
 
-def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> list[str]:
-    """Ids of the cards every run must use: copies > 0 and a type the engine declares as used."""
+def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> dict[str, str]:
+    """Id -> type of the cards every run must use: copies > 0 and a type the engine declares as used."""
     from pnpforge.store import repo
 
-    return sorted(c.id for c in repo.list_cards(db, slug) if c.copies > 0 and c.type in used_types)
+    return {
+        c.id: c.type
+        for c in sorted(repo.list_cards(db, slug), key=lambda c: c.id)
+        if c.copies > 0 and c.type in used_types
+    }
+
+
+def _aimed(
+    db_path: str,
+    slug: str,
+    opts: CheckOptions,
+    rules: Any,
+    missing: list[str],
+    types: dict[str, str],
+    tally: Tally,
+) -> AimedRun:
+    """Play games aimed at the cards the planned games missed, until each is used or the budget is spent."""
+    from pnpforge.rules import aimed
+
+    explicit = parse_agents(opts.agent, opts.players)
+    players = opts.players if opts.players is not None else (len(explicit) if explicit else None)
+    counts = (
+        [players] if players is not None else list(range(rules.info.players_min, rules.info.players_max + 1))
+    )
+    scenarios = aimed.aimed_scenarios(missing, types, tally.scenario_cards, _scenarios(rules, opts))
+    run = AimedRun(list(missing), scenarios=scenarios)
+    games = (
+        PlannedGame(seed, count, agents, scenario)
+        for seed, count, agents, scenario in aimed.plan(
+            opts.seed + opts.games, counts, scenarios, seat_agents, rules.info.cooperative
+        )
+    )
+    single = CheckOptions(**{**opts.__dict__, "jobs": 1})
+    while run.still_unused:
+        batch = list(itertools.islice(games, aimed.BATCH))
+        if not batch:
+            break
+        for game, result in _results(db_path, slug, single, iter(batch)):
+            run.games += 1
+            if not result.completed:
+                continue
+            for card in run.still_unused:
+                if result.used.get(card):
+                    run.found[card] = game.seed
+    return run
 
 
 def _simulation(
@@ -251,7 +297,11 @@ def _simulation(
     tally = Tally(cooperative=rules.info.cooperative)
     stats = simulate(db_path, slug, opts, tally, rules, progress)
     firsts = stats.firsts
-    expected = _expected_cards(db, slug, dict(rules.USED))
+    types = _expected_cards(db, slug, dict(rules.USED))
+    expected = list(types)
+    missed = [c for c in expected if tally.uses[c] == 0] if tally.completed else []
+    aimed_run = _aimed(db_path, slug, opts, rules, missed, types, tally) if missed else None
+    low = low_use({c: tally.games_used[c] for c in expected}, types, tally.completed)
     out = tally.summary()
     for entry, (game, _error) in zip(out["failures"], stats.failed, strict=False):
         entry["replay"] = replay_args(slug, game, opts)
@@ -268,7 +318,10 @@ def _simulation(
             ],
             "used_types": dict(rules.USED),
             "cards": tally.card_rows(expected),
-            "never_used": [c for c in expected if tally.uses[c] == 0] if tally.completed else [],
+            "missed_in_plan": missed,
+            "aimed": aimed_run.to_dict() if aimed_run else None,
+            "never_used": aimed_run.still_unused if aimed_run else [],
+            "low_use": [u.to_dict() for u in low],
             "unknown_effects": [str(u) for u in rules.unknown_effects()],
             "example_replay": replay_args(slug, firsts[min(firsts, key=lambda s: firsts[s].seed)], opts)
             if firsts
@@ -297,10 +350,21 @@ def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]
     errors += [f"unknown effect: {u}" for u in sim["unknown_effects"]]
     never = sim["never_used"]
     soft = (
-        [f"{len(never)} card(s) never used in {sim['completed']} games: {', '.join(never)}"] if never else []
+        [
+            f"{len(never)} card(s) never used in {sim['completed']} games nor in {sim['aimed']['games']} "
+            f"games aimed at them: {', '.join(never)}"
+        ]
+        if never
+        else []
     )
     soft += [f"scenario {n['scenario']} was never won" for n in sim["never_won"]]
+    soft += [
+        f"used far less than its peers (strong evidence): {u['message']}"
+        for u in sim["low_use"]
+        if u["strong"]
+    ]
     (errors if strict else warnings).extend(soft)
+    warnings += [f"used far less than its peers: {u['message']}" for u in sim["low_use"] if not u["strong"]]
     return errors, warnings
 
 
