@@ -138,7 +138,8 @@ class TurnFlow(EffectResolver):
             yield from self.resolve(seat, card, self.card(card).steps("ability") or ())
         elif code == PLAY:
             self.actions_left -= 1
-            if self.card(card).type != "magic":  # magic is used only when its effect resolves
+            # magic is used when its effect resolves, a ritual when it is executed: not when played
+            if self.card(card).type not in ("magic", "ritual"):
                 self.used(seat, self.card(card).id, f"played {self.label(card)}")
             yield from self._play(seat, card)
         elif code == RAID:
