@@ -236,4 +236,7 @@ def test_check_without_engine_reports_static_checks_only(run, mini_db):
     assert run("--db", mini_db, "check", "mini", "--strict").exit_code == 1
     run("--db", mini_db, "cards", "set", "mini", "H-01", "copies=3")  # the heroes row is the rulebook's
     r = run("--db", mini_db, "check", "mini")
-    assert r.exit_code == 1 and "ERROR composition: 英雄卡×3: the rulebook declares 3, the deck has 4" in r.stdout
+    assert (
+        r.exit_code == 1
+        and "ERROR composition: 英雄卡×3: the rulebook declares 3, the deck has 4" in r.stdout
+    )

@@ -108,9 +108,7 @@ def shipped():
     return open_db(SHIPPED_DB, readonly=True)
 
 
-@pytest.mark.parametrize(
-    "slug,options,players,card_type,rule", CASES, ids=[f"{c[0]}-{c[3]}" for c in CASES]
-)
+@pytest.mark.parametrize("slug,options,players,card_type,rule", CASES, ids=[f"{c[0]}-{c[3]}" for c in CASES])
 def test_used_means_the_rulebooks_use(shipped, slug, options, players, card_type, rule):
     types = {c.id: c.type for c in repo.list_cards(shipped, slug)}
     seen = 0
