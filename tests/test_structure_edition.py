@@ -40,7 +40,8 @@ def test_types_shuffled_together_must_share_size_and_back(shipped_db):
     raw(shipped_db, "UPDATE card_types SET width_mm = 60 WHERE game = 'hackers' AND slug = 'attack'")
     raw(
         shipped_db,
-        "UPDATE card_types SET back = '{\"colour\": \"#ff0000\"}' WHERE game = 'dirty-money' AND slug = 'action'",
+        'UPDATE card_types SET back = \'{"colour": "#ff0000"}\' '
+        "WHERE game = 'dirty-money' AND slug = 'action'",
     )
     [size] = findings(shipped_db, "hackers", "pile")
     assert size.severity == "error" and "attack is 60×88 mm but defence is 63×88 mm" in size.message

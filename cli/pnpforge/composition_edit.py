@@ -60,11 +60,17 @@ def _assign(rule: CompositionRule, key: str, raw: Any) -> CompositionRule:
     if key == "follows_deck":
         return replace(rule, follows_deck=_flag("follows_deck", raw))
     text = str(raw).strip()
-    if key in ("card_type", "parent"):
-        return replace(rule, **{key: text or None})
-    if key == "label" and not text:
-        raise PnpError(f"composition {rule.id}: label must not be empty")
-    return replace(rule, **{key: text})
+    if key == "card_type":
+        return replace(rule, card_type=text or None)
+    if key == "parent":
+        return replace(rule, parent=text or None)
+    if key == "label":
+        if not text:
+            raise PnpError(f"composition {rule.id}: label must not be empty")
+        return replace(rule, label=text)
+    if key == "query":
+        return replace(rule, query=text)
+    return replace(rule, source=text)
 
 
 def _check(db: sqlite_utils.Database, rule: CompositionRule, rules: dict[str, CompositionRule]) -> None:

@@ -154,8 +154,8 @@ def _print_static(report: dict[str, Any]) -> None:
             ("  " if r["parent"] else "") + r["label"],
             r["expected"],
             r["actual"],
-            "ok" if r["ok"] else "FAIL",
-            "provisional" if r["provisional"] else "",
+            "ok" if r["ok"] else ("WARN" if r["provisional"] else "FAIL"),
+            "designed" if r["provisional"] else "",
         ]
         for r in report["composition"]
     ]
