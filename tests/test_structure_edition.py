@@ -244,3 +244,23 @@ def test_a_row_that_follows_the_deck_must_be_designed(shipped_db):
 
     with pytest.raises(PnpError, match="only a designed target can follow the deck"):
         composition_edit.set_row(open_db(shipped_db), "enforcer", "officers", {"follows_deck": "yes"})
+
+
+def test_a_constraint_removed_shows_and_a_correction_moves_the_edition(shipped_db, run):
+    run("--db", shipped_db, "constraints", "rm", "infiltraitors", "card-suit-number-unique")
+    keys = [f.source for f in findings(shipped_db, "infiltraitors", "edition")]
+    assert keys == ["constraint.card-suit-number-unique"]
+    assert structure.history(open_db(shipped_db), "infiltraitors")[-1]["after"] is None
+    data = bundle.export(open_db(shipped_db), "infiltraitors")
+    assert not any(c["id"] == "card-suit-number-unique" for c in data["constraints"])
+    run(
+        "--db",
+        shipped_db,
+        "constraints",
+        "rm",
+        "infiltraitors",
+        "special-suits",
+        "--correction",
+        "not in the rulebook",
+    )
+    assert [f.source for f in findings(shipped_db, "infiltraitors", "edition")] == keys
