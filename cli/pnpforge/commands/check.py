@@ -106,6 +106,8 @@ def check_cmd(
                 entry["replay"] = _command(entry["replay"])
             if sim["example_replay"]:
                 sim["example_replay"] = _command(sim["example_replay"])
+            if sim.get("aimed"):
+                sim["aimed"]["replays"] = {c: _command(a) for c, a in sim["aimed"]["replays"].items()}
         if as_json:
             echo_json(report)
         else:
@@ -186,6 +188,8 @@ def _print_cards(sim: dict[str, Any]) -> None:
             f"missed by the planned games: {', '.join(aimed['aimed_at'])}; {aimed['games']} games aimed "
             f"at them (every player count, greedy/random/mixed tables) used {found}"
         )
+        for card, line in aimed["replays"].items():
+            typer.echo(f"  {card}: {line}")
 
     def gap(card: str) -> float:
         return abs(_num(cards[card]["win_rate_used"]) - _num(cards[card]["win_rate_not_used"]))

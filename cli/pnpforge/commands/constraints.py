@@ -59,9 +59,8 @@ def add_cmd(
 ) -> None:
     """Add a constraint; refused with what is allowed when its parameters do not fit the kind."""
     from pnpforge.errors import PnpError
-    from pnpforge.store import repo
+    from pnpforge.store import repo, structure
     from pnpforge.store.constraints import Constraint, check_params, insert_constraint
-    from pnpforge.store import structure
     from pnpforge.store.db import transaction
     from pnpforge.validate.constraints import run_constraint, selector
 

@@ -31,6 +31,7 @@ class AimedRun:
     games: int = 0
     found: dict[str, int] = field(default_factory=dict)  # card -> seed of the first game that used it
     scenarios: list[str | None] = field(default_factory=list)
+    replays: dict[str, list[str]] = field(default_factory=dict)  # card -> `pnp` arguments of that game
 
     @property
     def still_unused(self) -> list[str]:
@@ -43,6 +44,7 @@ class AimedRun:
             "found": self.found,
             "still_unused": self.still_unused,
             "scenarios": [s for s in self.scenarios if s is not None],
+            "replays": self.replays,
         }
 
 

@@ -283,6 +283,7 @@ def _aimed(
             for card in run.still_unused:
                 if result.used.get(card):
                     run.found[card] = game.seed
+                    run.replays[card] = replay_args(slug, game, opts)
     return run
 
 
