@@ -80,7 +80,8 @@ def check_cmd(
     strict: bool = typer.Option(
         False,
         "--strict",
-        help="Also fail on warnings: strict findings, never-used cards, never-won scenarios.",
+        help="Also fail on warnings: strict findings (designed targets, edition changes), never-used "
+        "cards, never-won scenarios, and cards used far less than their peers on strong evidence.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report (or the error) as JSON."),
 ) -> None:
