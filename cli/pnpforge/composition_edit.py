@@ -32,6 +32,7 @@ _YES, _NO = ("1", "true", "yes", "y"), ("0", "false", "no", "n")
 
 
 def _rules(db: sqlite_utils.Database, game: str) -> dict[str, CompositionRule]:
+    repo.get_game(db, game)  # an unknown game is named as such
     return {r.id: r for r in repo.composition(db, game)}
 
 
@@ -136,6 +137,7 @@ def add_row(db: sqlite_utils.Database, rule: CompositionRule) -> CompositionRule
             raise PnpError(f"game '{rule.game}' already has a composition row '{rule.id}'; use set")
         if not rule.label.strip():
             raise PnpError(f"composition {rule.id}: label must not be empty")
+        rule = _assign(rule, "expected", rule.expected)  # the same bounds as set
         _check(db, rule, rules)
         _write(db, conn, rule, None)
     return _rules(db, rule.game)[rule.id]
