@@ -1,15 +1,17 @@
-"""Games aimed at cards the planned games never used, before any is called unusable.
+"""Games aimed at cards the planned games never used or used far too little, before a verdict.
 
 A rare card can miss 100 games by chance (a special card only some missions
-shuffle in), so a miss is a question, not a verdict: the check plays further
-games aimed at the missing cards — every player count, greedy, random and
-mixed tables, and first the scenarios in which cards of the same type were
-used — until each has been used or the budget is spent.  The aimed games
-take their seeds after the planned ones and their plan from the planned
-run's facts only, so the same run always plays the same aimed games; a card
-still unused after them is one no table, agent or scenario we tried could
-use, with odds of a legal card missing that many games far below the odds
-of it missing the 100 planned ones.
+shuffle in), and a card used once in 100 games may be nearly useless or
+merely hard: 100 games cannot tell.  So a miss or a warning is a question,
+not a verdict: the check plays further games aimed at those cards — every
+player count, greedy, random and mixed tables, first the scenarios in which
+cards of the same type were used — until each missed card has been used and
+each under-used one is shown nearly useless or cleared (pnpforge.rules.usage),
+or the budget is spent.  Every card's use is counted in the aimed games too,
+so a card is compared with its peers over the same games.  The aimed games
+take their seeds after the planned ones, their plan from the planned run's
+facts only, and are folded in seed order in whole batches, so the same run
+always plays, and counts, the same aimed games whatever the workers.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-AIMED_GAMES = 300  # at most this many aimed games per check
-BATCH = 25  # games played between looks at what is still missing
+AIMED_GAMES = 1000  # at most this many aimed games per check
+BATCH = 50  # games folded in between looks at what is still unresolved
 MODES = ("greedy", "random", "mixed")
 
 
@@ -28,18 +30,20 @@ class AimedRun:
     """What the aimed games found: the cards they were aimed at, and the game each was first used in."""
 
     aimed_at: list[str]
+    missed: list[str] = field(default_factory=list)  # the cards the planned games never used
     games: int = 0
-    found: dict[str, int] = field(default_factory=dict)  # card -> seed of the first game that used it
+    found: dict[str, int] = field(default_factory=dict)  # missed card -> seed of the first game using it
     scenarios: list[str | None] = field(default_factory=list)
     replays: dict[str, list[str]] = field(default_factory=dict)  # card -> `pnp` arguments of that game
 
     @property
     def still_unused(self) -> list[str]:
-        return [c for c in self.aimed_at if c not in self.found]
+        return [c for c in self.missed if c not in self.found]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "aimed_at": self.aimed_at,
+            "missed": self.missed,
             "games": self.games,
             "found": self.found,
             "still_unused": self.still_unused,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -246,45 +247,73 @@ def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> dict[str,
     }
 
 
+def _unresolved(missed: list[str], counts: Counter[str], types: dict[str, str], games: int) -> list[str]:
+    """Cards that still need games: missed and never used yet, or warned and neither strong nor cleared."""
+    low = [u.card for u in low_use(counts, types, games) if not u.strong and not u.cleared and counts[u.card]]
+    return [c for c in missed if not counts[c]] + low
+
+
 def _aimed(
-    db_path: str,
-    slug: str,
-    opts: CheckOptions,
-    rules: Any,
-    missing: list[str],
-    types: dict[str, str],
-    tally: Tally,
-) -> AimedRun:
-    """Play games aimed at the cards the planned games missed, until each is used or the budget is spent."""
+    db_path: str, slug: str, opts: CheckOptions, rules: Any, types: dict[str, str], tally: Tally
+) -> tuple[AimedRun | None, Counter[str], int]:
+    """Play games aimed at the cards the planned games left unresolved; returns the run (None when
+    none was needed) and every expected card's games-used count and the completed games, aimed ones
+    included."""
     from pnpforge.rules import aimed
 
+    counts: Counter[str] = Counter({c: tally.games_used[c] for c in types})
+    games = tally.completed
+    missed = [c for c in types if not counts[c]] if games else []
+    targets = _unresolved(missed, counts, types, games) if games else []
+    if not targets:
+        return None, counts, games
     explicit = parse_agents(opts.agent, opts.players)
     players = opts.players if opts.players is not None else (len(explicit) if explicit else None)
-    counts = (
+    counts_of_players = (
         [players] if players is not None else list(range(rules.info.players_min, rules.info.players_max + 1))
     )
-    scenarios = aimed.aimed_scenarios(missing, types, tally.scenario_cards, _scenarios(rules, opts))
-    run = AimedRun(list(missing), scenarios=scenarios)
-    games = (
+    scenarios = aimed.aimed_scenarios(targets, types, tally.scenario_cards, _scenarios(rules, opts))
+    run = AimedRun(list(targets), missed, scenarios=scenarios)
+    first = opts.seed + opts.games
+    plan = (
         PlannedGame(seed, count, agents, scenario)
         for seed, count, agents, scenario in aimed.plan(
-            opts.seed + opts.games, counts, scenarios, seat_agents, rules.info.cooperative
+            first, counts_of_players, scenarios, seat_agents, rules.info.cooperative
         )
     )
-    single = CheckOptions(**{**opts.__dict__, "jobs": 1})
-    while run.still_unused:
-        batch = list(itertools.islice(games, aimed.BATCH))
-        if not batch:
-            break
-        for game, result in _results(db_path, slug, single, iter(batch)):
-            run.games += 1
-            if not result.completed:
-                continue
-            for card in run.still_unused:
-                if result.used.get(card):
-                    run.found[card] = game.seed
-                    run.replays[card] = replay_args(slug, game, opts)
-    return run
+    pool_opts = CheckOptions(**{**opts.__dict__, "games": aimed.AIMED_GAMES})
+    arrived: dict[int, tuple[PlannedGame, GameResult]] = {}
+    folded = first  # games below this seed are counted
+    for game, result in _results(db_path, slug, pool_opts, plan):
+        arrived[game.seed] = (game, result)
+        while all(seed in arrived for seed in range(folded, folded + aimed.BATCH)):
+            for seed in range(folded, folded + aimed.BATCH):  # a whole batch, in seed order
+                games += _fold(run, slug, opts, counts, types, *arrived.pop(seed))
+            folded += aimed.BATCH
+            if not _unresolved(missed, counts, types, games):
+                return run, counts, games  # leaving the loop stops the games still in flight
+    return run, counts, games
+
+
+def _fold(
+    run: AimedRun,
+    slug: str,
+    opts: CheckOptions,
+    counts: Counter[str],
+    types: dict[str, str],
+    game: PlannedGame,
+    result: GameResult,
+) -> int:
+    """Count one aimed game; 1 when it completed (a failed aimed game uses no card)."""
+    run.games += 1
+    if not result.completed:
+        return 0
+    counts.update(c for c in result.used if c in types)
+    for card in run.missed:
+        if card not in run.found and result.used.get(card):
+            run.found[card] = game.seed
+            run.replays[card] = replay_args(slug, game, opts)
+    return 1
 
 
 def _simulation(
@@ -300,9 +329,8 @@ def _simulation(
     firsts = stats.firsts
     types = _expected_cards(db, slug, dict(rules.USED))
     expected = list(types)
-    missed = [c for c in expected if tally.uses[c] == 0] if tally.completed else []
-    aimed_run = _aimed(db_path, slug, opts, rules, missed, types, tally) if missed else None
-    low = low_use({c: tally.games_used[c] for c in expected}, types, tally.completed)
+    aimed_run, counts, counted_games = _aimed(db_path, slug, opts, rules, types, tally)
+    low = [u for u in low_use(counts, types, counted_games) if counts[u.card]]
     out = tally.summary()
     for entry, (game, _error) in zip(out["failures"], stats.failed, strict=False):
         entry["replay"] = replay_args(slug, game, opts)
@@ -319,7 +347,7 @@ def _simulation(
             ],
             "used_types": dict(rules.USED),
             "cards": tally.card_rows(expected),
-            "missed_in_plan": missed,
+            "missed_in_plan": aimed_run.missed if aimed_run else [],
             "aimed": aimed_run.to_dict() if aimed_run else None,
             "never_used": aimed_run.still_unused if aimed_run else [],
             "low_use": [u.to_dict() for u in low],

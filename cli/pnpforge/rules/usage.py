@@ -7,30 +7,34 @@ completed games that used it, with a Wilson score interval; its peers are
 the other cards of its type that the run expects to be used.
 
 The test, one-sided, for each card with at least three peers:
-- "far less" means the card's rate is below a quarter (`FAR_LESS`) of its
-  peers' pooled rate;
-- a **warning** when the card's 95 % Wilson upper bound is already below a
-  quarter of the peers' pooled rate (the shortfall is unlikely to be chance
-  for this one card);
-- **strong evidence** (an error under --strict) when the card's upper bound
-  is below a quarter of the peers' *lower* bound, both at the confidence a
-  Bonferroni correction over every card tested asks for (family-wise
-  α = 0.001), so the chance that any legal card in the run is called
-  strongly under-used stays below one in a thousand, whatever the seed.
-A card never used at all is reported by the check after games aimed at it
-(see pnpforge.rules.aimed); this module compares the ones that were.
+- a **warning** when the card's 95 % Wilson upper bound is below a quarter
+  (`FAR_LESS`) of its peers' pooled rate: used far less, unlikely by chance;
+- **strong evidence** that the card is nearly useless (an error under
+  --strict) when its upper bound is below a tenth (`NEARLY_USELESS`) of the
+  peers' *lower* bound, both at the confidence a Bonferroni correction over
+  every card tested asks for (family-wise α = 0.01), so the chance that any
+  legal card of the run is called nearly useless stays below 1 %;
+- a warned card is **cleared** when its 95 % lower bound is above a
+  twentieth (`CLEARED`) of its peers' rate: more games could not make it
+  strong (a hard but playable card, such as an obligor few can execute).
+A warned card neither strong nor cleared gets further games aimed at it
+(pnpforge.rules.aimed) until it is one or the other, or the budget is spent,
+so evidence too weak in 100 games (0 or 1 use) is gathered, not guessed.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from statistics import NormalDist
 from typing import Any
 
-FAR_LESS = 0.25  # "far less than its peers": below this share of their rate
-WARN_Z = NormalDist().inv_cdf(0.975)  # 95 % two-sided, for the warning
-FAMILY_ALPHA = 0.001  # family-wise error rate of the strong verdict
+FAR_LESS = 0.25  # a warning: the card's rate is below a quarter of its peers'
+NEARLY_USELESS = 0.1  # strong evidence: below a tenth of its peers' rate …
+CLEARED = 0.05  # … and a card shown to be above a twentieth of it needs no more games
+WARN_Z = NormalDist().inv_cdf(0.975)  # 95 % two-sided, for the warning and the clearing
+FAMILY_ALPHA = 0.01  # family-wise error rate of the strong verdict (Bonferroni over the cards tested)
 MIN_PEERS = 3
 
 
@@ -57,7 +61,8 @@ class LowUse:
     interval: tuple[float, float]  # the card's 95 % Wilson interval
     peer_rate: float
     peers: int
-    strong: bool  # the Bonferroni-corrected test holds too: an error under --strict
+    strong: bool  # below a tenth of its peers, Bonferroni-corrected: an error under --strict
+    cleared: bool  # shown above a twentieth of its peers: more games would not make it strong
 
     def message(self) -> str:
         lo, hi = self.interval
@@ -71,17 +76,21 @@ class LowUse:
         return {**asdict(self), "interval": list(self.interval), "message": self.message()}
 
 
-def low_use(games_used: dict[str, int], types: dict[str, str], games: int) -> list[LowUse]:
-    """Cards (keys of `games_used`, all expected in the run) used far less than their type's peers."""
+def low_use(games_used: Mapping[str, int], types: Mapping[str, str], games: int) -> list[LowUse]:
+    """Cards (keys of `games_used`, all expected in the run) used far less than their type's peers.
+
+    A card never used is included (its rate is 0): the check reports it as never used only
+    when games aimed at it found no use either.
+    """
     if games <= 0:
         return []
     by_type: dict[str, list[str]] = {}
     for card in games_used:
         by_type.setdefault(types.get(card, ""), []).append(card)
-    tested = [c for cards in by_type.values() if len(cards) > MIN_PEERS for c in cards if games_used[c] > 0]
+    tested = sum(len(cards) for cards in by_type.values() if len(cards) > MIN_PEERS)
     if not tested:
         return []
-    strong_z = NormalDist().inv_cdf(1 - FAMILY_ALPHA / len(tested))
+    strong_z = NormalDist().inv_cdf(1 - FAMILY_ALPHA / tested)
     out = []
     for ctype, cards in sorted(by_type.items()):
         if len(cards) <= MIN_PEERS:
@@ -89,12 +98,10 @@ def low_use(games_used: dict[str, int], types: dict[str, str], games: int) -> li
         total = sum(games_used[c] for c in cards)
         for card in sorted(cards):
             used = games_used[card]
-            if used == 0:
-                continue
             peers = len(cards) - 1
             peer_used, peer_trials = total - used, peers * games
             peer_rate = peer_used / peer_trials
-            _, upper = wilson(used, games, WARN_Z)
+            lower, upper = wilson(used, games, WARN_Z)
             if upper >= FAR_LESS * peer_rate:
                 continue
             _, strong_upper = wilson(used, games, strong_z)
@@ -106,10 +113,11 @@ def low_use(games_used: dict[str, int], types: dict[str, str], games: int) -> li
                     used,
                     games,
                     used / games,
-                    wilson(used, games, WARN_Z),
+                    (lower, upper),
                     peer_rate,
                     peers,
-                    strong_upper < FAR_LESS * peer_lower,
+                    strong_upper < NEARLY_USELESS * peer_lower,
+                    lower >= CLEARED * peer_rate,
                 )
             )
     return out
