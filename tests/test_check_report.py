@@ -115,8 +115,8 @@ def test_never_used_card_is_a_warning_and_fails_strict(run, mini_db, mini_engine
     out = report(run, mini_db, "-n", "10", "-o", "limit=9")
     sim = out["simulation"]
     assert sim["never_used"] == ["H-02"] and sim["missed_in_plan"] == ["H-02"]
-    assert sim["aimed"]["aimed_at"] == ["H-02"] and sim["aimed"]["games"] == 300  # the whole budget
-    message = "1 card(s) never used in 10 games nor in 300 games aimed at them: H-02"
+    assert sim["aimed"]["aimed_at"] == ["H-02"] and sim["aimed"]["games"] == 1000  # the whole budget
+    message = "1 card(s) never used in 10 games nor in 1000 games aimed at them: H-02"
     assert message in out["warnings"] and not out["errors"]
     out = report(run, mini_db, "-n", "10", "-o", "limit=9", "--strict", code=1)
     assert message in out["errors"]

@@ -9,7 +9,7 @@ import pytest
 from pnpforge.rules import aimed
 from pnpforge.rules.agents import seat_agents
 from pnpforge.rules.check import CheckOptions, run_check
-from pnpforge.rules.usage import FAMILY_ALPHA, low_use, wilson
+from pnpforge.rules.usage import FAMILY_ALPHA, NEARLY_USELESS, low_use, wilson
 
 
 def test_wilson_interval_matches_the_formula_and_stays_inside_0_1():
@@ -29,16 +29,22 @@ def test_a_card_used_far_less_than_its_peers_is_a_warning_with_its_interval():
     [low] = low_use(used, _types(8), 100)
     assert low.card == "C0" and low.rate == 0.02 and low.peer_rate == 0.4 and low.peers == 7
     assert low.interval[0] < 0.02 < low.interval[1] < 0.1
-    assert not low.strong  # 2 in 100 against 40 %: not yet strong after the correction
+    assert not low.strong and not low.cleared  # 2 in 100 against 40 %: more games are needed
     assert "C0 (t) used in 2/100 games (rate 2.0%, 95 % CI" in low.message()
 
 
 def test_strong_evidence_needs_the_corrected_bound():
-    used = {f"C{i}": 400 for i in range(8)} | {"C0": 3}
+    used = {f"C{i}": 400 for i in range(8)} | {"C0": 5}
     [low] = low_use(used, _types(8), 1000)
-    assert low.strong
+    assert low.strong and not low.cleared
     z = NormalDist().inv_cdf(1 - FAMILY_ALPHA / 8)
-    assert wilson(3, 1000, z)[1] < 0.25 * wilson(400 * 7, 7000, z)[0]
+    assert wilson(5, 1000, z)[1] < NEARLY_USELESS * wilson(400 * 7, 7000, z)[0]
+
+
+def test_a_hard_but_playable_card_is_cleared_not_strong():
+    used = {f"C{i}": 750 for i in range(28)} | {"C0": 80}  # an obligor few can execute
+    [low] = low_use(used, _types(28), 1000)
+    assert low.cleared and not low.strong
 
 
 def test_ordinary_spread_is_not_reported():
@@ -63,6 +69,17 @@ def test_a_rare_card_missed_by_the_planned_games_is_found_by_aimed_games(shipped
     assert sim["missed_in_plan"] == ["SP-G", "SP-R"]
     assert set(sim["aimed"]["found"]) == {"SP-G", "SP-R"} and sim["never_used"] == []
     assert report["ok"], report["errors"]
+
+
+def test_a_card_made_nearly_useless_is_strong_evidence_after_aimed_games(shipped_db, run):
+    """A cost typo that still lets the card be bought now and then: 'used once' cannot see it."""
+    assert run("--db", shipped_db, "cards", "set", "dirty-money", "US-ART-4", "cost=20").exit_code == 0
+    report = run_check(shipped_db, "dirty-money", CheckOptions(strict=True))
+    sim = report["simulation"]
+    assert sim["aimed"]["found"] and sim["never_used"] == []  # it can be bought …
+    [low] = sim["low_use"]
+    assert low["card"] == "US-ART-4" and low["strong"]  # … but hardly ever
+    assert not report["ok"] and any("strong evidence): US-ART-4" in e for e in report["errors"])
 
 
 @pytest.mark.slow
