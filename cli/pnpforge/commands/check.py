@@ -109,6 +109,8 @@ def check_cmd(
                 sim["example_replay"] = _command(sim["example_replay"])
             if sim.get("aimed"):
                 sim["aimed"]["replays"] = {c: _command(a) for c, a in sim["aimed"]["replays"].items()}
+                for entry in sim["aimed"]["failures"]:
+                    entry["replay"] = _command(entry["replay"])
         if as_json:
             echo_json(report)
         else:

@@ -35,6 +35,7 @@ class AimedRun:
     found: dict[str, int] = field(default_factory=dict)  # missed card -> seed of the first game using it
     scenarios: list[str | None] = field(default_factory=list)
     replays: dict[str, list[str]] = field(default_factory=dict)  # card -> `pnp` arguments of that game
+    failures: list[dict[str, Any]] = field(default_factory=list)  # {seed, error, replay} of failed games
 
     @property
     def still_unused(self) -> list[str]:
@@ -49,6 +50,7 @@ class AimedRun:
             "still_unused": self.still_unused,
             "scenarios": [s for s in self.scenarios if s is not None],
             "replays": self.replays,
+            "failures": self.failures,
         }
 
 

@@ -306,7 +306,10 @@ def _fold(
 ) -> int:
     """Count one aimed game; 1 when it completed (a failed aimed game uses no card)."""
     run.games += 1
-    if not result.completed:
+    if not result.completed:  # a failed game is a failed game, aimed or planned
+        run.failures.append(
+            {"seed": game.seed, "error": result.failure, "replay": replay_args(slug, game, opts)}
+        )
         return 0
     counts.update(c for c in result.used if c in types)
     for card in run.missed:
@@ -377,6 +380,8 @@ def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]
     if sim["failed"] > len(sim["failures"]):
         errors.append(f"… and {sim['failed'] - len(sim['failures'])} more failed games")
     errors += [f"unknown effect: {u}" for u in sim["unknown_effects"]]
+    aimed_failures = sim["aimed"]["failures"] if sim.get("aimed") else []
+    errors += [f"aimed game seed {f['seed']} failed: {f['error']}" for f in aimed_failures]
     never = sim["never_used"]
     soft = (
         [
