@@ -26,10 +26,12 @@ def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
 
 
 def _load(text: str | None) -> Any:
+    """A stored JSON value with its keys in sorted order, however it was written (SQL or Python),
+    so an exported bundle is the same bytes after a round trip."""
     if text is None:
         return None
     try:
-        return json.loads(text)
+        return json.loads(json.dumps(json.loads(text), sort_keys=True))
     except (TypeError, ValueError):
         return text
 
