@@ -41,7 +41,7 @@ from pnpforge.model import Card, CardType, Game, card_changes
 from pnpforge.query import search as search_query
 from pnpforge.query.changes import Diff, diff_releases
 from pnpforge.query.select import copies_per_type
-from pnpforge.store import bundle, edition, releases, repo
+from pnpforge.store import bundle, edition, releases, repo, structure
 from pnpforge.store import db as store_db
 from pnpforge.store.constraints import (
     Constraint,
@@ -368,20 +368,31 @@ class Project:
         select = selector(self.db, game, repo.list_cards(self.db, game))
         return [(c, evaluate(c, select)) for c in list_constraints(self.db, game)]
 
-    def add_constraint(self, constraint: Constraint, replace: bool = False) -> list[Breach]:
-        """Store a constraint (its parameters checked against its kind); its breaches now."""
+    def add_constraint(
+        self, constraint: Constraint, replace: bool = False, correction: str | None = None
+    ) -> list[Breach]:
+        """Store a constraint (its parameters checked against its kind); its breaches now.
+
+        The change is recorded in the game's structure history; `correction` (the reason)
+        makes it a fix of the rulebook edition rather than a design change.
+        """
         check_params(constraint.kind, constraint.params)
-        self.game(constraint.game)
-        breaches = run_constraint(constraint, selector(self.db, constraint.game, self.cards(constraint.game)))
+        game = constraint.game
+        self.game(game)
+        breaches = run_constraint(constraint, selector(self.db, game, self.cards(game)))
         with store_db.transaction(self.db) as conn:
+            before = structure.current(conn, game)
             insert_constraint(conn, constraint, replace=replace)
+            structure.record_changes(conn, game, before, correction)
         return breaches
 
-    def remove_constraint(self, game: str, constraint_id: str) -> None:
-        """Delete a constraint; PnpError when the game has none of that id."""
+    def remove_constraint(self, game: str, constraint_id: str, correction: str | None = None) -> None:
+        """Delete a constraint (recorded like `add_constraint`); PnpError when the game lacks it."""
         self.game(game)
-        with store_db.transaction(self.db):
+        with store_db.transaction(self.db) as conn:
+            before = structure.current(conn, game)
             delete_constraint(self.db, game, constraint_id)
+            structure.record_changes(conn, game, before, correction)
 
     def text_rules(self, game: str) -> list[tuple[TextRule, list[Breach]]]:
         """A game's text rules (printed text bound to field values), each with the cards breaking it now."""

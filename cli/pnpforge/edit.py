@@ -5,7 +5,8 @@ validates and writes inside that one transaction: whatever runs beside it, no
 card is written against a stale copy, so no concurrent edit is lost and no
 duplicate name or dangling reference slips in between the check and the
 write.  A card-level problem raises ValidationFailed and nothing is written.
-Deck-level problems (composition) are returned, never raised.
+Deck-level problems (composition) are returned, never raised; designed targets
+that follow the deck (`pnp game new`'s) move with each write, in its transaction.
 
 Imports (`pnp import`, `pnp game import`) are linear and streaming: rows are
 read one at a time, each card is checked on its own and written as it comes,
@@ -28,12 +29,13 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.composition_edit import follow_deck
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.formats import link
 from pnpforge.formats.cards import read_cards
 from pnpforge.formats.records import Record
 from pnpforge.model import CARD_ATTRIBUTES, Card, CardType, card_changes
-from pnpforge.store import bundle, repo
+from pnpforge.store import bundle, repo, structure
 from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, coerce, composition_problems, validate_card
@@ -141,6 +143,7 @@ def add_card(
         index.put(card)
         refuse(index.problems(card), f"adding card {card_id}")
         repo.insert_card(conn, card)
+        follow_deck(db, conn, game)
     return repo.get_card(db, game, card_id), composition_problems(db, game)
 
 
@@ -166,6 +169,7 @@ def set_card(
             repo.update_card(conn, card)
             if correction:
                 note_correction(conn, game, card_id, correction)
+            follow_deck(db, conn, game)
     return repo.get_card(db, game, card_id), composition_problems(db, game)
 
 
@@ -181,6 +185,7 @@ def remove_card(db: sqlite_utils.Database, game: str, card_id: str) -> list[Prob
                 f"card {card_id} is named by {', '.join(users)}; change those first. Nothing was changed."
             )
         repo.delete_card(conn, game, card_id)
+        follow_deck(db, conn, game)
     return composition_problems(db, game)
 
 
@@ -265,6 +270,7 @@ def import_cards(
         index = load_index(db, game)
         changes, problems = _stream(db, index, game, records, correction)
         problems.raise_if_any(f"import of {source}")
+        follow_deck(db, conn, game)
         if correction and not dry_run:
             for ch in changes:
                 if ch.op != "same":
@@ -426,7 +432,10 @@ def import_bundle(
     with transaction(db) as conn:
         exists = repo.game_exists(db, slug)
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}
+        old_structure = structure.current(conn, slug) if exists else None
         bundle.write(db, data, replace)
+        if old_structure is not None:
+            structure.record_changes(conn, slug, old_structure, correction)
         types = {t.slug: t for t in repo.card_types(db, slug)}
         cards = [
             _edition_checked(conn, old_cards.get(c.id), c, correction)

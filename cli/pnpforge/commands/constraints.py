@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, project, table
+from pnpforge.commands._common import CORRECTION, echo_json, handled, project, table
 
 app = typer.Typer(help="Deck constraints: the rulebook's rules about a whole deck.", no_args_is_help=True)
 
@@ -51,6 +51,7 @@ def add_cmd(
     source: str = typer.Option("", "--source", help="Rulebook section the rule comes from."),
     provisional: bool = typer.Option(False, "--provisional", help="A designed rule, not the rulebook's."),
     replace: bool = typer.Option(False, "--replace", help="Overwrite a constraint with this id."),
+    correction: str | None = CORRECTION,
 ) -> None:
     """Add a constraint; refused with what is allowed when its parameters do not fit the kind."""
     from pnpforge.api import Constraint, load_json_param  # the library stays off `pnp --help` start-up
@@ -58,7 +59,7 @@ def add_cmd(
     with handled():
         decoded = load_json_param(params, "--params")
         constraint = Constraint(game, constraint_id, kind, label, decoded, provisional, source)
-        breaches = project().add_constraint(constraint, replace=replace)
+        breaches = project().add_constraint(constraint, replace=replace, correction=correction)
         typer.echo(
             f"added {constraint_id} to {game}: "
             + ("the deck keeps it" if not breaches else f"{len(breaches)} breach(es) now")
@@ -71,10 +72,11 @@ def add_cmd(
 def rm_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     constraint_id: str = typer.Argument(..., metavar="ID", help="Constraint id."),
+    correction: str | None = CORRECTION,
 ) -> None:
-    """Remove a constraint."""
+    """Remove a constraint (recorded in the structure history; --correction moves the edition)."""
     with handled():
-        project().remove_constraint(game, constraint_id)
+        project().remove_constraint(game, constraint_id, correction=correction)
         typer.echo(f"removed {constraint_id} from {game}")
 
 

@@ -24,10 +24,10 @@ from pnpforge.store import repo
 from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
 from pnpforge.validate import ERROR, GameIndex, composition
 from pnpforge.validate.constraints import evaluate, selector
-from pnpforge.validate.edition import edition_differences
+from pnpforge.validate.edition import edition_differences, structure_differences
 from pnpforge.validate.text_rules import text_rule_breaches
 
-KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition")
+KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition", "pile")
 SEVERITIES = ("error", "strict")
 
 
@@ -70,11 +70,12 @@ def static_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
                 unreadable,
             )
         )
-        return out + edition_findings(db, game)
+        return out + pile_findings(db, game) + edition_findings(db, game)
     out += composition_findings(db, game)
     out += constraint_findings(db, game, cards)
     out += text_findings(db, game, cards)
     out += example_findings(db, game, cards)
+    out += pile_findings(db, game)
     out += edition_findings(db, game)
     return out
 
@@ -135,14 +136,21 @@ def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     return [
         Finding(
             "composition",
-            "error",
-            f"{rule.label}: the rulebook declares {rule.expected}, the deck has {rule.actual}",
+            "strict" if rule.provisional else "error",
+            rule.message(),
             tuple(rule.cards),
             rule.rule,
         )
         for rule in rules
         if not rule.ok
     ]
+
+
+def pile_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
+    """Card types shuffled into one pile must share size and back, or players tell them apart."""
+    from pnpforge.validate.piles import pile_problems
+
+    return [Finding("pile", "error", message, (), source) for message, source in pile_problems(db, game)]
 
 
 def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
@@ -229,9 +237,14 @@ def _options(options: dict[str, Any] | None) -> str:
 
 
 def edition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
-    """One "strict" finding per value that differs from the rulebook edition."""
+    """One "strict" finding per value (of a card or of the game's structure) that differs from the edition."""
 
-    out: list[Finding] = []
+    out: list[Finding] = [
+        Finding(
+            "edition", "strict", f"{d.key}: rulebook edition {d.edition} → now {d.current}{d.when}", (), d.key
+        )
+        for d in structure_differences(db, game)
+    ]
     for d in edition_differences(db, game):
         when = f" (changed {d.when})" if d.when else " (changed outside recorded history)"
         out.append(

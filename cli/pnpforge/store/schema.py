@@ -14,6 +14,7 @@ import sqlite_utils
 from pnpforge.store import (
     schema_declared_checks,
     schema_search,
+    schema_structure,
     schema_translations,
     schema_v2,
     schema_v3,
@@ -199,7 +200,8 @@ MIGRATIONS: list[Migration] = [
     schema_v4.SQL,
     schema_translations.SQL,
     schema_declared_checks.SQL,  # 6: text rules, worked examples, consistency
-    schema_search.migrate,  # 7: full-text search of cards; release tables where missing
+    schema_structure.SQL,  # 7: piles, designed composition rows, the structure edition
+    schema_search.migrate,  # 8: full-text search of cards; release tables where missing
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,4 +1,4 @@
-"""Schema migration 7: full-text search of cards, and the release tables on every database.
+"""Schema migration 8: full-text search of cards, and the release tables on every database.
 
 `cards_fts` is an FTS5 index of each card's name, English name, rules text
 and notes, kept in step with `cards` by triggers; sqlite-utils creates it,

@@ -10,7 +10,7 @@ game's first release; it is derived from `edition` and `history`, never
 copied here, so corrections of the edition show through.
 
 Every statement is idempotent (IF NOT EXISTS), so a database whose version 4
-was written before releases existed gets the tables when migration 7
+was written before releases existed gets the tables when migration 8
 (`schema_search`) runs it again.
 """
 
