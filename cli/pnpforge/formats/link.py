@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from pnpforge.errors import PnpError
 from pnpforge.formats import download, records
+from pnpforge.formats.download import redact
 
 MAX_URL_BYTES = records.MAX_JSON_BYTES  # held in memory whole, like a JSON import
 _URL_RE = re.compile(r"(https?):/+(.*)", re.IGNORECASE)
@@ -52,14 +53,15 @@ def read_records(
     url: str, fmt: str | None = None, encoding: str | None = None, allow_private: bool = False
 ) -> Iterator[records.Record]:
     """The records of the CSV at `url` (a link is CSV: JSON and XLSX are imported from files)."""
+    shown = redact(url)  # messages name the link without a password it may carry
     if fmt not in (None, "csv"):
-        raise PnpError(f"{url}: a link is read as CSV; download a {fmt} file and import that")
+        raise PnpError(f"{shown}: a link is read as CSV; download a {fmt} file and import that")
     # The reader names its source in messages only: the URL itself, not a Path (which drops a '/').
-    label = cast(Path, url)
+    label = cast(Path, shown)
     text = records.decode(fetch(url, allow_private=allow_private), label, encoding)
     if _looks_like_html(text):
         raise PnpError(
-            f"{url} returned a web page, not CSV; publish the sheet as CSV "
+            f"{shown} returned a web page, not CSV; publish the sheet as CSV "
             f"(Google Sheets: File → Share → Publish to web → CSV) and use that link"
         )
     return records.read_csv(io.StringIO(text, newline=""), label)
