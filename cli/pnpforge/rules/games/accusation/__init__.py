@@ -25,14 +25,16 @@ Readings the engine chose where the rulebook is silent or terse:
   unaffected (rule 1, example ii); `may` asks (rule 2); `per:` counts are fixed when
   the effect triggers while `if:` is tested once (rule 5).
 
-The game is one generator (`TurnFlow.game`) that yields a `Decision` whenever a seat
+The game is one generator (`flow.game`) that yields a `Decision` whenever a seat
 or chance must choose; `apply()` sends the choice back.  Chance draws pick which card
 leaves an unordered deck, so a shuffle is implicit and games are pure functions of
 their action sequence (which is how `clone()` works).
 
-Modules: `language` (effect parser), `data` (cards), `rules` (options, physical
-cards), `board` (piles, marks, arithmetic), `effects` (accusation and verbs),
-`turn` (turn sequence), `state` (engine interface), `agents` (view, greedy hook).
+Modules (the engine shape of CONTRIBUTING): `data` (cards, with `language`, the effect
+parser), `rules` (options, physical cards), `state` (the position's data and the engine
+interface), `actions` (the action vocabulary and decisions), the rules as functions over
+the state: `board` (piles, marks), `arithmetic` (what they add up to), `effects`
+(accusation and verbs), `flow` (turn sequence); `invariants`, `agents` (view, greedy hook).
 """
 
 from __future__ import annotations
