@@ -12,12 +12,13 @@ and `flow`.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import TERMINAL, CardInstance, RuleViolation, State
-from pnpforge.rules.games.accusation import arithmetic, board, flow
+from pnpforge.rules.games.accusation import arithmetic, board, flow, worlds
 from pnpforge.rules.games.accusation.actions import (
     ACTION_WORDS,
     DRAW,
@@ -232,6 +233,16 @@ class AccusationState(State):
 
     def __deepcopy__(self, memo: dict) -> AccusationState:
         return self.clone()
+
+    def card_zones(self) -> Zones:
+        return self.zones_
+
+    def hidden_groups(self, seat: int) -> list[list[str]]:
+        return worlds.hidden_groups(self, seat)
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> AccusationState:
+        """A world renamed and replayed (see `worlds`): a position is its history."""
+        return worlds.resample(self, seat, rng)
 
     # ---- checks and words -------------------------------------------------------------------
 
