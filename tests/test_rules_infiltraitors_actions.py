@@ -7,7 +7,7 @@ import pytest
 
 from pnpforge.rules.engine import CHANCE, CardInstance, RuleViolation
 from pnpforge.rules.games.infiltraitors import factor_relations, related
-from pnpforge.rules.games.infiltraitors.table import BOX, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP
+from pnpforge.rules.games.infiltraitors.board import BOX, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP
 from test_rules_infiltraitors_helpers import (
     add_hint,
     clear_lineup,

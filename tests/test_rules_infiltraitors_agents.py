@@ -12,7 +12,7 @@ import pytest
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, CardInstance
 from pnpforge.rules.games.infiltraitors import make_rules
-from pnpforge.rules.games.infiltraitors.table import DECK, LINEUP
+from pnpforge.rules.games.infiltraitors.board import DECK, LINEUP
 from pnpforge.rules.kit import check_observation
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pnpforge.rules.engine import CHANCE, CardInstance
 from pnpforge.rules.games.infiltraitors import ASIDE, make_rules
-from pnpforge.rules.games.infiltraitors.table import DECK, LINEUP
+from pnpforge.rules.games.infiltraitors.board import DECK, LINEUP
 from pnpforge.store.db import open_db
 
 REPO_DB = Path(__file__).resolve().parents[1] / "cards.db"

@@ -10,7 +10,7 @@ import pytest
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance
 from pnpforge.rules.games.infiltraitors import ASIDE, CENTRE, make_rules, mission_id
-from pnpforge.rules.games.infiltraitors.table import (
+from pnpforge.rules.games.infiltraitors.board import (
     ASIDE_PILE,
     DECK,
     DISCARD_DOWN,

@@ -11,8 +11,8 @@ from collections import deque
 
 from pnpforge.rules.engine import CHANCE, CardInstance
 
+from .board import BoardChoice, Decision, HackersTable
 from .data import ATTACK, DEFEND, HAND_SIZE, INSTALL, MAX_PAYMENT, REPAIR
-from .table import BoardChoice, Decision, HackersTable
 
 
 class ChoosingSteps(HackersTable):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pnpforge.rules.engine import RuleViolation
 
+from .arithmetic import attack_strength, landed
+from .board import AttackRecord, Decision, HackersTable
 from .data import AUTO_RECOVERY, HOLE_CAPACITY, INCIDENT_REPAIR, REPAIR_PER_CARD, ROUNDS, UNDERGROUND_VP
-from .effects_math import attack_strength, landed
-from .table import AttackRecord, Decision, HackersTable
 
 
 class ResolutionSteps(HackersTable):
@@ -35,7 +35,7 @@ class ResolutionSteps(HackersTable):
         self.push(("hit", decision.seat, action[1]))
 
     def attack_strength(self, seat: int, card_id: str, pay: int, colour: str) -> tuple[int, int]:
-        """(attack, direct) of `seat` attacking with this card; see `effects_math.attack_strength`."""
+        """(attack, direct) of `seat` attacking with this card; see `arithmetic.attack_strength`."""
         return attack_strength(self.catalogue, self.tableau_ids(seat), card_id, pay, colour)
 
     def damage_against(self, owner: int, colour: str, attack: int, direct: int) -> int:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance
 
+from .board import BoardChoice
 from .data import ATTACK, DEFEND, INSTALL, MAX_PAYMENT, REPAIR
-from .table import BoardChoice
 
 if TYPE_CHECKING:
     from .state import HackersState

@@ -13,7 +13,7 @@ and at a chance step ("card", card, copy) or ("seat", seat).
 
 from __future__ import annotations
 
-from .table import ASIDE, CENTRE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED, Table
+from .board import ASIDE, CENTRE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED, Table
 
 Action = tuple
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance, Observation
 
-from .table import ASIDE_PILE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+from .board import ASIDE_PILE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState

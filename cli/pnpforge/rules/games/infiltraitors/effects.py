@@ -10,7 +10,7 @@ from pnpforge.rules.engine import CardInstance, RuleViolation
 from pnpforge.rules.kit import EventLog
 
 from .actions import Action, LegalActions
-from .table import ASIDE, ASIDE_PILE, CENTRE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+from .board import ASIDE, ASIDE_PILE, CENTRE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
 
 
 class Effects(LegalActions, EventLog):

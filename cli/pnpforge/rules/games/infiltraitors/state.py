@@ -17,9 +17,9 @@ from pnpforge.rules.kit import Zones
 from . import worlds
 from .actions import Action
 from .agents import SeatObservation, observe
+from .board import ASIDE, ASIDE_PILE, CENTRE, LINEUP, ChanceEvent
 from .effects import Effects
 from .rules import InfiltraitorsRules
-from .table import ASIDE, ASIDE_PILE, CENTRE, LINEUP, ChanceEvent
 
 
 class InfiltraitorsState(Effects, State):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance
 
-from .table import ASIDE, ASIDE_PILE, DECK, DISCARD_DOWN, LINEUP
+from .board import ASIDE, ASIDE_PILE, DECK, DISCARD_DOWN, LINEUP
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState

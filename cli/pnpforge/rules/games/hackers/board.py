@@ -17,8 +17,8 @@ from typing import Any
 from pnpforge.rules.engine import CardInstance, RuleViolation, State
 from pnpforge.rules.kit import Zones
 
+from .arithmetic import defence_in, free_slots, virtual_defence
 from .data import HOLE_CAPACITY, Catalogue, ServerSpec
-from .effects_math import defence_in, free_slots, virtual_defence
 
 VIRTUAL = "virtual"
 
