@@ -27,6 +27,7 @@ from pnpforge.rules.kit.fields import (
 from pnpforge.rules.kit.options import Option, option_args, parse_options
 from pnpforge.rules.kit.players import check_players, game_info
 from pnpforge.rules.kit.purity import check_observation, observation_leak
+from pnpforge.rules.kit.replay import replay
 from pnpforge.rules.kit.zones import Zones, conservation_error
 
 __all__ = [
@@ -54,5 +55,6 @@ __all__ = [
     "observation_leak",
     "option_args",
     "parse_options",
+    "replay",
     "text_field",
 ]
