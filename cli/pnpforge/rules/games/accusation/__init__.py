@@ -66,6 +66,7 @@ from pnpforge.rules.games.accusation.actions import (
 )
 from pnpforge.rules.games.accusation.language import Effect, Step, parse_effect
 from pnpforge.rules.games.accusation.rules import SLUG, STEPS_PER_SEAT, AccusationRules
+from pnpforge.rules.kit import game_cards, game_info
 
 __all__ = [
     "ABILITY",
@@ -100,8 +101,6 @@ __all__ = [
 def make_rules(db: Any, options: Mapping[str, Any] | None = None) -> AccusationRules:
     """The engine bound to the database's accusation cards (read now, so edits count)."""
     from pnpforge.rules.games.accusation.data import card_def
-    from pnpforge.rules.kit import game_info
-    from pnpforge.store import repo
 
-    defs = [card_def(card) for card in repo.list_cards(db, SLUG)]
+    defs = [card_def(card) for card in game_cards(db, SLUG)]
     return AccusationRules(defs, game_info(db, SLUG, max_steps=STEPS_PER_SEAT * 2), options or {})

@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pnpforge.rules.kit import game_cards, game_info
+
 from .rules import SLUG, HackersRules
 
 __all__ = ["SLUG", "HackersRules", "make_rules"]
@@ -51,11 +53,9 @@ MAX_STEPS = 2000
 
 def make_rules(db: Any, options: Mapping[str, Any]) -> HackersRules:
     """The engine bound to the database's League of Hackers cards; options are parsed and validated."""
-    from pnpforge.rules.kit import game_info
-    from pnpforge.store import repo
 
     from .data import load_catalogue
 
     return HackersRules(
-        load_catalogue(repo.list_cards(db, SLUG)), game_info(db, SLUG, max_steps=MAX_STEPS), options
+        load_catalogue(game_cards(db, SLUG)), game_info(db, SLUG, max_steps=MAX_STEPS), options
     )

@@ -1,10 +1,14 @@
-"""Every engine's positions can be copied (`clone()`) and rebuilt from their action list
+"""The engine shape every engine shares.
+
+Every engine's positions can be copied (`clone()`) and rebuilt from their action list
 (`kit.replay`): a copy goes its own way, and the replayed and copied positions play on exactly
 as the original did."""
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +94,24 @@ def test_a_clone_is_independent_of_its_original(db):
         copy.apply(pick_chance(copy, rng))
     assert _position(state) != _position(copy)
     assert _position(state) == _position(rules.new_initial_state(3, random.Random(1)))
+
+
+def test_engines_never_read_the_database():
+    """Engines receive their cards and player counts from the kit (`kit.game_cards`,
+    `kit.game_info`): no engine module, shipped or the contributing guide's example, imports the store."""
+    root = Path(__file__).resolve().parent.parent
+    engines = [
+        *(root / "cli/pnpforge/rules/games").glob("*/*.py"),
+        *(root / "tests/fixtures").glob("*/engines/*/*.py"),
+    ]
+    assert len(engines) > 40
+    readers = []
+    for path in engines:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += (
+                [alias.name for alias in node.names] if isinstance(node, ast.Import | ast.ImportFrom) else []
+            )
+            if any(name == "pnpforge.store" or name.startswith("pnpforge.store.") for name in names):
+                readers.append(str(path.relative_to(root)))
+    assert readers == []
