@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dbcopies import SHIPPED_DB
-from pnpforge.rules.engine import CHANCE
+from pnpforge.rules.engine import CHANCE, State
 from pnpforge.rules.games import load_rules
 from pnpforge.rules.kit import replay
 from pnpforge.rules.runner import pick_chance
@@ -115,3 +115,12 @@ def test_engines_never_read_the_database():
             if any(name == "pnpforge.store" or name.startswith("pnpforge.store.") for name in names):
                 readers.append(str(path.relative_to(root)))
     assert readers == []
+
+
+@pytest.mark.parametrize("slug", sorted({slug for slug, _players, _options in CASES}))
+def test_a_state_is_one_class_over_the_engine_interface(db, slug):
+    """The rules are functions over the state, not base classes or mixins it is built from."""
+    slug_cases = [(players, options) for s, players, options in CASES if s == slug]
+    players, options = slug_cases[0]
+    state = load_rules(db, slug, options).new_initial_state(players, random.Random(0))
+    assert type(state).__bases__ == (State,), type(state).__mro__
