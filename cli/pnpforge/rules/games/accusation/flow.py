@@ -139,7 +139,9 @@ def _main_action(st: AccusationState, seat: int, choice: AccusationAction) -> Pl
         yield from effects.resolve(st, seat, card, board.card(st, card).steps("ability") or ())
     elif code == PLAY:
         st.actions_left -= 1
-        st.used(seat, board.card(st, card).id, f"played {board.label(st, card)}")
+        # magic is used when its effect resolves, a ritual when it is executed: not when played
+        if board.card(st, card).type not in ("magic", "ritual"):
+            st.used(seat, board.card(st, card).id, f"played {board.label(st, card)}")
         yield from _play(st, seat, card)
     elif code == RAID:
         st.actions_left -= 1
@@ -212,6 +214,7 @@ def _play_magic(st: AccusationState, seat: int, card: int) -> Play:
         steps = changed
     accused = yield from effects.accusation(st, seat, card, calamity)
     if not accused:
+        st.used(seat, definition.id, f"played {board.label(st, card)}: its effect resolves")
         carried_out = yield from effects.resolve(st, seat, card, steps)
         extra = definition.steps("stardust_extra")
         if carried_out and boosted and extra:

@@ -330,6 +330,8 @@ def finish(st: InfiltraitorsState, verdict: str, reason: str) -> None:
     word = "won" if won else "lost"
     for seat in range(st.players):
         st.score(seat, 1.0 if won else 0.0, f"mission {st.mission.id} {word}")
+    if won and st.rules.mission_card is not None:
+        st.used(None, st.mission.id, f"mission {st.mission.id} completed")
     st.end(
         f"mission {st.mission.id} {word}: {reason} ({st.solved} of {st.suspects_total} "
         f"suspects solved, {st.bullets} bullets left)"
