@@ -15,7 +15,7 @@ and cards named by `ref()` are read from the database when asked for, so
 memory does not grow with the deck.  None of this changes a drawn byte.
 
 Planning once per card type: face_steps keeps each region's box, planner and
-fixed shape; templates that only print values skip Jinja (template_plain); a
+fixed shape; a
 region showing a text planned before gets the same op; a one-line text is fitted
 without atoms (text_line).  Drawing goes through reportlab's public canvas API only.
 

@@ -34,11 +34,9 @@ from pnpforge.render.face_values import (
     ReadTracker,
     TypeVars,
     face_environment,
-    flatten_globals,
 )
 from pnpforge.render.layout import Layout
 from pnpforge.render.layout_game import load_game_layouts, source_line
-from pnpforge.render.template_plain import plain_expression, plain_template
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
 from pnpforge.store.location import db_folder as store_db_folder
@@ -313,15 +311,10 @@ class FaceContext:
         try:
             if expression:
                 compiled = self._env.compile_expression(source, undefined_to_none=True)
-                flatten_globals(getattr(compiled, "_template", None))
-                compiled = plain_expression(source, compiled) or compiled
             else:
                 compiled = self._env.from_string(source)
-                flatten_globals(compiled)
                 if not any(tag in source for tag in ("{{", "{%", "{#")):
                     compiled = StaticText(compiled.render())
-                else:
-                    compiled = plain_template(source, self._env, self._finalize, compiled) or compiled
         except TemplateSyntaxError as e:
             raise PnpError(f"{where}: {e.message}") from e
         return COMPILED.store(key, compiled)
