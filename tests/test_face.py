@@ -547,5 +547,6 @@ def test_card_views_are_read_through_the_full_sandbox() -> None:
     card = Card(id="A-1", game="g", type="unit", name="卡", fields={"cost": 3})
     view = CardView(card, set(), ReadTracker())
     env = sandboxed_environment()
-    source = "{{ card.name }}|{{ card.fields.cost }}|{{ card._card }}|{{ card.__class__ }}|{{ card.fields._values }}"
-    assert env.from_string(source).render(card=view) == "卡|3|||"
+    source = "{{ card.name }}|{{ card.fields.cost }}|{{ card._card }}|{{ card.__class__ }}|"
+    source += "{{ card.fields._values }}"
+    assert env.from_string(source).render(card=view) == "卡|3||||"

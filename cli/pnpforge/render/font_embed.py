@@ -120,24 +120,17 @@ _SUBSETS_KEPT = 500  # per font: ~20 KB each for a deck's few hundred CJK glyphs
 def _subset_key(face: Any, subset: list[int]) -> str:
     """Everything a subset's bytes depend on: the characters in their order, the skeleton
     and source font files (path, size, modification time), the store's recipe, and the
-    code (this module, the converter, reportlab's version)."""
+    code (code_cache.drawing_code_digest)."""
     store: GlyphStore = face.glyph_store
-    digest = hashlib.sha256(_code_signature().encode())
+    from pnpforge.render.code_cache import drawing_code_digest
+
+    digest = hashlib.sha256(drawing_code_digest().encode())
     for part in (face.skeleton_path, store.src):
         st = os.stat(part)
         digest.update(f"\0{part}\0{st.st_size}\0{st.st_mtime_ns}".encode())
     regular = store.regular.folder if store.regular else None
     digest.update(f"\0{store.kind}\0{store.folder}\0{regular}\0{subset}".encode())
     return digest.hexdigest()
-
-
-def _code_signature() -> str:
-    """This module, the glyph converter, reportlab's and zlib's versions."""
-    from reportlab import Version
-
-    from pnpforge.render.code_cache import code_digest
-
-    return code_digest((__file__, font_convert.__file__), Version, zlib.ZLIB_RUNTIME_VERSION)
 
 
 def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
