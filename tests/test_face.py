@@ -549,4 +549,4 @@ def test_card_views_are_read_through_the_full_sandbox() -> None:
     env = sandboxed_environment()
     source = "{{ card.name }}|{{ card.fields.cost }}|{{ card._card }}|{{ card.__class__ }}|"
     source += "{{ card.fields._values }}"
-    assert env.from_string(source).render(card=view) == "卡|3||||"
+    assert env.from_string(source).render(card=view) == "卡|3|||"
