@@ -550,3 +550,17 @@ def test_card_views_are_read_through_the_full_sandbox() -> None:
     source = "{{ card.name }}|{{ card.fields.cost }}|{{ card._card }}|{{ card.__class__ }}|"
     source += "{{ card.fields._values }}"
     assert env.from_string(source).render(card=view) == "卡|3|||"
+
+
+def test_the_art_cache_keeps_the_newest_within_its_byte_budget() -> None:
+    from pnpforge.render.face_cache import MISSING, SizedLRU
+
+    cache = SizedLRU(100)
+    for n in range(5):
+        cache.store(n, f"art{n}", 30)
+    assert cache.used <= 100 and [k for k in cache] == [2, 3, 4]
+    assert cache.lookup(2) == "art2" and cache.lookup(0) is MISSING
+    cache.store(5, "art5", 30)  # 2 was used last: 3 goes first
+    assert list(cache) == [4, 2, 5] and cache.used == 90
+    cache.store(6, "huge", 500)  # larger than the budget: kept alone until the next one
+    assert list(cache) == [6]

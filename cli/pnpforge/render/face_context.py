@@ -17,11 +17,13 @@ from pnpforge.model import Card, CardType, Game
 from pnpforge.render import fonts as fontmod
 from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import (
+    ART_CACHE_BYTES,
     FIT_CACHE_SIZE,
     LRU,
     MISSING,
     PLAN_CACHE_SIZE,
     REF_CACHE_SIZE,
+    SizedLRU,
     StaticText,
 )
 from pnpforge.render.face_geometry import Box, Op
@@ -83,7 +85,7 @@ class FaceContext:
         self._templates: dict[tuple[str, bool], Any] = {}
         self._plans = LRU(PLAN_CACHE_SIZE)
         self._backs: dict[str, list[Op]] = {}
-        self._images: dict[tuple, Any] = {}
+        self._images = SizedLRU(ART_CACHE_BYTES)  # resampled art, bounded by its pixels
         self._type_vars: dict[str, TypeVars] = {}
         self._boxes: dict[str, list[Box]] = {}
         self._fits = LRU(FIT_CACHE_SIZE)
