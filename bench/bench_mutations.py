@@ -76,6 +76,12 @@ def M(mid: str, game: str, what: str, *steps: tuple, kind: str = MISTAKE) -> Mut
 
 
 E, D, H, IN, A = "enforcer", "dirty-money", "hackers", "infiltraitors", "accusation"
+# printed texts the text-rule mutations rewrite (as shipped)
+_INSPECT_ONE = (
+    "选择 1 位其他玩家，从其手中随机抽 2 张货币卡检查：有黑钱符号的收入你手中，"
+    "并让该玩家把 1 张弃卡放入黑名单；其余退还。"
+)
+_ATTACK_TEXT = "[{colour}] 支付1：攻擊力3；支付2：攻擊力5；支付3：攻擊力7；支付4：攻擊力{top}"
 
 MUTATIONS: list[Mutation] = [
     # ---- 王牌執行官 -------------------------------------------------------------
@@ -262,12 +268,30 @@ MUTATIONS: list[Mutation] = [
         kind=LEGAL,
     ),
     M("enf-legal-vehicle", E, "查封車輛 power 3 → 4", setf(E, "EX-seize-vehicle", power=4), kind=LEGAL),
-    M("enf-legal-gold", E, "金牌執行官 hand limit 8 → 7", setf(E, "OF-gold", effect_value=7), kind=LEGAL),
+    M(
+        "enf-legal-gold",
+        E,
+        "金牌執行官 hand limit 8 → 7, its text too",
+        setf(E, "OF-gold", effect_value=7, text="回合結束時手牌上限為7張（而非6張）。"),
+        kind=LEGAL,
+    ),
     M("dm-legal-art-cost", D, "an art piece costs 4", setf(D, "EU-ART-1", cost=4), kind=LEGAL),
     M("dm-legal-points", D, "a casino prints 3 points", setf(D, "US-CAS-1", points=3), kind=LEGAL),
-    M("dm-legal-inspect", D, "检查：任一玩家 checks 1 card", setf(D, "ACT-INS-ONE", amount=1), kind=LEGAL),
+    M(
+        "dm-legal-inspect",
+        D,
+        "检查：任一玩家 checks 1 card, its text too",
+        setf(D, "ACT-INS-ONE", amount=1, text=_INSPECT_ONE.replace("抽 2 张", "抽 1 张")),
+        kind=LEGAL,
+    ),
     M("hk-legal-bonus", H, "S-01 bonus 1 → 2", setf(H, "S-01", bonus=2), kind=LEGAL),
-    M("hk-legal-attack", H, "A-01 strongest attack 9 → 10", setf(H, "A-01", attack_4=10), kind=LEGAL),
+    M(
+        "hk-legal-attack",
+        H,
+        "A-01 strongest attack 9 → 10, its text too",
+        setf(H, "A-01", attack_4=10, text=_ATTACK_TEXT.format(colour="紅", top=10)),
+        kind=LEGAL,
+    ),
     M("hk-legal-cost", H, "D-01R costs 2", setf(H, "D-01R", cost=2), kind=LEGAL),
     M("hk-legal-holes", H, "S-02 holes R,G → R,B", setf(H, "S-02", holes="R,B"), kind=LEGAL),
     M(
@@ -289,6 +313,133 @@ MUTATIONS: list[Mutation] = [
         A,
         "鴉司祭 draws instead of searching",
         setf(A, "cro06", effect="chant: draw 1"),
+        kind=LEGAL,
+    ),
+    # ---- printed text against fields (text rules), worked examples, consistency ----------
+    M(
+        "txt-enf-trait-dropped",
+        E,
+        "逃稅知名藝人 loses 矚目; its text still says 矚目",
+        setf(E, "OB-04", traits=""),
+    ),
+    M(
+        "txt-enf-weakness-moved",
+        E,
+        "小氣大地主's 弱點 now 查封精品; its text still says 查封土地",
+        setf(E, "OB-02", weakness="EX-seize-luxury"),
+    ),
+    M(
+        "txt-enf-desk-text",
+        E,
+        "費用專股 text promises +2 (value still 1)",
+        setf(E, "OF-fee", text="對費用類義務人執行時額外獲得2點執行力。"),
+    ),
+    M(
+        "txt-dm-dirty-unmarked",
+        D,
+        "a clean €1 note made dirty; no 黑钱 on its face",
+        setf(D, "EUR-1", dirty=1),
+    ),
+    M(
+        "txt-dm-shark-text",
+        D,
+        "高利贷白鲨's text says $3 (value 2)",
+        setf(D, "V5", text="你可以把任何 1 张货币卡当作任何货币的 $3 使用。每回合限一次。"),
+    ),
+    M(
+        "txt-hk-attack-value",
+        H,
+        "A-05 pays 3 for attack 8; its text still says 7",
+        setf(H, "A-05", attack_3=8),
+    ),
+    M(
+        "txt-hk-raw-server-text",
+        H,
+        "S-03's text rewritten around the editor (漏洞 紅、黃; holes R, B)",
+        sql(
+            "UPDATE cards SET text = '第1級；漏洞：紅、黃；費用1；乾淨時獎勵1勝利點數' "
+            "WHERE game = 'hackers' AND id = 'S-03'"
+        ),
+    ),
+    M(
+        "txt-acc-ritual",
+        A,
+        "a 鴉教團 ritual needs 3 夜幕 + 1 知識; its text still says 4 夜幕",
+        setf(A, "cro03", requirements="夜幕,夜幕,夜幕,知識"),
+    ),
+    M(
+        "ex-dm-restaurant",
+        D,
+        "札幌餐厅连锁店 prints 2 points (the restaurant example no longer adds up to 5)",
+        setf(D, "JP-RES-1", points=2),
+    ),
+    M(
+        "ex-hk-green-room",
+        H,
+        "D-09Y marks Y, R instead of Y, G (designed; the attack example loses its +2 direct)",
+        setf(H, "D-09Y", effect_colours="Y,R"),
+    ),
+    M(
+        "con-hk-attack-table",
+        H,
+        "A-03 pays 3 for attack 4 (less than for 2), text updated",
+        setf(
+            H, "A-03", attack_3=4, text="[黃] 支付1：攻擊力3；支付2：攻擊力5；支付3：攻擊力4；支付4：攻擊力9"
+        ),
+    ),
+    M(
+        "con-enf-same-ability",
+        E,
+        "談判達人 given 關懷達人's ability (condition 弱勢), text updated",
+        setf(E, "OF-negotiate", condition="弱勢", text="對弱勢義務人執行成功時抽2張牌。"),
+    ),
+    M(
+        "con-enf-gold-base",
+        E,
+        "金牌執行官's hand limit 6, the base rule (it does nothing), text updated",
+        setf(E, "OF-gold", effect_value=6, text="回合結束時手牌上限為6張（而非6張）。"),
+    ),
+    M("con-hk-trojan-repeat", H, "D-07Y marks Y twice", setf(H, "D-07Y", effect_colours="Y,Y")),
+    M(
+        "con-acc-ritual-same",
+        A,
+        "two 鴉教團 rituals with the same requirements, text updated",
+        setf(A, "cro04", requirements="凋零,凋零,凋零,禁忌,禁忌", text="執行條件：3個凋零、2個禁忌。"),
+    ),
+    M("con-inf-suits-repeat", IN, "任務一 lists 黃 twice", setf(IN, "M01", suits="紅,黑,黃,黃")),
+    M(
+        "con-enf-rookie-track",
+        E,
+        "the rookie's penalty track gives back points",
+        setf(E, "PEN", rookie_track="0 -1 -3 -1 -10 X"),
+    ),
+    M(
+        "txt-legal-attack-table",
+        H,
+        "A-03 strongest attack 9 → 10, text updated",
+        setf(H, "A-03", attack_4=10, text=_ATTACK_TEXT.format(colour="黃", top=10)),
+        kind=LEGAL,
+    ),
+    M(
+        "txt-legal-negotiate",
+        E,
+        "談判達人 draws 3, text updated",
+        setf(E, "OF-negotiate", effect_value=3, text="對具有聲明異議特性的義務人執行成功時抽3張牌。"),
+        kind=LEGAL,
+    ),
+    M(
+        "txt-legal-server-bonus",
+        H,
+        "S-05 bonus 1 → 2 (its text is generated)",
+        setf(H, "S-05", bonus=2),
+        kind=LEGAL,
+    ),
+    M("ex-legal-restaurant-cost", D, "札幌餐厅连锁店 costs 5", setf(D, "JP-RES-1", cost=5), kind=LEGAL),
+    M(
+        "con-legal-ritual",
+        A,
+        "a 鴉教團 ritual needs 3 夜幕 + 1 知識, text updated",
+        setf(A, "cro03", requirements="夜幕,夜幕,夜幕,知識", text="執行條件：3個夜幕、1個知識。"),
         kind=LEGAL,
     ),
 ]

@@ -16,6 +16,43 @@ from pnpforge.store.db import open_db
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
+# Modules whose tests build whole kits, print or rasterise real decks, start processes or servers,
+# or fuzz: the default run keeps them, the fast tier (`pytest -m "not slow and not integration"`,
+# CONTRIBUTING.md) leaves them out.  A new module belongs here when one of its tests takes seconds.
+INTEGRATION_MODULES = frozenset(
+    {
+        "test_build",
+        "test_build_shop",
+        "test_concurrency",
+        "test_contributing",
+        "test_cut",
+        "test_engines_play",
+        "test_face",
+        "test_fonts",
+        "test_fuzz",
+        "test_helpers",
+        "test_hostile",
+        "test_hostile_output",
+        "test_images",
+        "test_packaging",
+        "test_preflight",
+        "test_print",
+        "test_print_memory",
+        "test_shop",
+        "test_summary",
+        "test_tts_object",
+        "test_url_import",
+        "test_watch",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of the integration modules, so the fast tier can leave them out."""
+    for item in items:
+        if item.path.stem in INTEGRATION_MODULES:
+            item.add_marker(pytest.mark.integration)
+
 
 @pytest.fixture
 def mini_db(tmp_path: Path) -> Path:

@@ -36,5 +36,6 @@ def shipped_copy(tmp_path: Path) -> Path:
 def only_constraint(db: sqlite_utils.Database, constraint: Constraint) -> None:
     """Replace the game's constraints with `constraint`, so a test sees its own rule's breaches alone."""
     with transaction(db) as conn:
-        conn.execute("DELETE FROM constraints WHERE game = ?", [constraint.game])
+        for table in ("constraints", "consistency"):
+            conn.execute(f"DELETE FROM {table} WHERE game = ?", [constraint.game])
         insert_constraint(conn, constraint)

@@ -273,7 +273,7 @@ JSON_FILES: dict[str, tuple[object, str]] = {
     "huge copies": ([{"id": "H-01", "copies": 10**30}], "refused"),
     "nested field value": ([{"id": "H-01", "fields": {"power": {"a": 1}}}], "refused"),
     "list of lists traits": ([{"id": "H-01", "fields": {"traits": [["大戶"]]}}], "refused"),
-    "number id": ([{"id": 5, "type": "spell", "name": "x"}], "ok"),
+    "number id": ([{"id": 5, "type": "spell", "name": "x"}], "refused"),  # ids are text (issue 21)
     "null id": ([{"id": None}], "refused"),
     "provisional_fields nested": ([{"id": "H-01", "provisional_fields": [["x"]]}], "refused"),
     "ok update": ([{"id": "H-01", "copies": 3}], "ok"),

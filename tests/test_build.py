@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from dbcopies import shipped_copy
 from pnpforge import build as kit
 from pnpforge.docs import context
 from pnpforge.errors import PnpError
+from pnpforge.kit_files import GameKit
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -30,16 +34,41 @@ def _tree(folder: Path) -> dict[str, bytes]:
     }
 
 
-def test_manifest_lists_every_file_truthfully(shipped_db: Path, tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class BuiltKit:
+    """One kit of the smallest game, built once for the module: the tests read it or copy it."""
+
+    db: Path  # the database it was built from (tests that edit cards use their own copy)
+    game: str
+    out: Path  # the output folder holding `game/`
+    kit: GameKit
+    tree: dict[str, bytes]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> BuiltKit:
+    """Building a whole kit takes seconds: once per module, not once per test."""
+    base = tmp_path_factory.mktemp("kit")
+    db_path = shipped_copy(base)
+    [game] = _small_games(db_path, 1)
+    [k] = kit.build(db_path, [game], base / "out", FAST)
+    return BuiltKit(db_path, game, base / "out", k, _tree(base / "out" / game))
+
+
+def _copy_kit(built: BuiltKit, out: Path) -> Path:
+    """A private copy of the module's kit in `out/`, as an earlier `pnp build -o out` would leave it."""
+    shutil.copytree(built.out / built.game, out / built.game, copy_function=shutil.copy2)
+    return out
+
+
+def test_manifest_lists_every_file_truthfully(built: BuiltKit) -> None:
     from pypdf import PdfReader
 
-    [game] = _small_games(shipped_db, 1)
-    [k] = kit.build(shipped_db, [game], tmp_path / "out", FAST)
-    folder = tmp_path / "out" / game
-    assert Path(k.directory) == folder
+    game, folder = built.game, built.out / built.game
+    assert Path(built.kit.directory) == folder
     doc = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert doc["format"] == kit.KIT_FORMAT and doc["game"] == game
-    db = open_db(shipped_db)
+    db = open_db(built.db)
     assert doc["database"]["sha256"] == context.content_hash(db, game)
     assert doc["database"]["dump_lines"] == len(context.dump_lines(db, game))
     listed = {f["path"]: f for f in doc["files"]}
@@ -68,15 +97,15 @@ def test_manifest_lists_every_file_truthfully(shipped_db: Path, tmp_path: Path) 
     assert doc["totals"]["files"] == len(listed)
     # a kit is for sharing: no private temp-file permissions, no leftovers
     assert all(p.stat().st_mode & 0o044 for p in folder.rglob("*"))
-    assert [p.name for p in (tmp_path / "out").iterdir()] == [game]
+    assert [p.name for p in built.out.iterdir()] == [game]
 
 
-def test_rebuild_is_identical_and_follows_the_database(shipped_db: Path, tmp_path: Path, run) -> None:
-    [game] = _small_games(shipped_db, 1)
+def test_rebuild_is_identical_and_follows_the_database(
+    built: BuiltKit, shipped_db: Path, tmp_path: Path, run
+) -> None:
+    game, first = built.game, built.tree
     kit.build(shipped_db, [game], tmp_path / "a", FAST)
-    kit.build(shipped_db, [game], tmp_path / "b", FAST)
-    first = _tree(tmp_path / "a" / game)
-    assert first == _tree(tmp_path / "b" / game)
+    assert _tree(tmp_path / "a" / game) == first  # another database file, another folder: same bytes
     card = next(c for c in repo.list_cards(open_db(shipped_db), game) if c.copies > 0)
     res = run("--db", shipped_db, "cards", "set", game, card.id, f"copies={card.copies + 1}")
     assert res.exit_code == 0, res.output
@@ -89,11 +118,9 @@ def test_rebuild_is_identical_and_follows_the_database(shipped_db: Path, tmp_pat
 
 
 def test_failed_build_leaves_the_previous_kit(
-    shipped_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built: BuiltKit, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    [game] = _small_games(shipped_db, 1)
-    out = tmp_path / "out"
-    kit.build(shipped_db, [game], out, FAST)
+    game, out = built.game, _copy_kit(built, tmp_path / "out")
     before = _tree(out / game)
 
     def broken(*a, **kw):
@@ -103,32 +130,31 @@ def test_failed_build_leaves_the_previous_kit(
 
     monkeypatch.setattr(summary, "write_summary", broken)
     with pytest.raises(PnpError, match="simulated failure"):
-        kit.build(shipped_db, [game], out, kit.BuildOptions(dpi=40))
+        kit.build(built.db, [game], out, kit.BuildOptions(dpi=40))
     assert _tree(out / game) == before
     assert [p.name for p in out.iterdir()] == [game]  # the temporary folder is gone
 
 
-def test_parallel_build_matches_serial(shipped_db: Path, tmp_path: Path) -> None:
-    games = _small_games(shipped_db, 2)
+def test_parallel_build_matches_serial(built: BuiltKit, tmp_path: Path) -> None:
+    games = _small_games(built.db, 2)
+    assert games[0] == built.game  # built serially by the module fixture
     seen: list[tuple[str, str]] = []
     kits = kit.build(
-        shipped_db, games, tmp_path / "par", FAST, jobs=2, progress=lambda g, s: seen.append((g, s))
+        built.db, games, tmp_path / "par", FAST, jobs=2, progress=lambda g, s: seen.append((g, s))
     )
     assert [k.game for k in kits] == games
     assert sorted(seen) == sorted((g, s) for g in games for s in kit.STEPS)
-    serial = kit.build(shipped_db, games[:1], tmp_path / "ser", FAST)
-    assert _tree(tmp_path / "par" / games[0]) == _tree(tmp_path / "ser" / games[0])
-    assert serial[0].db_hash == kits[0].db_hash
+    assert _tree(tmp_path / "par" / games[0]) == built.tree
+    assert built.kit.db_hash == kits[0].db_hash
 
 
 def _mtimes(folder: Path) -> dict[str, int]:
     return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
-def test_unchanged_kit_is_kept_and_force_rebuilds_the_same_bytes(shipped_db: Path, tmp_path: Path) -> None:
-    [game] = _small_games(shipped_db, 1)
-    out = tmp_path / "out"
-    [first] = kit.build(shipped_db, [game], out, FAST)
+def test_unchanged_kit_is_kept_and_force_rebuilds_the_same_bytes(built: BuiltKit, tmp_path: Path) -> None:
+    game, first, shipped_db = built.game, built.kit, built.db
+    out = _copy_kit(built, tmp_path / "out")
     assert not first.unchanged
     tree, stamps = _tree(out / game), _mtimes(out / game)
     doc = json.loads(tree["manifest.json"])
@@ -137,16 +163,17 @@ def test_unchanged_kit_is_kept_and_force_rebuilds_the_same_bytes(shipped_db: Pat
     [again] = kit.build(shipped_db, [game], out, FAST, progress=lambda g, s: seen.append((g, s)))
     assert again.unchanged and _mtimes(out / game) == stamps  # nothing written
     assert sorted(seen) == sorted((game, s) for s in kit.STEPS)  # a progress bar still completes
-    assert (again.to_dict() | {"unchanged": False}) == first.to_dict()
+    moved = {"unchanged": False, "directory": first.directory}  # the same kit, copied to another folder
+    assert (again.to_dict() | moved) == first.to_dict()
     [forced] = kit.build(shipped_db, [game], out, FAST, force=True)
     assert not forced.unchanged and _mtimes(out / game) != stamps
     assert _tree(out / game) == tree  # a skipped kit is exactly what a full build writes
 
 
-def test_changed_inputs_or_a_damaged_kit_rebuild(shipped_db: Path, tmp_path: Path, run) -> None:
-    [game] = _small_games(shipped_db, 1)
-    out = tmp_path / "out"
-    kit.build(shipped_db, [game], out, FAST)
+def test_changed_inputs_or_a_damaged_kit_rebuild(
+    built: BuiltKit, shipped_db: Path, tmp_path: Path, run
+) -> None:
+    game, out = built.game, _copy_kit(built, tmp_path / "out")
     image = next((out / game / "images").glob("*.png"))
     image.unlink()  # a damaged kit is rebuilt, not trusted
     [k] = kit.build(shipped_db, [game], out, FAST)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pnpforge.render import disk_cache
 from pnpforge.render.code_cache import prune, store
 
 
@@ -36,5 +37,5 @@ def test_store_keeps_its_folder_bounded_and_the_new_entry(tmp_path):
     _entries(tmp_path, 6)
     newest = tmp_path / "new.code"
     store(newest, b"data", keep=6)
-    assert newest.read_bytes() == b"data"
+    assert disk_cache.read(newest) == b"data"
     assert len(list(tmp_path.iterdir())) == 4 and not (tmp_path / "entry-00.code").exists()

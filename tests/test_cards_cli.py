@@ -207,3 +207,31 @@ def test_reads_never_change_the_database_file(run, mini_db, tmp_path):
         (tmp_path / "x.csv").write_text("id,copies\nH-01,3\n", encoding="utf-8")
         assert run("--db", mini_db, *args).exit_code == 0, args
     assert mini_db.read_bytes() == before
+
+
+def test_cli_conventions_json_errors_help_and_a_closed_pipe(run, shipped_db):
+    """--json errors are JSON on stdout; -h is help; an unknown game in search is the usual line."""
+    import json as _json
+
+    r = run("--db", shipped_db, "cards", "show", "enforcer", "NOPE", "--json")
+    assert r.exit_code == 2 and _json.loads(r.stdout) == {"error": "game 'enforcer' has no card 'NOPE'"}
+    r = run("--db", shipped_db, "cards", "search", "nosuch", "type:x")
+    assert r.exit_code == 2 and r.stderr.startswith("Error: unknown game 'nosuch'")
+    assert "╭" not in r.stderr
+    assert run("cards", "show", "-h").exit_code == 0
+
+
+def test_a_closed_stdout_ends_silently(shipped_db):
+    """`pnp db dump | head -1` (more than a pipe holds): no "Broken pipe" once the reader has gone."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        f"{sys.executable} -m pnpforge --db {shipped_db} db dump | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.stdout.count("\n") == 1
+    assert "Broken pipe" not in proc.stderr and "Error" not in proc.stderr

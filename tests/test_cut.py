@@ -7,6 +7,8 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import ezdxf
+import pypdf
 import pypdfium2 as pdfium
 import pytest
 
@@ -36,15 +38,13 @@ def _same(a: Rect, b: dict) -> bool:
 
 
 def _dxf_lines(path: Path) -> list[tuple[float, ...]]:
-    codes = path.read_text().split("\n")
-    pairs = list(zip(codes[0::2], codes[1::2], strict=False))
-    lines, i = [], 0
-    while i < len(pairs):
-        if pairs[i] == ("0", "LINE"):
-            vals = dict(pairs[i + 1 : i + 8])
-            lines.append(tuple(float(vals[k]) for k in ("10", "20", "11", "21")))
-        i += 1
-    return lines
+    """The LINE entities of a cut DXF, read back by ezdxf (what a CAD importer sees)."""
+    doc = ezdxf.readfile(path)
+    return [
+        (e.dxf.start.x, e.dxf.start.y, e.dxf.end.x, e.dxf.end.y)
+        for e in doc.modelspace()
+        if e.dxftype() == "LINE"
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +85,32 @@ def test_dxf_edges_lie_on_the_trim_rectangles(silhouette):
         assert len(on_edge) == 2
 
 
+def test_dxf_is_r2000_in_millimetres_and_audits_clean(silhouette):
+    """R12 has no $INSUNITS: the file is R2000 (AC1015), says millimetres (4), and ezdxf's
+    audit finds nothing to fix; only the CUT layer carries entities."""
+    _, out = silhouette
+    doc = ezdxf.readfile(out / "enforcer-silhouette-letter-01.dxf")
+    assert doc.dxfversion == "AC1015"
+    assert doc.header["$INSUNITS"] == 4
+    assert not doc.audit().has_errors
+    assert {e.dxf.layer for e in doc.modelspace()} == {"CUT"}
+    assert {e.dxftype() for e in doc.modelspace()} == {"LINE", "ARC"}
+
+
+def test_cut_files_and_pdf_are_the_same_bytes_twice_with_the_kits_pdf_info(silhouette, tmp_path):
+    from conftest import SHIPPED_DB
+
+    result, out = silhouette
+    again = cut(
+        open_db(SHIPPED_DB, readonly=True), "enforcer", "silhouette", "letter", str(tmp_path), "obligor"
+    )
+    for f in result.files:
+        assert (out / Path(f).name).read_bytes() == (tmp_path / Path(f).name).read_bytes(), f
+    info = pypdf.PdfReader(again.pdf).metadata
+    assert info["/Creator"] == "pnpforge"
+    assert not info["/CreationDate"].startswith("D:2000")  # dated by the game's latest edit
+
+
 def test_silhouette_marks_sit_at_their_inset_and_print(silhouette):
     result, out = silhouette
     m = machine("silhouette", "letter")
@@ -92,8 +118,10 @@ def test_silhouette_marks_sit_at_their_inset_and_print(silhouette):
     assert m.marks[0] == Rect(10, h - 15, 5, 5)  # the square, top-left
     assert Rect(w - 30, h - 10.5, 20, 0.5) in m.marks  # top-right L
     assert Rect(10, 10, 0.5, 20) in m.marks  # bottom-left L
-    svg_rects = list(ET.parse(out / "enforcer-silhouette-letter-01.svg").getroot().iter(SVG + "rect"))
-    assert (float(svg_rects[0].get("x")), float(svg_rects[0].get("y"))) == (10.0, 10.0)
+    # the marks print on the sheet only: a cut file holds nothing a machine must not cut
+    svg_root = ET.parse(out / "enforcer-silhouette-letter-01.svg").getroot()
+    assert not list(svg_root.iter(SVG + "rect"))
+    assert {el.tag for el in svg_root.iter()} == {SVG + "svg", SVG + "g", SVG + "path"}
     doc = pdfium.PdfDocument(result.pdf)
     img = doc[0].render(scale=150 / 72).to_pil().convert("L")
     k = 150 / 25.4

@@ -161,7 +161,9 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
             assert c.provenance == "rulebook" and c.source.startswith("处置卡效果"), c.id
             assert {"cost", "region", "points", "copies", "name"} <= set(c.provisional_fields), c.id
         elif c.type == "currency" and c.fields["currency"] != "CRYPTO":
-            assert c.provenance == "provisional", c.id
+            # the currency is the rulebook's (货币卡: 欧元，日元或美元); value, dirty and copies are ours
+            assert c.provenance == "rulebook" and not c.is_value_provisional("currency"), c.id
+            assert {"value", "dirty", "copies"} <= set(c.provisional_fields), c.id
         elif c.type == "action":
             assert c.provenance == "provisional" or "copies" in c.provisional_fields, c.id
         if c.provenance == "rulebook":

@@ -185,9 +185,18 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
             assert c.source.strip(), c.id
         if c.type == "execution" and c.provenance == "rulebook":
             assert "copies" in c.provisional_fields, f"{c.id}: copies are designed"
-    designed_cards = ("查封車輛", "查封精品", "分期繳納", "關懷訪視")
+    designed_cards = ("分期繳納", "關懷訪視")
     for name in designed_cards:
         assert by_name(cards, "execution", name).provenance == "provisional"
+    # Named by the rulebook as obligors' weaknesses: name and 查封 family are its, the rest ours.
+    for name in ("查封車輛", "查封精品"):
+        c = by_name(cards, "execution", name)
+        assert c.provenance == "rulebook" and {"power", "effect", "copies"} <= set(c.provisional_fields)
+        assert not c.is_value_provisional("family") and not c.is_value_provisional("name")
+    # Our readings, marked (issue 24, item 3).
+    assert cards["OF-ace"].is_value_provisional("family")
+    assert {"weakness", "text"} <= set(cards["OB-16"].provisional_fields)
+    assert cards["EX-exit-ban"].is_value_provisional("name")
     for name in ("談判達人", "金牌執行官", "菜鳥執行官"):
         assert "ability" in by_name(cards, "officer", name).provisional_fields
     for name in ("異議駁回", "查封錯誤", "限制錯誤", "程序違法"):

@@ -117,13 +117,34 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
             continue
         designed = {"copies", "text"} | {k for k, v in c.fields.items() if v != []}
         if c.type == "defence":
-            designed -= {"phase", "effect"}
+            designed -= {"phase", "effect", "text"}  # the effect text is the rulebook's (卡片效果)
             if c.fields["effect"] == "deep_security":
                 designed.discard("defence")
             if c.id in attested:
                 designed.discard("colour")
         missing = designed - set(c.provisional_fields)
         assert not missing, f"{c.id}: designed value(s) {sorted(missing)} not marked provisional"
+
+
+def test_defence_text_is_the_rulebooks_effect_and_read_phases_are_marked(cards):
+    """卡片效果 gives every defence effect (l.287-348): the text carries no designed colour prefix
+    and is not provisional; D-01 and D-03 print II, so their phase I is our reading (provisional)."""
+    for c in cards.values():
+        if c.type != "defence":
+            continue
+        assert not c.text.startswith("["), c.id
+        assert not c.is_value_provisional("text"), c.id
+        read_phase = c.fields["effect"] in ("thin_provision", "solid_state_cache")
+        assert c.is_value_provisional("phase") == read_phase, c.id
+
+
+def test_server_text_agrees_with_its_hole_icons(cards):
+    """The printed hole list matches the hole icons (S-14 once said 藍、紅 beside holes B, G)."""
+    names = {"R": "紅", "Y": "黃", "G": "綠", "B": "藍"}
+    for c in cards.values():
+        if c.type == "server":
+            holes = "、".join(names[h] for h in c.fields["holes"])
+            assert f"漏洞：{holes}；" in c.text, c.id
 
 
 def test_designed_sizes_and_counts_are_provisional(db):

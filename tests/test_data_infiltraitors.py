@@ -146,7 +146,12 @@ def test_no_provisional_value_behind_provenance_rulebook(db, cards):
             # "4 種花色" without saying which: the choice is ours ("全部" needs none)
             assert "suits" in c.provisional_fields, c.id
     assert "suits" not in cards["T1"].provisional_fields  # T1 names its three suits
-    assert "suits" not in cards["M05"].provisional_fields  # 全部: all five
+    # 全部: all five, but the names 藍 and 綠 (icons in the rulebook) are ours: provisional too
+    assert "suits" in cards["M05"].provisional_fields
+    assert {"suspects", "bullets"} <= set(cards["T1"].provisional_fields)  # a 3-player example
+    assert "effect" in cards["M11"].provisional_fields  # 「不可交換信息」 read as no talking
+    for mid in ("M08", "M11"):
+        assert "指認板塊" in cards[mid].notes  # 4 pointer tiles for up to 5 agents: recorded
     assert {"effect", "text"} <= set(cards["M19"].provisional_fields)  # OCR placed it under M20
     assert "M19" in cards["M20"].notes or "任務十九" in cards["M20"].notes
     for t in repo.card_types(db, SLUG):

@@ -150,20 +150,20 @@ def test_raw_sql_changes_and_deletions_are_found(tmp_path):
 
 def test_the_edition_travels_with_a_game_bundle(tmp_path):
     db = open_db(shipped_copy(tmp_path))
-    edit.set_card(db, "hackers", "D-01R", {"phase": "II"})
+    edit.set_card(db, "hackers", "D-02R", {"phase": "III"})
     data = bundle.export(db, "hackers")
-    assert any(e["card"] == "D-01R" and e["snapshot"]["fields"]["phase"] == "I" for e in data["edition"])
+    assert any(e["card"] == "D-02R" and e["snapshot"]["fields"]["phase"] == "IV" for e in data["edition"])
     target = tmp_path / "hackers.json"
     target.write_text(bundle.dumps(data), encoding="utf-8")
     other = open_db(tmp_path / "other.db", create=True)
     edit.import_game(other, target)
     assert [(d.card, d.edition, d.current) for d in edition_differences(other, "hackers")] == [
-        ("D-01R", "I", "II")
+        ("D-02R", "IV", "III")
     ]
     data.pop("edition")  # a bundle without an edition does not wipe the replaced game's
     target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     edit.import_game(other, target, replace=True)
-    assert [d.card for d in edition_differences(other, "hackers")] == ["D-01R"]
+    assert [d.card for d in edition_differences(other, "hackers")] == ["D-02R"]
 
 
 def test_history_shows_the_reason_of_a_correction(tmp_path):

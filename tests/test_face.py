@@ -206,6 +206,18 @@ def test_back_shows_title_and_is_mirror_symmetric_outside_its_text(db, renderers
         assert max(extrema) < 60, slug
 
 
+def test_back_titles_break_between_languages_never_inside_one(db, renderers) -> None:
+    """ "駭客聯盟 League of Hackers" is one line or one line per language: the English words stay
+    together (they once wrapped as "League of" / "Hackers")."""
+    for slug, r in renderers.items():
+        for t in repo.card_types(db, slug):
+            title = t.back.get("title") or ""
+            lines = [ln.strip() for ln in pdf_text(one_card_pdf(r, back=t.slug)).splitlines() if ln.strip()]
+            latin = re.findall(r"[A-Za-z][A-Za-z ]*[A-Za-z]", title)
+            for words in latin:
+                assert words in lines or any(words in ln for ln in lines), (slug, t.slug, lines)
+
+
 def test_back_band_and_footer_are_layout_options(db, renderers, tmp_path: Path) -> None:
     """A designer moves the back's band and resizes its footer in the layout, not in Python."""
     from pnpforge.render import layout as L

@@ -229,3 +229,23 @@ def test_without_a_terminal_the_title_is_required(tmp_path: Path, run, monkeypat
     monkeypatch.setattr(new, "is_tty", lambda: False)
     res = run("--db", db, "game", "new", "quiet")
     assert res.exit_code != 0 and "--title is required" in res.output + res.stderr
+
+
+def test_new_games_summary_says_each_thing_once(new_game: Path, run, tmp_path: Path) -> None:
+    """One Components heading, no empty Time, no 'hero · hero', and a footnote that the values
+    are the designer's (there is no rulebook)."""
+    r = run("--db", new_game, "rules", "heroes", "--format", "md", "-o", "-")
+    assert r.exit_code == 0, r.stderr
+    md = r.stdout
+    assert md.count("## Components") == 1
+    assert "**Time**" not in md
+    assert not any(f"{w} · {w}" in md for w in ("hero", "monster"))
+    assert "designed by pnpforge" not in md and "rulebook" not in md
+    other = tmp_path / "other.db"
+    run("--db", other, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text("name;type;copies\nA;ship;2\nB;ship;1\n", encoding="utf-8")
+    assert run("--db", other, "game", "new", "sky", "--title", "Sky", "--from", sheet).exit_code == 0
+    md = run("--db", other, "rules", "sky", "--format", "md", "-o", "-").stdout
+    assert "| ship | 3 |" in md  # the ';' sheet was read by column
+    assert "designer's value" in md and "standard sizes chosen by pnpforge" in md

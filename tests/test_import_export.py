@@ -252,3 +252,42 @@ def test_size_and_row_limits_are_clear(run, tmp_path, mini_db, monkeypatch):
     monkeypatch.setattr(cardio, "MAX_IMPORT_BYTES", 10)
     r = run("--db", mini_db, "import", "mini", src)
     assert r.exit_code != 0 and "split it" in r.stderr
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"])
+def test_semicolon_and_tab_separated_csv_import(run, tmp_path, shipped_db, delimiter):
+    """Spreadsheets in many locales save ';'-separated CSV (and some tools tabs): the delimiter is
+    read from the header, and an edited value becomes the designer's."""
+    import csv
+
+    plain = tmp_path / "e.csv"
+    run("--db", shipped_db, "export", "enforcer", "-o", plain)
+    rows = list(csv.reader(plain.open(encoding="utf-8", newline="")))
+    col = rows[0].index("difficulty")
+    row = next(r for r in rows if r[0] == "OB-02")
+    row[col] = str(int(row[col]) + 1)
+    edited = tmp_path / "e2.csv"
+    with edited.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, delimiter=delimiter).writerows(rows)
+    r = run("--db", shipped_db, "import", "enforcer", edited)
+    assert r.exit_code == 0, r.stderr
+    assert "updated 1" in r.stdout
+    card = repo.get_card(open_db(shipped_db), "enforcer", "OB-02")
+    assert card.is_value_provisional("difficulty")
+    # the same sheet again: nothing changes, and the designer's mark stays
+    r = run("--db", shipped_db, "import", "enforcer", edited)
+    assert r.exit_code == 0 and "updated 0" in r.stdout, r.stdout
+    assert repo.get_card(open_db(shipped_db), "enforcer", "OB-02").provisional_fields == ["difficulty"]
+
+
+@pytest.mark.parametrize("target", ["self", "other"])
+def test_an_export_never_replaces_a_database(run, tmp_path, mini_db, target):
+    """`pnp export GAME -o cards.db` must not turn a card database into a CSV (the one or another)."""
+    victim = mini_db if target == "self" else tmp_path / "other.db"
+    if target == "other":
+        victim.write_bytes(mini_db.read_bytes())
+    before = victim.read_bytes()
+    res = run("--db", mini_db, "export", "mini", "-o", victim)
+    assert res.exit_code != 0 and "SQLite database" in res.output, res.output
+    assert victim.read_bytes() == before
+    assert repo.list_cards(open_db(mini_db), "mini")  # still a card database

@@ -104,6 +104,23 @@ def test_wrong_value_types(tmp_path: Path) -> None:
     assert "'reddish' is not a colour" in msg and "palette name" in msg
 
 
+@pytest.mark.parametrize(
+    ("setting", "fragment"),
+    [
+        ("size = 1e9", "option 'size' must be a size above 0 pt and at most"),
+        ("size = nan", "option 'size' must be a finite number"),
+        ("size = 0", "option 'size' must be a size above 0 pt"),
+        ("padding = 1e9", "option 'padding' must be from 0 to 400 mm"),
+    ],
+)
+def test_sizes_are_bounded_by_the_card(tmp_path: Path, setting: str, fragment: str) -> None:
+    """A size no card can hold is a typo: refused on load, never handed to the text fitter."""
+    path = write(tmp_path / "g", "t", TEXT_REGION + setting + "\n")
+    with pytest.raises(L.LayoutError) as e:
+        L.load_layout(path, tmp_path)
+    assert fragment in str(e.value)
+
+
 def test_template_syntax_error_is_reported_on_load(tmp_path: Path) -> None:
     path = write(tmp_path / "g", "t", TEXT_REGION.replace("{{ card.name }}", "{{ card.name }"))
     with pytest.raises(L.LayoutError, match="option 'text': template error"):

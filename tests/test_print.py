@@ -651,3 +651,15 @@ def font_embed_stores() -> list:
     from pnpforge.render import fonts
 
     return list(fonts._stores.values())
+
+
+def test_warnings_say_where(run, shipped_db, tmp_path):
+    """Zero-copy cards are named with their game; text shrunk below the warn size is one line per
+    region naming its cards and the smallest size."""
+    r = run("--db", shipped_db, "print", "accusation", "-o", tmp_path / "a.pdf")
+    assert r.exit_code == 0, r.stderr
+    assert "accusation: 1 card(s) with 0 copies not printed: ext01" in r.stderr
+    r = run("--db", shipped_db, "print", "dirty-money", "--type", "placement", "-o", tmp_path / "d.pdf")
+    shrunk = [ln for ln in r.stderr.splitlines() if "text shrunk below 6 pt" in ln]
+    assert len(shrunk) == 1 and "region 'subtitle'" in shrunk[0] and "(dirty-money/placement)" in shrunk[0]
+    assert "smallest 4.25 pt" in shrunk[0] and "EU-ACC-2" in shrunk[0]

@@ -56,7 +56,7 @@ def test_unknown_effects_are_reported(shipped_db):
 def test_bad_card_data_and_options_are_clear_errors(shipped_db):
     db = open_db(shipped_db)
     with pytest.raises(
-        PnpError, match="enforcer: unknown option 'speed' \\(allowed: max_steps, max_turns\\)"
+        PnpError, match="enforcer: unknown option 'speed' \\(allowed: auction_power, max_steps, max_turns\\)"
     ):
         make_rules(db, {"speed": 1})
     card = repo.get_card(db, "enforcer", "PEN")

@@ -163,6 +163,19 @@ def test_rgb_to_cmyk_limits_total_ink_and_keeps_greys_in_black():
     assert 100 * (c + m + y + k) <= 240 + 1e-6 and k == 0.5
 
 
+def test_dark_ui_colours_print_as_black_not_grey():
+    """A dark neutral (card text #1a1a1a) is solid K only; a near-black with a hue (the hackers
+    badge #15202b) is a rich black, K 100 % over an underlay keeping its hue, within 240 %."""
+
+    def hex_rgb(h: str) -> tuple[float, float, float]:
+        return tuple(int(h[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+    assert rgb_to_cmyk(*hex_rgb("#1a1a1a")) == (0, 0, 0, 1)
+    c, m, y, k = rgb_to_cmyk(*hex_rgb("#15202b"))
+    assert k == 1 and c > m > y >= 0.25 and 100 * (c + m + y + k) <= 240
+    assert rgb_to_cmyk(*hex_rgb("#333333")) == (0, 0, 0, 0.8)  # a dark grey stays a grey
+
+
 @given(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1))
 def test_total_ink_never_passes_the_limit(r, g, b):
     cmyk = rgb_to_cmyk(r, g, b, 240.0)

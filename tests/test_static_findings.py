@@ -146,3 +146,21 @@ def test_a_constraint_broken_with_raw_sql_is_a_finding(tmp_path):
 def test_unknown_game_is_a_user_error(tmp_path):
     with pytest.raises(PnpError, match="unknown game 'nope'"):
         static_findings(open_db(shipped_copy(tmp_path)), "nope")
+
+
+def test_composition_rules_come_in_tree_order():
+    """Each rule is followed by its own sub-counts: the hackers defence designs sit under the
+    defence row, never under the server row that was stored before them."""
+    from conftest import SHIPPED_DB
+    from pnpforge.validate import composition
+
+    rows = composition(open_db(SHIPPED_DB, readonly=True), "hackers")
+    seen: set[str] = set()
+    current_root = None
+    for r in rows:
+        if r.parent is None:
+            current_root = r.rule
+        else:
+            assert r.parent in seen and r.parent == current_root, (r.rule, r.parent, current_root)
+        seen.add(r.rule)
+    assert [r.rule for r in rows][:2] == ["defence", "defence-D-01"]

@@ -10,6 +10,7 @@ import pytest
 
 from pnpforge.docs import context, counts, markup, summary
 from pnpforge.errors import PnpError
+from pnpforge.render.text_atoms import NO_START
 from pnpforge.resources import shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -217,6 +218,9 @@ def test_pdf_fonts_text_pages_and_footer(shipped_db: Path, tmp_path: Path, paper
         expect = summary.PAPERS_MM[paper]
         assert abs(float(box.width) - expect[0] * summary.MM) < 0.5
         assert _chars_outside(res.path, 8 * summary.MM) == []
+        # the card faces' line-breaking rules: no line starts with closing punctuation
+        starts = [ln.lstrip()[:1] for p in reader.pages for ln in p.extract_text().splitlines() if ln.strip()]
+        assert not set(starts) & set(NO_START), (game, sorted(set(starts) & set(NO_START)))
 
 
 def test_pdf_is_deterministic_and_dated_from_the_cards(shipped_db: Path, tmp_path: Path) -> None:

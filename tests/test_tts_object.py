@@ -34,10 +34,14 @@ def test_saved_object_loads_with_every_deck_and_count(mini_db, tmp_path):
         assert [o["GMNotes"] for o in deck["ContainedObjects"]] == [c.id for c in expected]
         assert [o["CardID"] for o in deck["ContainedObjects"]] == deck["DeckIDs"]
         sheet = next(d for d in result.decks if d["type"] == slug)
-        custom = deck["CustomDeck"]["1"]
+        (key,) = deck["CustomDeck"]  # one sheet per mini deck
+        custom = deck["CustomDeck"][key]
+        assert {o["CardID"] // 100 for o in deck["ContainedObjects"]} == {int(key)}
         assert (custom["NumWidth"], custom["NumHeight"]) == (sheet["width"], sheet["height"])
         assert (custom["FaceURL"], custom["BackURL"]) == (sheet["file"], sheet["back"])
         assert (out / custom["FaceURL"]).is_file() and (out / custom["BackURL"]).is_file()
+    keys = [k for o in data["ObjectStates"] for k in o["CustomDeck"]]
+    assert len(keys) == len(set(keys)) == len(decks)  # TTS caches a CustomDeck by key: one per sheet
     hero = decks["hero"]["ContainedObjects"][0]
     assert hero["Nickname"] == next(c.name for c in cards if c.id == "H-01")
     assert "攻擊時抽一張牌。" in hero["Description"]

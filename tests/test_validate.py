@@ -108,3 +108,13 @@ def test_required_field(mini_db):
     with pytest.raises(ValidationFailed, match="required field is missing"):
         edit.add_card(db, "mini", "hero", "H-09", {"name": "無名"})
     assert repo.find_card(db, "mini", "H-09") is None
+
+
+def test_a_missing_art_file_is_a_warning_validate_shows(run, shipped_db):
+    """A card naming an art file that is not there prints a placeholder: validate says so,
+    naming the card, without --warnings."""
+    assert run("--db", shipped_db, "cards", "set", "enforcer", "OB-01", "art=art/missing.png").exit_code == 0
+    r = run("--db", shipped_db, "validate", "enforcer")
+    assert r.exit_code == 0
+    line = next(ln for ln in r.stdout.splitlines() if "OB-01" in ln)
+    assert "art" in line and "missing.png not found" in line

@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -113,21 +113,43 @@ def test_headless_watch_rebuilds_after_an_edit_and_stops_on_sigint(mini_db: Path
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=os.environ | {"PYTHONUNBUFFERED": "1"},
     )
+    # The test follows the child's own progress lines, not the clock; the watchdog only keeps a
+    # stuck child from hanging the run (it is killed, its output ends, and the test fails).
+    watchdog = threading.Timer(600, proc.kill)
+    watchdog.start()
+    seen: list[str] = []
+
+    def wait_for(line_start: str) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            seen.append(line)
+            if line.split("] ", 1)[-1].startswith(line_start):
+                return
+        raise AssertionError(
+            f"watch ended before {line_start!r}: {seen} {proc.stderr and proc.stderr.read()}"
+        )
+
     try:
+        wait_for("build 1:")
         proof = out / "mini-proof.png"
-        deadline = time.monotonic() + 60
-        while not proof.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
         first = proof.stat().st_mtime_ns
         set_card(open_db(mini_db), "mini", "S-01", {"name": "寒冰術"})
-        while proof.stat().st_mtime_ns == first and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for("build 2:")
         assert proof.stat().st_mtime_ns != first
-        time.sleep(0.2)
     finally:
         proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
+        rest, stderr = proc.communicate(timeout=600)
+        watchdog.cancel()
+    stdout = "".join(seen) + rest
     assert proc.returncode == 0, stderr
     assert "build 2" in stdout and "stopped after 2 build(s)" in stdout
     assert "Traceback" not in stderr
+
+
+def test_a_misspelt_game_fails_at_once(run, shipped_db):
+    """Like every other command: one line and exit 2, never a watch that polls for nothing."""
+    r = run("--db", shipped_db, "watch", "enforcr", "--no-serve")
+    assert r.exit_code == 2
+    assert "unknown game 'enforcr'" in r.stderr

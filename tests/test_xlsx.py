@@ -81,3 +81,29 @@ def test_not_a_workbook_and_xlsx_to_stdout_are_one_line_errors(mini_db: Path, ru
     assert res.exit_code == 2 and "not a readable XLSX workbook" in res.stderr
     res = run("--db", mini_db, "export", "mini", "--format", "xlsx")
     assert res.exit_code == 2 and "-o FILE.xlsx" in res.stderr
+
+
+def test_enum_columns_carry_drop_downs(shipped_db: Path, run, tmp_path: Path) -> None:
+    """An enum field's allowed values (and provenance's) are an in-cell list in the workbook."""
+    out = tmp_path / "e.xlsx"
+    assert run("--db", shipped_db, "export", "enforcer", "-o", out).exit_code == 0
+    sheet = openpyxl.load_workbook(out)["execution"]
+    header = [c.value for c in sheet[1]]
+    lists = {}
+    for dv in sheet.data_validations.dataValidation:
+        assert dv.type == "list"
+        column = str(dv.sqref).split(":")[0].rstrip("0123456789")
+        lists[header[openpyxl.utils.column_index_from_string(column) - 1]] = dv.formula1.strip('"').split(",")
+    assert lists["family"] == ["一般", "查封", "限制", "扶助", "策略"]
+    assert lists["provenance"] == ["rulebook", "reference", "provisional"]
+
+
+def test_an_exported_workbook_starts_a_new_game_without_honesty_columns_as_fields(
+    shipped_db: Path, run, tmp_path: Path
+) -> None:
+    out = tmp_path / "e.xlsx"
+    run("--db", shipped_db, "export", "hackers", "-o", out)
+    r = run("--db", shipped_db, "game", "new", "copy", "--title", "Copy", "--from", out)
+    assert r.exit_code == 0, r.stderr
+    fields = {f.name for t in repo.card_types(open_db(shipped_db), "copy") for f in t.fields}
+    assert not fields & {"provenance", "provisional_fields", "source"}

@@ -9,7 +9,21 @@ from __future__ import annotations
 import typer
 
 from pnpforge import __version__
-from pnpforge.commands import _common, cards, check, constraints, data, db, docs, new, release, watch
+from pnpforge.commands import (
+    _common,
+    boundary,
+    cards,
+    check,
+    constraints,
+    data,
+    db,
+    declared,
+    docs,
+    new,
+    release,
+    translate,
+    watch,
+)
 from pnpforge.commands import print as print_cmd
 from pnpforge.commands import shop as shop_cmd
 
@@ -17,8 +31,9 @@ app = typer.Typer(
     name="pnp",
     help="pnpforge: card database, print-and-play sheets, player aids and rules checks.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -36,8 +51,12 @@ def root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Show the traceback of an unexpected error (also PNP_DEBUG=1)."
+    ),
 ) -> None:
     """pnpforge: card database, print-and-play sheets, player aids and rules checks."""
+    boundary.set_debug(debug)
     _common.set_db_path(db_path)
     from pnpforge.commands import _fontbar
 
@@ -50,13 +69,16 @@ app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
 constraints.register(app)
+declared.register(app)
 print_cmd.register(app)
 docs.register(app)
 release.register(app)
 new.register(app)
 watch.register(app)
 shop_cmd.register(app)
+translate.register(app)
 
 
 def main() -> None:
-    app()
+    """The `pnp` entry point, inside the one top-level error boundary (commands.boundary)."""
+    boundary.run(app)

@@ -236,7 +236,8 @@ class _GameState:
 
     def all_warnings(self) -> list[str]:
         """Warnings in part order, whatever order the parts finished in (a stable manifest)."""
-        return [w for part in [*PARTS, *EXTRA_PARTS] for w in self.warnings.get(part, [])]
+        seen = [w for part in [*PARTS, *EXTRA_PARTS] for w in self.warnings.get(part, [])]
+        return list(dict.fromkeys(seen))  # print, images and TTS notice the same things: say each once
 
 
 def build(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import json
 import re
 import stat
@@ -122,13 +123,16 @@ def csv_unescape(cell: str) -> str:
     return cell
 
 
-def read_records(path: Path, fmt: str | None = None, encoding: str | None = None) -> Iterator[Record]:
-    """The records of an import file, one at a time (a CSV is never held whole in memory)."""
+def read_records(
+    path: Path, fmt: str | None = None, encoding: str | None = None, allow_private: bool = False
+) -> Iterator[Record]:
+    """The records of an import file, one at a time (a CSV is never held whole in memory);
+    `allow_private` lets a link reach loopback and private addresses (formats.download)."""
     from pnpforge.design import sheets, urlimport
 
     url = urlimport.as_url(path)
     if url:
-        return urlimport.read_records(url, fmt, encoding)
+        return urlimport.read_records(url, fmt, encoding, allow_private)
     path = Path(path)
     fmt = detect_format(path, fmt)
     if fmt == "xlsx":
@@ -190,9 +194,32 @@ def _read_csv_file(path: Path, encoding: str | None) -> Iterator[Record]:
             raise PnpError(f"cannot read {path}: {exc.strerror}") from None
 
 
+DELIMITERS = (",", ";", "\t")
+
+
+def sniff_delimiter(first_line: str, wanted: str) -> str:
+    """The delimiter of a CSV from its header line: the one that yields a `wanted` column.
+
+    Excel and LibreOffice save ';'-separated CSV in many locales (where ',' is the decimal
+    mark), and some tools save tab-separated text as .csv.  Failing a `wanted` column, the
+    delimiter that splits the header into the most cells wins (',' on a tie).
+    """
+    cells: dict[str, list[str]] = {}
+    for d in DELIMITERS:
+        row = next(csv.reader([first_line.rstrip("\r\n")], delimiter=d), [])
+        cells[d] = [c.strip().lstrip("\ufeff") for c in row]
+        if wanted in cells[d]:
+            return d
+    return max(DELIMITERS, key=lambda d: (len(cells[d]), d == ","))
+
+
 def _read_csv(lines: Iterable[str], path: Path) -> Iterator[Record]:
     csv.field_size_limit(MAX_CELL_CHARS)
-    reader = csv.reader(lines, strict=True)
+    it = iter(lines)
+    first = next(it, None)
+    if first is None:
+        raise PnpError(f"{path} is empty")
+    reader = csv.reader(itertools.chain([first], it), delimiter=sniff_delimiter(first, "id"), strict=True)
     try:
         header = next(reader)
     except StopIteration:

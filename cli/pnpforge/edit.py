@@ -24,6 +24,7 @@ from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, coerce, composition_problems
 from pnpforge.validate.edition import apply_edition_rules
+from pnpforge.validate.text_rules import with_generated_text
 from pnpforge.validate.values import id_problem, normalize_name, parse_int
 
 _TEXT_ATTRIBUTES = ("name", "name_en", "text", "flavor", "provenance", "source", "notes", "type")
@@ -122,7 +123,7 @@ def add_card(
         for key, raw in values.items():
             assign(card, ctype, key, raw)
         repo.with_list_defaults(card, ctype)
-        card = apply_edition_rules(None, card, None)
+        card = apply_edition_rules(None, with_generated_text(conn, card), None)
         index.put(card)
         refuse(index.problems(card), f"adding card {card_id}")
         repo.insert_card(conn, card)
@@ -144,7 +145,7 @@ def set_card(
         for key, raw in values.items():
             assign(card, _card_type(index, game, card.type), key, raw)
         repo.with_list_defaults(card, _card_type(index, game, card.type))
-        card = apply_edition_rules(old, card, correction)
+        card = apply_edition_rules(old, with_generated_text(conn, card), correction)
         index.put(card)
         refuse(index.problems(card, type_changed=card.type != old.type), f"editing card {card_id}")
         if card_changes(old.to_dict(), card.to_dict()):

@@ -31,6 +31,7 @@ from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, composition_problems, validate_card
 from pnpforge.validate.edition import apply_edition_rules
+from pnpforge.validate.text_rules import with_generated_text
 from pnpforge.validate.values import id_problem
 
 MAX_PROBLEMS = 200  # listed in a refusal; more are counted
@@ -94,13 +95,14 @@ def import_cards(
     encoding: str | None = None,
     dry_run: bool = False,
     correction: str | None = None,
+    allow_private: bool = False,
 ) -> ImportResult:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written.
 
     For a dry run, pass a database opened with `scratch=True` (an in-memory copy).
     """
     repo.get_game(db, game)  # an unknown game is named before the file is read
-    records = cardio.read_records(path, fmt, encoding)
+    records = cardio.read_records(path, fmt, encoding, allow_private)
     source = urlimport.as_url(path) or path  # a link is named as given, not as a path
     with transaction(db, rollback_only=dry_run) as conn:
         index = load_index(db, game)
@@ -137,7 +139,11 @@ def _stream(
         if card.id in where:
             problems.add(f"{rec.where}: id '{card.id}' appears twice in the file")
             continue
-        card = apply_edition_rules(old, card, correction)
+        card = apply_edition_rules(old, with_generated_text(conn, card), correction)
+        if old is not None and not correction and card.provenance == old.provenance:
+            # a sheet exported before an edit still carries the old marks: re-importing it must
+            # not drop the designer's "my value" mark (only a --correction says it is the rulebook's)
+            card.provisional_fields = sorted(set(card.provisional_fields) | set(old.provisional_fields))
         where[card.id] = rec.where
         if old is not None:
             old_types[card.id] = old.type
@@ -170,7 +176,9 @@ def _card_from_record(
 ) -> tuple[Card, Card | None]:
     values = dict(rec.values)
     raw_id = values.pop("id", "")
-    card_id = (raw_id if isinstance(raw_id, str) else str(raw_id)).strip() if raw_id is not None else ""
+    if raw_id is not None and not isinstance(raw_id, str):  # JSON `"id": true` or 12 is not an id
+        raise PnpError(f"column 'id': {id_problem(raw_id)}")
+    card_id = raw_id.strip() if raw_id is not None else ""
     if not card_id:
         raise PnpError("missing id")
     reason = id_problem(card_id)

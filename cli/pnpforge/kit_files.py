@@ -245,6 +245,8 @@ def _swap(work: Path, final: Path) -> None:
     """Put the new kit in place: old -> aside, new -> final, then delete the old one.
 
     If the second rename fails the old kit is moved back, so `final` is never lost.
+    A kit folder that was a symbolic link is replaced by the new kit and the link
+    removed, never followed: the folder it pointed to is left as it was.
     """
     old: Path | None = None
     if final.exists():
@@ -258,7 +260,7 @@ def _swap(work: Path, final: Path) -> None:
             os.replace(old, final)
         raise
     if old is not None:
-        if old.is_dir():
+        if old.is_dir() and not old.is_symlink():
             shutil.rmtree(old, ignore_errors=True)
-        else:
+        else:  # a file, or a symbolic link that stood for the kit: the link goes, its target stays
             old.unlink(missing_ok=True)

@@ -74,6 +74,10 @@ class Game:
     rulebook: str = ""
     notes: str = ""
 
+    def titles(self, sep: str = " / ") -> str:
+        """'title / title_en', or the title alone when both are the same (a language edition)."""
+        return self.title if self.title_en in ("", self.title) else f"{self.title}{sep}{self.title_en}"
+
 
 @dataclass
 class FieldDef:

@@ -4,8 +4,10 @@ Every file pnpforge writes goes through here: the bytes go to a temporary
 file in the target's own folder and are renamed over the target only when
 complete, so a full disk or a kill leaves the old file (or none), never half
 of a new one.  A target that exists and is not a regular file (a device, a
-FIFO, a folder) is refused: `-o /dev/sda` must not be replaced.  File names
-made from card ids are confined to their output folder.
+FIFO, a folder) is refused: `-o /dev/sda` must not be replaced, and neither is
+a SQLite database (`pnp export GAME -o cards.db` must not turn the card
+database into a CSV).  File names made from card ids are confined to their
+output folder.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import BinaryIO
 from pnpforge.errors import PnpError
 
 STAGING_PREFIX = ".pnp-tmp-"
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 
 
 def os_problem(path: Path | str, exc: OSError) -> PnpError:
@@ -45,6 +48,17 @@ def check_target(path: Path) -> None:
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a device or pipe)"
         raise PnpError(f"cannot write {path}: it is {kind}; name a file")
+    if st is not None and _is_sqlite(path):
+        raise PnpError(f"cannot write {path}: it is a SQLite database (a card database?); name another file")
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether the file starts with SQLite's header: no output of pnpforge ever replaces a database."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False  # unreadable: the write itself will say why
 
 
 @contextlib.contextmanager
@@ -146,8 +160,11 @@ def remove_stale_staging(root: Path, prefix: str) -> list[Path]:
         if owner.isdigit():
             if process_alive(int(owner)):
                 continue
-        elif time.time() - path.stat().st_mtime < STALE_SECONDS:
+        elif time.time() - path.lstat().st_mtime < STALE_SECONDS:
             continue
-        shutil.rmtree(path, ignore_errors=True)
+        if path.is_symlink():  # a link left by an older build: remove it, never what it names
+            path.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
         removed.append(path)
     return removed

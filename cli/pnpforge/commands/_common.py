@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import sqlite3
 import sys
@@ -10,11 +11,22 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import click
 import typer
 
 from pnpforge.errors import PnpError
 
 _state: dict[str, Any] = {"db": None}
+
+
+LANG = typer.Option(
+    None,
+    "--lang",
+    "-l",
+    metavar="LANG",
+    help="Print in this language (en, …) from the game's translations, into output/GAME-LANG/ "
+    "(default: the game's own language).",
+)
 
 
 def set_db_path(path: str | None) -> None:
@@ -50,7 +62,21 @@ def handled() -> Iterator[None]:
             raise  # a mistake in pnpforge's own SQL: keep the traceback
         _fail(describe_error(resolve_path(_state["db"]), exc), 2)
     except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise  # stdout closed by the reader (`pnp games | head`): Typer ends silently
         _fail(os_error_message(exc), 2)
+
+
+@contextlib.contextmanager
+def in_language(games: list[str], lang: str | None) -> Iterator[tuple[Any, list[str]]]:
+    """(database, slugs) to print `games` in `lang`: the original database, or a language
+    edition (pnpforge.lang.edition) that lives for the block; its warnings go to stderr."""
+    from pnpforge.lang.edition import language_db
+
+    with language_db(open_db(readonly=True), games, lang) as (db, slugs, warnings):
+        for w in warnings:
+            typer.echo(f"Warning: {w}", err=True)
+        yield db, slugs
 
 
 def os_error_message(exc: OSError) -> str:
@@ -63,7 +89,12 @@ def os_error_message(exc: OSError) -> str:
 
 
 def _fail(message: str, code: int) -> None:
-    typer.echo(f"Error: {message}", err=True)
+    """One error line on stderr; with the command's --json, `{"error": ...}` on stdout instead."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.params.get("as_json"):
+        echo_json({"error": message})
+    else:
+        typer.echo(f"Error: {message}", err=True)
     raise typer.Exit(code) from None
 
 

@@ -1,4 +1,5 @@
-"""A progress bar on stderr while fonts are converted (first run, or new characters).
+"""Progress bars on stderr: fonts being converted (first run, or new characters), and long
+renders (images, TTS sheets, shop files; pnpforge.progress).
 
 The render layer only reports, as records of the `pnpforge.fonts` logger
 (render.fonts.progress_log); this is where they reach the terminal.  The user
@@ -39,10 +40,28 @@ class _FontBar(logging.Handler):
         err.flush()
 
 
+class _WorkBar(logging.Handler):
+    """Draws `task [#####-----] done/total` for pnpforge.progress reports, on a terminal only."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        task, done, total = (getattr(record, key, None) for key in ("task", "done", "total"))
+        err = sys.stderr
+        if not isinstance(done, int) or not isinstance(total, int) or total <= 0 or not err.isatty():
+            return
+        filled = _WIDTH * done // total
+        end = "\n" if done >= total else ""
+        err.write(f"\r  {task} [{'#' * filled}{'-' * (_WIDTH - filled)}] {done}/{total}{end}")
+        err.flush()
+
+
 def install() -> None:
-    """Send font conversion progress to stderr for this process (once, however often called)."""
-    log = logging.getLogger(_LOGGER)
-    if not any(isinstance(h, _FontBar) for h in log.handlers):
-        log.addHandler(_FontBar())
-        log.setLevel(logging.INFO)
-        log.propagate = False
+    """Send font conversion and render progress to stderr for this process (once, however often)."""
+    for name, kind in ((_LOGGER, _FontBar), ("pnpforge.progress", _WorkBar)):
+        log = logging.getLogger(name)
+        if not any(isinstance(h, kind) for h in log.handlers):
+            log.addHandler(kind())
+            log.setLevel(logging.INFO)
+            log.propagate = False

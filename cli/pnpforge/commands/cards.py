@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pnpforge.commands._common import CORRECTION, echo_json, echo_problems, handled, open_db, table
+from pnpforge.errors import PnpError
 
 app = typer.Typer(help="Query and edit the cards of a game.", no_args_is_help=True)
 
@@ -116,9 +117,13 @@ def show_cmd(
         def mark(name: str) -> str:
             return "  (provisional)" if card.is_value_provisional(name) else ""
 
+        game_language = repo.get_game(db, game).language
+        sep = "、" if game_language.startswith(("zh", "ja")) else ", "  # the game's own list separator
+        english = f"  ({card.name_en})" if card.name_en and card.name_en != card.name else ""
+        type_names = ctype.name if ctype.name_en in ("", ctype.name) else f"{ctype.name} / {ctype.name_en}"
         lines = [
-            f"{card.id}  {card.name}  ({card.name_en})",
-            f"type: {ctype.slug} ({ctype.name} / {ctype.name_en}, "
+            f"{card.id}  {card.name}{english}",
+            f"type: {ctype.slug} ({type_names}, "
             f"{ctype.width_mm:g}×{ctype.height_mm:g} mm"
             f"{', size provisional' if ctype.size_provisional else ''})",
             f"copies: {card.copies}{mark('copies')}",
@@ -126,8 +131,8 @@ def show_cmd(
         for fd in ctype.fields:
             if fd.name in card.fields:
                 v = card.fields[fd.name]
-                v = "、".join(map(str, v)) if isinstance(v, list) else v
-                label = f"{fd.name} ({fd.label})" if fd.label else fd.name
+                v = sep.join(map(str, v)) if isinstance(v, list) else v
+                label = f"{fd.name} ({fd.label})" if fd.label and fd.label != fd.name else fd.name
                 lines.append(f"{label}: {v}{mark(fd.name)}")
         if card.text:
             lines.append(f"text{mark('text')}: {card.text}")
@@ -161,8 +166,8 @@ def search_cmd(
         slugs = {g.slug for g in repo.list_games(db)}
         game = args[0] if len(args) > 1 and args[0] in slugs else None
         if len(args) > 1 and game is None:
-            raise typer.BadParameter(
-                f"unknown game '{args[0]}' (games: {', '.join(sorted(slugs))}); "
+            raise PnpError(
+                f"unknown game '{args[0]}' (games in this database: {', '.join(sorted(slugs))}); "
                 f"quote the query if it has spaces"
             )
         text = " ".join(args[1:] if game else args)

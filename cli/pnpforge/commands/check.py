@@ -83,6 +83,14 @@ def check_cmd(
         help="Also fail on warnings: strict findings, never-used cards, never-won scenarios.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report (or the error) as JSON."),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Also report missing and stale LANG translations (errors with --strict) and glossary "
+        "terms a translation does not use.",
+    ),
 ) -> None:
     """Check a deck statically and play sample games by the rules; exit 1 on any failure."""
     from pnpforge.rules.check import CheckOptions, replay_args, run_check
@@ -98,6 +106,8 @@ def check_cmd(
             raise typer.Exit(0 if res.completed else 1)
         with typer.progressbar(length=games, label=f"checking {game}", file=sys.stderr, show_pos=True) as bar:
             report = run_check(path, game, opts, progress=bar.update)
+        if lang is not None:
+            _add_language(report, game, lang, strict)
         sim = report["simulation"]
         if sim and "failures" in sim:
             for entry in sim["failures"]:
@@ -161,12 +171,43 @@ def _print_static(report: dict[str, Any]) -> None:
     ]
     if rows:
         typer.echo(table(["composition", "expected", "actual", "", ""], rows, max_col=50))
+    _print_examples(report.get("examples", []))
     findings = report["findings"]
     for f in findings:
         label = "ERROR" if f["severity"] == "error" or report["strict"] else "warning"
         typer.echo(f"  {label} {f['kind']}: {f['message']}")
     if not findings:
         typer.echo("  no findings: cards valid, composition and constraints hold")
+    counts = report.get("declared")
+    if counts:
+        typer.echo(
+            f"  declared checks: {counts['constraints']} constraints, {counts['consistency']} consistency, "
+            f"{counts['text_rules']} text rules, {counts['examples']} worked examples"
+        )
+
+
+def _print_examples(examples: list[dict[str, Any]]) -> None:
+    """The rulebook's worked examples: what the rulebook gives, what the cards give now."""
+    rows = []
+    for e in examples:
+        keys = e["expected"] or {}
+        status = "FAIL" if not e["ok"] else "ok"
+        note = e["error"]
+        differs = [k for k, v in keys.items() if e["default"] is not None and e["default"].get(k) != v]
+        if e["ok"] and differs:
+            default = ", ".join(f"{k} {e['default'].get(k)}" for k in differs)
+            note = f"engine default: {default}" + (" (conflict recorded)" if e["conflict"] else "")
+        rows.append(
+            [
+                e["label"],
+                ", ".join(f"{k} {v}" for k, v in keys.items()),
+                ", ".join(f"{k} {e['actual'].get(k, '?')}" for k in keys),
+                status,
+                note,
+            ]
+        )
+    if rows:
+        typer.echo(table(["worked example", "rulebook", "now", "", ""], rows, max_col=40))
 
 
 MIN_GAMES_FOR_CARD_RATE = 5  # fewer games say nothing about a card's effect on winning
@@ -245,6 +286,22 @@ def _print_simulation(sim: dict[str, Any]) -> None:
         _print_cards(sim)
     if sim["example_replay"]:
         typer.echo(f"replay a game: {sim['example_replay']}")
+
+
+def _add_language(report: dict[str, Any], game: str, lang: str, strict: bool) -> None:
+    """Translation findings (pnpforge.lang.status) join the report's errors and warnings."""
+    from pnpforge.commands._common import open_db
+    from pnpforge.lang.status import problems
+
+    found = problems(open_db(readonly=True), game, lang, strict=strict)
+    report["translations"] = [p.to_dict() | {"severity": p.severity} for p in found]
+    for p in found:
+        where = "/".join(x for x in (p.card, p.field) if x)
+        (report["errors"] if p.severity == "error" else report["warnings"]).append(
+            f"translation: {where}: {p.message}"
+        )
+    if any(p.severity == "error" for p in found):
+        report["ok"] = False
 
 
 def _print_report(report: dict[str, Any]) -> None:

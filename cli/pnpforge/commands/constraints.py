@@ -47,7 +47,12 @@ def list_cmd(
 def add_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     constraint_id: str = typer.Argument(..., metavar="ID", help="Constraint id (letters, digits, . _ -)."),
-    kind: str = typer.Option(..., "--kind", help="unique, each_value, values, distinct, group_count, refs."),
+    kind: str = typer.Option(
+        ...,
+        "--kind",
+        help="unique, each_value, values, distinct, group_count, refs; consistency kinds: monotone, "
+        "distinct_items, distinct_abilities.",
+    ),
     params: str = typer.Option(
         ..., "--params", help='Parameters as JSON, e.g. \'{"fields": ["suit", "number"]}\'.'
     ),

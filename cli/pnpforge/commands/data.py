@@ -79,6 +79,16 @@ def validate_cmd(
     warnings: bool = typer.Option(
         False, "--warnings", "-w", help="List every warning, not only their count."
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Also report missing and stale LANG translations and glossary terms they do not use.",
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", help="With --lang: a missing or stale translation is an error."
+    ),
 ) -> None:
     """Validate cards, references and composition; exit 1 when there are errors."""
     from pnpforge.store import repo
@@ -88,6 +98,11 @@ def validate_cmd(
         db = open_db(readonly=True)
         slugs = [game] if game else [g.slug for g in repo.list_games(db)]
         problems = [p for s in slugs for p in validate_game(db, s)]
+        if lang is not None:
+            from pnpforge.lang.status import problems as language_problems
+
+            slugs = [s for s in slugs if repo.get_game(db, s).language != lang]
+            problems += [p for s in slugs for p in language_problems(db, s, lang, strict=strict)]
         errors = [p for p in problems if p.severity == ERROR]
         warns = [p for p in problems if p.severity != ERROR]
         if as_json:
@@ -98,7 +113,8 @@ def validate_cmd(
                 n = sum(c.copies for c in repo.list_cards(db, s, strict=False) if type(c.copies) is int)
                 rows.append([s, n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)])
             typer.echo(table(["game", "cards", "errors", "warnings"], rows))
-            shown = errors + (warns if warnings else [])
+            # a missing art file is shown always; provisional values only with --warnings
+            shown = errors + (warns if warnings else [p for p in warns if p.field == "art"])
             if shown:
                 typer.echo("")
                 typer.echo(
@@ -108,7 +124,7 @@ def validate_cmd(
                         max_col=70,
                     )
                 )
-            if warns and not warnings:
+            if len(shown) < len(errors) + len(warns):
                 typer.echo(
                     f"{len(warns)} warnings (provisional values and the like): "
                     f"pnp validate --warnings lists them"
@@ -129,13 +145,20 @@ def import_cmd(
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
     correction: str | None = CORRECTION,
+    allow_private_network: bool = typer.Option(
+        False,
+        "--allow-private-network",
+        help="Let a link reach this machine, link-local or private addresses (refused by default).",
+    ),
 ) -> None:
     """Upsert cards by id from CSV or JSON; one bad row and nothing is written."""
     from pnpforge import importer
 
     with handled():
         db = open_db(scratch=dry_run)  # a dry run imports into a private copy and rolls back
-        result = importer.import_cards(db, game, file, fmt, encoding, dry_run, correction=correction)
+        result = importer.import_cards(
+            db, game, file, fmt, encoding, dry_run, correction=correction, allow_private=allow_private_network
+        )
         for ch in result.changes:
             if ch.op == "add":
                 typer.echo(f"+ {ch.id}")

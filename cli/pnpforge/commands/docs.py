@@ -16,6 +16,7 @@ from pnpforge.commands._common import (
     BLEED,
     FLIP,
     GAP,
+    LANG,
     MARKS,
     OFFSET,
     PAPER,
@@ -23,6 +24,7 @@ from pnpforge.commands._common import (
     echo_json,
     echo_sheet_footer,
     handled,
+    in_language,
     open_db,
 )
 
@@ -68,6 +70,7 @@ def helpers_cmd(
         None, "-o", "--output", metavar="PATH", help="PDF file or directory (default output/GAME/)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the aids and the sheet manifest as JSON."),
+    lang: str | None = LANG,
 ) -> None:
     """Player-aid cards (help text: _HELPERS_HELP)."""
     from pnpforge.docs.helpers import print_helpers
@@ -84,7 +87,8 @@ def helpers_cmd(
             offset=parse_offset(offset),
             output=output,
         ).validate()
-        manifest, hs = print_helpers(open_db(readonly=True), game, opts, players=players, one_each=one_each)
+        with in_language([game], lang) as (db, slugs):
+            manifest, hs = print_helpers(db, slugs[0], opts, players=players, one_each=one_each)
     aids = [
         {
             "id": a.spec.id,
@@ -121,18 +125,18 @@ def rules_cmd(
     output: str | None = typer.Option(
         None, "-o", "--output", metavar="PATH", help="File, directory, or - for standard output (md)."
     ),
+    lang: str | None = LANG,
 ) -> None:
     """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""  # noqa: E501
     from pnpforge.docs import summary
 
-    with handled():
-        db = open_db(readonly=True)
+    with handled(), in_language([game], lang) as (db, slugs):
         if output == "-":
             if fmt != "md":
                 raise typer.BadParameter("only --format md can go to standard output", param_hint="-o")
-            sys.stdout.write(summary.summary_markdown(db, game))
+            sys.stdout.write(summary.summary_markdown(db, slugs[0]))
             return
-        res = summary.write_summary(db, game, fmt=fmt, paper=paper, output=output)
+        res = summary.write_summary(db, slugs[0], fmt=fmt, paper=paper, output=output)
     pages = f", {res.pages} pages" if res.pages else ""
     typer.echo(f"Wrote {res.path} ({res.bytes:,} bytes{pages})")
     for w in res.warnings:
@@ -172,11 +176,14 @@ def build_cmd(
         True, "--progress/--no-progress", help="Show a progress bar on standard error."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the kits as JSON."),
+    lang: str | None = LANG,
 ) -> None:
     """Whole print-and-play kits (help text: _BUILD_HELP)."""
     import os
+    import tempfile
 
     from pnpforge import build as kit
+    from pnpforge.lang.edition import is_original, write_edition
     from pnpforge.render import parse_offset
     from pnpforge.shop.kit_parts import check_extras
     from pnpforge.store import repo
@@ -210,10 +217,27 @@ def build_cmd(
         check_extras(shop, cut, paper)  # and the shop profile and cutting machine
         workers = jobs or min(len(games), os.cpu_count() or 1)
         total = len(games) * len(kit.steps_of(opts))
-        with _bar(total, progress and not as_json) as advance:
-            kits = kit.build(
-                resolve_path(db_path()), games, output, opts, jobs=workers, progress=advance, force=force
-            )
+        # A game already written in --lang builds as it is; the others from their language
+        # edition, whose kits go to output/GAME-LANG/.
+        originals = [g for g in games if is_original(db, g, lang)]
+        editions = [g for g in games if g not in originals]
+        kits, lang_warnings = [], []
+        with tempfile.TemporaryDirectory(prefix="pnp-lang-") as tmp:
+            with _bar(total, progress and not as_json) as advance:
+                if originals:
+                    source = resolve_path(db_path())
+                    kits += kit.build(
+                        source, originals, output, opts, jobs=workers, progress=advance, force=force
+                    )
+                if editions and lang is not None:
+                    edition = write_edition(db, editions, lang, Path(tmp))
+                    lang_warnings = edition.warnings()
+                    slugs = list(edition.slugs.values())
+                    kits += kit.build(
+                        edition.db_path, slugs, output, opts, jobs=workers, progress=advance, force=force
+                    )
+        for w in lang_warnings:
+            typer.echo(f"Warning: {w}", err=True)
     if as_json:
         echo_json([k.to_dict() for k in kits])
         return
@@ -224,6 +248,9 @@ def build_cmd(
             + ("; unchanged, nothing rebuilt (--force rebuilds)" if k.unchanged else "")
         )
     for k in kits:
+        if k.unchanged and k.warnings:  # already said when the kit was built; the manifest keeps them
+            typer.echo(f"  {k.game}: {len(k.warnings)} warning(s) as before (manifest.json lists them)")
+            continue
         for w in k.warnings:
             typer.echo(f"Warning: {w}", err=True)
 

@@ -13,12 +13,14 @@ from pnpforge.commands._common import (
     BLEED,
     FLIP,
     GAP,
+    LANG,
     MARKS,
     OFFSET,
     PAPER,
     echo_json,
     echo_sheet_footer,
     handled,
+    in_language,
     open_db,
 )
 
@@ -60,6 +62,7 @@ def print_cmd(
         metavar="TAG",
         help="Only cards added or changed since release TAG (a reprint sheet; see pnp diff).",
     ),
+    lang: str | None = LANG,
 ) -> None:
     """Print-and-play PDF of a game's cards (help text: _PRINT_HELP)."""
     from pnpforge.render import PrintOptions, SheetOptions, parse_offset
@@ -92,7 +95,8 @@ def print_cmd(
                 output=output,
             )
             opts.validate()
-            manifest = print_cards(open_db(readonly=True), game, opts)
+            with in_language([game], lang) as (db, slugs):
+                manifest = print_cards(db, slugs[0], opts)
     if as_json:
         echo_json(manifest.to_dict())
         return
@@ -134,12 +138,14 @@ def images_cmd(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/images/)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the list of files as JSON."),
+    lang: str | None = LANG,
 ) -> None:
     """One PNG per card face and per card type's back, at the card's size (digital playtests)."""
     from pnpforge.render import images
 
     with handled():
-        result = images(open_db(readonly=True), game, dpi=dpi, card_type=type_, output=output)
+        with in_language([game], lang) as (db, slugs):
+            result = images(db, slugs[0], dpi=dpi, card_type=type_, output=output)
     _raster_out(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
 
 
@@ -150,12 +156,14 @@ def tts_cmd(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/tts/)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the sheets as JSON."),
+    lang: str | None = LANG,
 ) -> None:
     """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
     from pnpforge.render import tts
 
     with handled():
-        result = tts(open_db(readonly=True), game, output=output, card_type=type_)
+        with in_language([game], lang) as (db, slugs):
+            result = tts(db, slugs[0], output=output, card_type=type_)
     _raster_out(result, as_json, f"{len(result.decks)} deck sheet(s); see README.txt to import")
 
 
@@ -166,12 +174,14 @@ def proof_cmd(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the list of files as JSON."),
+    lang: str | None = LANG,
 ) -> None:
     """A contact sheet (PNG) of every card face, small, to review a whole deck at a glance."""
     from pnpforge.render import proof
 
     with handled():
-        result = proof(open_db(readonly=True), game, output=output, card_type=type_)
+        with in_language([game], lang) as (db, slugs):
+            result = proof(db, slugs[0], output=output, card_type=type_)
     _raster_out(result, as_json, f"{len(result.files)} proof sheet(s)")
 
 

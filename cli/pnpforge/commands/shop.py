@@ -11,8 +11,8 @@ from typing import Any
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db
-from pnpforge.errors import PnpError
+from pnpforge.commands._common import LANG, echo_json, handled, in_language, open_db
+from pnpforge.errors import ValidationFailed
 
 PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
 TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
@@ -40,6 +40,7 @@ def shop_cmd(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/shop/PROFILE/)."
     ),
     as_json: bool = JSON,
+    lang: str | None = LANG,
 ) -> None:
     """Files a print-on-demand shop takes: per-card PNGs (mpc, tgc) or a CMYK PDF per deck (drivethru).
 
@@ -48,12 +49,12 @@ def shop_cmd(
     from pnpforge.render.preflight import preflight
     from pnpforge.shop.export import shop
 
-    with handled():
-        db = open_db(readonly=True)
+    with handled(), in_language([game], lang) as (db, slugs):
+        game = slugs[0]
         report = preflight(db, game, profile, type_)
         if report.errors:
             _echo_problems(report, errors_only=True)
-            raise PnpError(
+            raise ValidationFailed(  # a refused deck exits 1, as `pnp preflight` does; 2 is for usage
                 f"{_preflight_summary(report)}; nothing was written "
                 f"(see pnp preflight {game} --profile {profile})"
             )
@@ -97,7 +98,7 @@ def preflight_cmd(
 def cut_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     machine: str = typer.Option(..., "--machine", "-m", help="silhouette or cricut."),
-    paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 (as print and build) or letter."),
     type_: str | None = TYPE,
     output: str | None = typer.Option(
         None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/cut/MACHINE/)."

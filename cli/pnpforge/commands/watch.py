@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from pnpforge.commands._common import db_path, handled
+from pnpforge.commands._common import LANG, db_path, handled
 
 
 def watch_cmd(
@@ -27,6 +27,7 @@ def watch_cmd(
     debounce: float = typer.Option(
         0.25, "--debounce", help="Seconds a change must be quiet before a rebuild."
     ),
+    lang: str | None = LANG,
 ) -> None:
     """Rebuild a proof, print PDF or images whenever cards.db, the game's layouts or its art change.
 
@@ -39,7 +40,8 @@ def watch_cmd(
     with handled():
         if not 0.05 <= interval <= 10 or not 0 <= debounce <= 60:
             raise PnpError("--interval must be 0.05-10 s and --debounce 0-60 s")
-        opts = WatchOptions(resolve_path(db_path()), game, what, output, interval, debounce)
+        _known_game(game)  # a misspelt game fails at once, like every other command
+        opts = WatchOptions(resolve_path(db_path()), game, what, output, interval, debounce, lang)
         watcher = Watcher(opts, _echo_build)
         _stop_on_signals()
         server = _server(watcher, opts, port) if serve else None
@@ -56,6 +58,17 @@ def watch_cmd(
             if server is not None:
                 server.stop()
         typer.echo(f"stopped after {watcher.builds} build(s)")
+
+
+def _known_game(game: str) -> None:
+    from pnpforge.commands._common import open_db
+    from pnpforge.store import repo
+
+    db = open_db(readonly=True)
+    try:
+        repo.get_game(db, game)
+    finally:
+        db.conn.close()
 
 
 def _stop_on_signals() -> None:

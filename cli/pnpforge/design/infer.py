@@ -24,8 +24,23 @@ from pnpforge.model import FieldDef
 from pnpforge.validate.fields import coerce
 from pnpforge.validate.values import id_problem, normalize_name
 
-# Columns that are card attributes, not fields (matched without case).
-ATTRIBUTES = ("id", "type", "name", "name_en", "copies", "text", "flavor", "art", "notes", "source")
+# Columns that are card attributes, not fields (matched without case).  `provenance` and
+# `provisional_fields` come with a sheet `pnp export` wrote: honesty marks, never a field (a new
+# game's cards are all its designer's).
+ATTRIBUTES = (
+    "id",
+    "type",
+    "name",
+    "name_en",
+    "copies",
+    "text",
+    "flavor",
+    "art",
+    "notes",
+    "source",
+    "provenance",
+    "provisional_fields",
+)
 _ALIASES = {
     "title": "name",
     "card": "name",

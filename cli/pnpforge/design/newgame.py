@@ -108,7 +108,9 @@ def read_sheet(path: Path, encoding: str | None = None) -> tuple[list[str], list
     if not path.is_file():
         raise PnpError(f"no such file: {path}")
     text = cardio.decode(path.read_bytes(), path, encoding)
-    reader = csv.reader(text.splitlines(), delimiter="\t" if suffix == ".tsv" else ",")
+    lines = text.splitlines()
+    delimiter = "\t" if suffix == ".tsv" else cardio.sniff_delimiter(lines[0] if lines else "", "name")
+    reader = csv.reader(lines, delimiter=delimiter)
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
@@ -239,8 +241,8 @@ def build_bundle(
     rules = (
         [
             {
-                "kind": "overview",
-                "title": "Components",
+                "kind": "overview",  # the summary has its own Components section: not a second one
+                "title": {"zh-Hant": "遊戲概要", "zh-Hans": "游戏概述"}.get(language, "Overview"),
                 "body": f"{sum(t.copies for t in types)} cards: {counts}.",
                 "source": source,
             }

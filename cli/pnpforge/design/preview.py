@@ -2,8 +2,17 @@
 
 `/` is one HTML page: the latest build's images (or its PDF), the validation
 problems and the build's error, if any.  The page asks `/state` once a
-second and reloads when the build number moves.  `/files/NAME` serves the
-files of the watch folder and nothing else.  It listens on 127.0.0.1 only.
+second and reloads when the build number moves.  It listens on 127.0.0.1 only
+and holds against a page on another site and against odd files:
+
+- a request whose `Host` is not 127.0.0.1, localhost or [::1] at this port is
+  refused (a DNS-rebinding page, whose name now points at 127.0.0.1, sends its
+  own host name);
+- `/files/NAME` serves only a file the latest build wrote, by exact name (so
+  no dotfile, no `%00`, no `..`, nothing else of the folder), and only a
+  regular file, opened without blocking (a FIFO put in its place never holds
+  a thread);
+- every connection has a socket timeout, so an idle client's thread ends.
 """
 
 from __future__ import annotations
@@ -11,6 +20,8 @@ from __future__ import annotations
 import html
 import json
 import mimetypes
+import os
+import stat
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -63,6 +74,35 @@ def page(title: str, state: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+SOCKET_TIMEOUT = 10.0  # seconds a connection may sit idle before its thread ends
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
+def host_allowed(host: str | None, port: int) -> bool:
+    """Whether a request's Host header names this server as only a local page would."""
+    given = (host or "").strip().lower()
+    return any(given in (name, f"{name}:{port}") for name in ("127.0.0.1", "localhost", "[::1]"))
+
+
+def read_regular(target: Path) -> bytes | None:
+    """The bytes of `target` if it is a regular file; opened without blocking, so a FIFO or
+    a device in its place is refused at once instead of holding the thread."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 class PreviewServer:
     """A background HTTP server showing the latest build of a watch folder."""
 
@@ -95,10 +135,15 @@ class PreviewServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = SOCKET_TIMEOUT  # set on each connection's socket by the base class
+
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
                 return  # the terminal shows builds, not requests
 
             def do_GET(self) -> None:  # noqa: N802 - the base's name
+                if not host_allowed(self.headers.get("Host"), server.httpd.server_address[1]):
+                    self._send(421, "text/plain", b"this preview answers only to 127.0.0.1 or localhost")
+                    return
                 path = unquote(urlsplit(self.path).path)
                 if path == "/":
                     self._send(200, "text/html; charset=utf-8", page(server.title, server.state()).encode())
@@ -106,18 +151,18 @@ class PreviewServer:
                     self._send(
                         200, "application/json", json.dumps(server.state(), ensure_ascii=False).encode()
                     )
-                elif path.startswith("/files/") and "/" not in path[len("/files/") :]:
-                    self._file(server.folder / path[len("/files/") :])
+                elif path.startswith("/files/"):
+                    self._file(path[len("/files/") :])
                 else:
                     self._send(404, "text/plain", b"not found")
 
-            def _file(self, target: Path) -> None:
-                try:
-                    data = target.read_bytes()
-                except OSError:
+            def _file(self, name: str) -> None:
+                built = (server.state() or {}).get("files", [])
+                data = read_regular(server.folder / name) if name in built else None
+                if data is None:
                     self._send(404, "text/plain", b"not found")
                     return
-                kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+                kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
                 self._send(200, kind, data)
 
             def _send(self, code: int, kind: str, body: bytes) -> None:

@@ -8,6 +8,8 @@ when it starts with `=`, so opening an export never runs a formula, and no
 escaping is needed.  Import reads every worksheet: a `type` column names each
 row's card type, else the worksheet's name does.  Rows then go through the
 very validation a CSV import does (`pnpforge.importer`), all or nothing.
+Reading goes through the guarded reader `pnpforge.formats.xlsx`; openpyxl
+only writes.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from pnpforge.cardio import ATTR_COLUMNS, MAX_ROWS, Record
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CardType
 
-MAX_XLSX_BYTES = 64 * 1024 * 1024  # an XLSX is unzipped whole: the JSON import's limit
 _NUMERIC_ATTRIBUTES = ("copies",)
 
 
@@ -39,60 +40,12 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def _open(path: Path) -> Any:
-    """The workbook at `path`, read-only with computed values; PnpError naming the file otherwise."""
-    import zipfile
-
-    import openpyxl
-
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise PnpError(f"no such file: {path}") from None
-    except OSError as exc:
-        raise PnpError(f"cannot read {path}: {exc.strerror}") from None
-    if size > MAX_XLSX_BYTES:
-        raise PnpError(
-            f"{path} is {size // 2**20} MB, more than the {MAX_XLSX_BYTES // 2**20} MB "
-            f"an XLSX import takes; split it or save it as CSV"
-        )
-    try:
-        return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise PnpError(f"{path} is not a readable XLSX workbook ({exc})") from None
-
-
 def read_tables(path: Path) -> Iterator[tuple[str, list[str], Iterator[tuple[int, list[str]]]]]:
-    """Each non-empty worksheet as (name, header, rows of (row number, cells as text))."""
-    book = _open(Path(path))
-    try:
-        for sheet in book.worksheets:
-            rows = sheet.iter_rows(values_only=True)
-            found = _header(rows)
-            if found is not None:
-                header_row, header = found
-                yield sheet.title, header, _body(rows, header_row, len(header))
-    finally:
-        book.close()  # a read-only workbook keeps its file open until closed
+    """Each non-empty worksheet as (name, header, rows of (row number, cells as text)),
+    read by the one guarded XLSX reader (formats.xlsx: sizes, cells and XML checked)."""
+    from pnpforge.formats import xlsx
 
-
-def _header(rows: Iterator[tuple[Any, ...]]) -> tuple[int, list[str]] | None:
-    """The first non-blank row (its number and cells, trailing blanks dropped), or None."""
-    for number, values in enumerate(rows, 1):
-        header = [cell_text(v).strip() for v in values]
-        if any(header):
-            while not header[-1]:
-                header.pop()
-            return number, header
-    return None
-
-
-def _body(rows: Iterator[tuple[Any, ...]], after: int, width: int) -> Iterator[tuple[int, list[str]]]:
-    for number, values in enumerate(rows, after + 1):
-        cells = [cell_text(v) for v in values][:width]
-        cells += [""] * (width - len(cells))
-        if any(c.strip() for c in cells):
-            yield number, cells
+    return xlsx.read_tables(Path(path))
 
 
 def read_records(path: Path) -> Iterator[Record]:
@@ -145,12 +98,43 @@ def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:
                 if isinstance(cell.value, str):
                     cell.data_type = TYPE_STRING  # '=…' stays text, never a formula
         sheet.freeze_panes = "B2"
+        _add_dropdowns(sheet, columns, ctype)
     if not types:
         book.create_sheet("cards").append(ATTR_COLUMNS)
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _add_dropdowns(sheet: Any, columns: list[str], ctype: CardType) -> None:
+    """A drop-down of the allowed values on every enum column (and on `provenance`).
+
+    Excel keeps an in-cell list to 255 characters and splits it on commas, so a longer list,
+    or one with a comma or quote in a value, gets no drop-down; the import validates anyway.
+    """
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    from pnpforge.model import PROVENANCES
+
+    choices: dict[str, list[str]] = {"provenance": list(PROVENANCES)}
+    choices.update({f.name: [str(v) for v in f.allowed or []] for f in ctype.fields if f.type == "enum"})
+    for name, allowed in choices.items():
+        formula = ",".join(allowed)
+        if not allowed or len(formula) > 255 or any("," in v or '"' in v for v in allowed):
+            continue
+        letter = get_column_letter(columns.index(name) + 1)
+        rule = DataValidation(
+            type="list",
+            formula1=f'"{formula}"',
+            allow_blank=True,
+            showErrorMessage=True,
+            errorTitle=name,
+            error=f"{name}: one of {formula}",
+        )
+        rule.add(f"{letter}2:{letter}1048576")
+        sheet.add_data_validation(rule)
 
 
 def export_file(db: Any, game: str, output: Path | None) -> str:

@@ -58,9 +58,11 @@ class WatchOptions:
     output: Path | None = None
     interval: float = 0.2
     debounce: float = 0.25
+    lang: str | None = None  # print a language edition (pnpforge.lang.edition)
 
     def out_dir(self) -> Path:
-        return self.output or Path("output") / self.game / "watch"
+        folder = self.game if self.lang is None else f"{self.game}-{self.lang.lower()}"
+        return self.output or Path("output") / folder / "watch"
 
 
 def _stat(path: Path) -> tuple[int, int] | None:
@@ -141,7 +143,10 @@ def build(
         db = open_db(opts.db_path, readonly=True)
         sources.refresh(db)
         result.problems = [str(p) for p in validate_game(db, opts.game) if p.severity == "error"]
-        result.files = _render(db, opts, only_types)
+        from pnpforge.lang.edition import language_db
+
+        with language_db(db, [opts.game], opts.lang) as (printed, slugs, _warnings):
+            result.files = _render(printed, opts, only_types, slugs[0])
     except PnpError as exc:
         result.ok, result.error = False, str(exc)
     finally:
@@ -151,7 +156,7 @@ def build(
     return result
 
 
-def _render(db: Any, opts: WatchOptions, only_types: set[str] | None) -> list[str]:
+def _render(db: Any, opts: WatchOptions, only_types: set[str] | None, game: str) -> list[str]:
     from pnpforge import render
 
     out = opts.out_dir()
@@ -160,15 +165,15 @@ def _render(db: Any, opts: WatchOptions, only_types: set[str] | None) -> list[st
         pdf = out / f"{opts.game}.pdf"
         print_opts = render.PrintOptions(output=str(pdf))
         print_opts.validate()
-        render.print_cards(db, opts.game, print_opts)
+        render.print_cards(db, game, print_opts)
         return [str(pdf)]
     if opts.what == "images":
         types = sorted(only_types) if only_types else [None]
         files: list[str] = []
         for card_type in types:
-            files += render.images(db, opts.game, card_type=card_type, output=str(out)).files
+            files += render.images(db, game, card_type=card_type, output=str(out)).files
         return files
-    return render.proof(db, opts.game, output=str(out)).files
+    return render.proof(db, game, output=str(out)).files
 
 
 class Watcher:

@@ -8,6 +8,7 @@ templates turn into the † mark.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -20,12 +21,13 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.docs.counts import CountNode, clean_label, composition_tree, type_counts
+from pnpforge.docs.markup import escape_body
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, Game
 from pnpforge.query import select
 from pnpforge.query.select import stamp_date  # the one stamp date; templates and build read it here
 from pnpforge.resources import as_roots, project_templates, shipped_templates
-from pnpforge.store import repo
+from pnpforge.store import repo, translations
 from pnpforge.store.location import db_folder
 
 MARK = "†"  # the provisional sign, as on the card faces
@@ -155,7 +157,7 @@ def build_context(
     g = repo.get_game(db, game)
     root = root or templates_dir(db)
     L = labels(g.language, root)
-    sections = repo.rule_sections(db, game)
+    sections = [dataclasses.replace(s, body=escape_body(s.body)) for s in repo.rule_sections(db, game)]
     gloss = repo.glossary(db, game)
     comps = repo.components(db, game)
     types = type_counts(db, game)
@@ -195,6 +197,12 @@ def build_context(
     def mark(flag: bool) -> str:
         return MARK if flag else ""
 
+    words = translations.words(db, game, g.language)
+
+    def word(value: Any) -> str:
+        """The printed word of a field value in the game's language (the value itself when none)."""
+        return words.get(str(value), str(value))
+
     tree = composition_tree(db, game)
     queries = {r.id: r.query.strip() for r in repo.composition(db, game)}
 
@@ -214,7 +222,8 @@ def build_context(
         "glossary_entries": gloss,
         "glossary": glossary,
         "categories": [c for c in CATEGORIES if any(e.category == c for e in gloss)],
-        "components": comps,
+        # a component printed as one of the game's card types is counted once, among the cards
+        "components": [c for c in comps if c.name not in {t.name for t in full_types.values()}],
         "card_types": types,
         "composition": tree,
         # the rules worth listing under the table: not a bare whole-type count it already shows
@@ -224,6 +233,7 @@ def build_context(
         "tally": tally,
         "allowed": allowed,
         "mark": mark,
+        "word": word,
         "MARK": MARK,
         "types": {t.slug: t for t in types},
         "grouped": group_same_text,
@@ -289,6 +299,10 @@ def render(name: str, context: dict[str, Any], root: Path | None = None) -> str:
         raise PnpError(f"{e.filename or name}, line {e.lineno}: template error: {e.message}") from e
     except TemplateError as e:
         raise PnpError(f"{_template_line(e, name)}: template error: {e}") from e
+    except PnpError:
+        raise  # a budget stop or a filter's own message: already names the template
+    except Exception as e:  # the sandbox refusing (a range too big), a filter failing
+        raise PnpError(f"{_template_line(e, name)}: template failed: {type(e).__name__}: {e}") from e
 
 
 def _template_line(exc: BaseException, name: str) -> str:

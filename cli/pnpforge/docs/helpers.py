@@ -253,7 +253,7 @@ def print_helpers(
         )
 
     info = DocInfo(
-        title=f"{g.title} / {g.title_en} v{g.version} · helpers",
+        title=f"{g.titles()} v{g.version} · helpers",
         language=g.language,
         date=date[:10],
         font=fonts.regular,

@@ -238,6 +238,18 @@ def escape_text(value: object) -> str:
     return s.replace("\\", "\\\\").replace("**", "\\*\\*")
 
 
+_ACTIVE = re.compile(r"(?<!\\)([<\[])")
+
+
+def escape_body(value: object) -> str:
+    """A rule section's body made safe for rules.md: its Markdown subset (headings, lists,
+    tables, bold) stays, while raw HTML (`<script>`, `<img …>`), autolinks and link or
+    image syntax (`[x](…)`, `![x](…)`) are escaped to show as the characters they are.
+    A bundle's text is data: in a viewer it must never run or load anything."""
+    s = "" if value is None else str(value)
+    return _ACTIVE.sub(r"\\\1", s)
+
+
 def to_markdown(blocks: list[Block]) -> str:
     """Normalised Markdown for a list of blocks (what `pnp rules --format md` writes)."""
     out: list[str] = []

@@ -8,22 +8,26 @@ cache is keyed by exactly that source (plus the file name and the Python
 version): the same source always gives the same code object, and a changed
 template, a changed Jinja or a changed Python is simply another key.  Entries
 are marshalled code objects in the user cache (next to the converted fonts),
-written atomically; an unreadable entry is compiled again and rewritten.
+read and written through render.disk_cache (verified by digest, in memory
+when the disk refuses); a damaged entry is compiled again and rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 import weakref
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from pnpforge.render import disk_cache
+from pnpforge.render.disk_cache import MAX_ENTRIES, prune
+
+__all__ = ["MAX_ENTRIES", "prune", "store"]
 
 _SUFFIX = f"-py{sys.version_info[0]}{sys.version_info[1]}.code"
 _folder: Path | None = None
@@ -33,9 +37,7 @@ def _cache_folder() -> Path:
     """The templates cache: a sibling of the fonts cache ($PNP_CACHE_DIR or the user cache)."""
     global _folder
     if _folder is None:
-        from pnpforge.render.fonts import cache_dir
-
-        _folder = cache_dir().parent / "templates"
+        _folder = disk_cache.root() / "templates"
     return _folder
 
 
@@ -81,15 +83,25 @@ def compile_cached(source: str, filename: str) -> CodeType:
     """`compile(source, filename, "exec")`, read from the cache when it was compiled before."""
     key = hashlib.sha256(f"{filename}\0{sys.version}\0{source}".encode()).hexdigest()
     path = _cache_folder() / (key + _SUFFIX)
-    try:
-        code = marshal.loads(path.read_bytes())
-        if isinstance(code, CodeType):
-            return code
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
+    code = _code_entry(path)
+    if code is not None:
+        return code
     code = compile(source, filename, "exec")
     store(path, marshal.dumps(code))
     return code
+
+
+def _code_entry(path: Path) -> CodeType | None:
+    """The code object of a verified entry, or None (missing, damaged or of another Python)."""
+    payload = disk_cache.read(path)
+    if payload is None:
+        return None
+    try:
+        code = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        disk_cache.discard(path)
+        return None
+    return code if isinstance(code, CodeType) else None
 
 
 _LEXER_OPTIONS = (
@@ -108,6 +120,8 @@ _LEXER_OPTIONS = (
     "optimized",
     "is_async",
     "sandboxed",
+    "intercepted_binops",
+    "intercepted_unops",
 )
 
 
@@ -169,12 +183,9 @@ def template_code_cached(
     signature (a warm run then neither lexes nor generates a template)."""
     key = hashlib.sha256(f"{signature}\0{name!r}\0{filename!r}\0{sys.version}\0{source}".encode()).hexdigest()
     path = _cache_folder() / (key + "-tmpl" + _SUFFIX)
-    try:
-        code = marshal.loads(path.read_bytes())
-        if isinstance(code, CodeType):
-            return code
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
+    code = _code_entry(path)
+    if code is not None:
+        return code
     code = build()
     store(path, marshal.dumps(code))
     return code
@@ -183,55 +194,22 @@ def template_code_cached(
 def pickled(folder: str, key: str, build: Callable[[], Any]) -> Any:
     """`build()`, read back from the user cache's `folder` when `key` (which must name
     everything the value depends on, code included) was built before; `build` raising
-    stores nothing, and an entry that cannot be read is built again and rewritten."""
+    stores nothing, and a damaged entry is built again and rewritten."""
     import pickle
 
     digest = hashlib.sha256(key.encode()).hexdigest()
     path = _cache_folder().parent / folder / f"{digest}.pickle"
-    try:
-        return pickle.loads(path.read_bytes())
-    except Exception:  # missing, truncated or unreadable: build it again
-        pass
+    payload = disk_cache.read(path)
+    if payload is not None:
+        try:
+            return pickle.loads(payload)
+        except Exception:  # verified, yet not loadable here (another version): build it again
+            disk_cache.discard(path)
     value = build()
     store(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     return value
 
 
-MAX_ENTRIES = 2_000  # per cache folder; beyond it the oldest entries are removed
-
-
 def store(path: Path, data: bytes, keep: int = MAX_ENTRIES) -> None:
-    """Write one entry atomically, then keep the folder to about `keep` entries; a cache that
-    cannot be written is only slower."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return
-    prune(path.parent, keep)
-
-
-def prune(folder: Path, keep: int) -> int:
-    """Remove the oldest entries of a cache folder holding more than `keep`, down to three
-    quarters of it (so a busy folder is not scanned at every write); returns how many went.
-
-    Entries are written on a miss only, so the oldest are those of templates, layouts and
-    character sets edited away long ago; an entry still in use that goes is simply rebuilt."""
-    try:
-        entries = [e for e in os.scandir(folder) if not e.name.startswith(".") and e.is_file()]
-        if len(entries) <= keep:
-            return 0
-        entries.sort(key=lambda e: e.stat().st_mtime_ns)
-        doomed = entries[: len(entries) - keep * 3 // 4]
-        for entry in doomed:
-            Path(entry.path).unlink(missing_ok=True)
-        return len(doomed)
-    except OSError:
-        return 0
+    """Write one entry (verified on read, bounded to about `keep` per folder): disk_cache.write."""
+    disk_cache.write(path, data, keep)

@@ -2,10 +2,11 @@
 
 Each sheet of the PDF carries the machine's marks (cut_geometry.py) and cards at
 their exact size with a little bleed; each sheet gets a cut file holding one
-rounded outline per card at exactly the trim rectangle the manifest lists — an
-SVG for both machines and, for Silhouette Studio's basic edition (which reads
-DXF but not SVG), a DXF of lines and arcs in millimetres.  Cards print
-single-sided: a cut sheet has no backs.
+rounded outline per card at exactly the trim rectangle the manifest lists, and
+nothing else (the marks are printed, never cut) — an SVG for both machines and,
+for Silhouette Studio's basic edition (which reads DXF but not SVG), a DXF R2000
+of lines and arcs in millimetres written by ezdxf.  Cards print single-sided: a
+cut sheet has no backs.
 
 The corner radius is the card type's `corner_radius_mm` in its back design
 (card_types.back), else 3 mm.
@@ -13,6 +14,7 @@ The corner radius is the card type's `corner_radius_mm` in its back design
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
-from pnpforge.outfile import atomic_open, confined, ensure_folder, write_text
+from pnpforge.outfile import confined, ensure_folder, write_text
 from pnpforge.render.cut_geometry import (
     BLEED_MM,
     DEFAULT_CORNER_MM,
@@ -103,12 +105,13 @@ def cut(
     db: Any,
     game: str,
     machine_name: str,
-    paper: str = "letter",
+    paper: str = "a4",
     output: str | None = None,
     card_type: str | None = None,
     renderer_factory: Any = None,
 ) -> CutResult:
     """Write the marked print PDF and one cut file per sheet (SVG, and DXF for Silhouette)."""
+    from pnpforge.query.select import stamp_date
     from pnpforge.render.raster import card_context
 
     m = machine(machine_name, paper)
@@ -117,7 +120,7 @@ def cut(
     sheets = plan_sheets(m, [c for c in ctx.cards if c.copies > 0], ctx.types)
     result = CutResult(machine_name, str(out))
     pdf_path = confined(out, f"{game}-{machine_name}-{paper}.pdf")
-    _write_pdf(pdf_path, m, sheets, ctx)
+    _write_pdf(pdf_path, m, sheets, ctx, stamp_date(db, game))
     result.pdf = str(pdf_path)
     result.files.append(str(pdf_path))
     for sheet in sheets:
@@ -159,20 +162,17 @@ def _manifest(result: CutResult) -> dict:
 # ---- the print PDF -------------------------------------------------------------------------------
 
 
-def _write_pdf(path: Path, m: Machine, sheets: list[CutSheet], ctx: Any) -> None:
-    from reportlab.pdfgen.canvas import Canvas
+def _write_pdf(path: Path, m: Machine, sheets: list[CutSheet], ctx: Any, created: str) -> None:
+    """The print sheets, with the document info of every other PDF: creator pnpforge, dated by
+    the game's latest card edit (`created`), so the same data gives the same bytes."""
+    from pnpforge.render import pdf_canvas
 
     k = MM_TO_PT
-    with atomic_open(path) as fh:
-        c = Canvas(
-            fh,
-            pagesize=(m.page[0] * k, m.page[1] * k),
-            invariant=1,
-            pageCompression=1,
-            initialFontName=ctx.fonts.regular,
+    with pdf_canvas.atomic_output(path) as fh:
+        c = pdf_canvas.open_canvas(
+            path, ctx.fonts.regular, f"{ctx.game.title} — {m.name} print and cut", created
         )
-        c.setTitle(f"{ctx.game.title} — {m.name} print and cut")
-        c.setAuthor("pnpforge")
+        c.setPageSize((m.page[0] * k, m.page[1] * k))
         checked: set[str] = set()
         for sheet in sheets:
             for card, r, turned, _ in sheet.cards:
@@ -184,7 +184,7 @@ def _write_pdf(path: Path, m: Machine, sheets: list[CutSheet], ctx: Any) -> None
             for mark in m.marks:
                 c.rect(mark.x * k, mark.y * k, mark.w * k, mark.h * k, stroke=0, fill=1)
             c.showPage()
-        c.save()
+        c.save_to(fh)
 
 
 def _draw_card(c: Any, renderer: Any, card: Any, r: Rect, turned: bool) -> None:
@@ -226,18 +226,19 @@ def _svg_path(r: Rect, radius: float, page_h: float) -> str:
 
 
 def svg(m: Machine, sheet: CutSheet) -> str:
-    """One sheet's cut outlines (red hairlines, as cutting software expects) and marks, in mm."""
+    """One sheet's cut outlines only (red hairlines, as cutting software expects), in mm.
+
+    The registration marks are printed on the sheet, never put in the cut file: Silhouette
+    Studio and Cricut Design Space would cut any shape they find here, and they draw their
+    own marks when registration is switched on.
+    """
     w, h = m.page
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h:g}mm" '
         f'viewBox="0 0 {w:g} {h:g}">',
-        '<g id="registration" fill="#000000" stroke="none">',
+        '<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">',
     ]
-    for r in m.marks:
-        lines.append(f'<rect x="{r.x:.3f}" y="{h - r.y1:.3f}" width="{r.w:.3f}" height="{r.h:.3f}"/>')
-    lines.append("</g>")
-    lines.append('<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">')
     for card, r, _, radius in sheet.cards:
         lines.append(f'<path id="{_xml_id(card.id, sheet.number, r)}" d="{_svg_path(r, radius, h)}"/>')
     lines.append("</g>")
@@ -251,66 +252,37 @@ def _xml_id(card_id: str, page: int, r: Rect) -> str:
 
 
 def dxf(sheet: CutSheet) -> str:
-    """One sheet's outlines as a DXF R12 file (LINE and ARC entities, millimetres, y up)."""
-    out = [
-        "0",
-        "SECTION",
-        "2",
-        "HEADER",
-        "9",
-        "$ACADVER",
-        "1",
-        "AC1009",
-        "9",
-        "$INSUNITS",
-        "70",
-        "4",
-        "0",
-        "ENDSEC",
-        "0",
-        "SECTION",
-        "2",
-        "ENTITIES",
-    ]
+    """One sheet's outlines as a DXF R2000 file written by ezdxf (LINE and ARC on layer CUT).
+
+    R2000 is the oldest DXF version with `$INSUNITS`, so the file says millimetres (4)
+    rather than leaving the importer to guess; y points up, as in the PDF.  ezdxf's fixed
+    metadata option pins the header's dates and GUIDs, so a sheet always gives the same bytes.
+    """
+    import ezdxf
+
+    fixed = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True  # fixed dates, GUIDs, marker: same bytes
+    try:
+        return _dxf_text(sheet)
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = fixed
+
+
+def _dxf_text(sheet: CutSheet) -> str:
+    import ezdxf
+    from ezdxf.lldxf.const import DXF2000
+
+    doc = ezdxf.new(DXF2000, setup=False)
+    doc.units = ezdxf.units.MM
+    doc.header["$MEASUREMENT"] = 1  # metric
+    doc.layers.add("CUT", color=1)
+    msp = doc.modelspace()
     for _, r, _, radius in sheet.cards:
         for kind, v in rounded_outline(r, radius):
             if kind == "line":
-                out += [
-                    "0",
-                    "LINE",
-                    "8",
-                    "CUT",
-                    "10",
-                    f"{v[0]:.4f}",
-                    "20",
-                    f"{v[1]:.4f}",
-                    "30",
-                    "0",
-                    "11",
-                    f"{v[2]:.4f}",
-                    "21",
-                    f"{v[3]:.4f}",
-                    "31",
-                    "0",
-                ]
+                msp.add_line((v[0], v[1]), (v[2], v[3]), dxfattribs={"layer": "CUT"})
             else:
-                out += [
-                    "0",
-                    "ARC",
-                    "8",
-                    "CUT",
-                    "10",
-                    f"{v[0]:.4f}",
-                    "20",
-                    f"{v[1]:.4f}",
-                    "30",
-                    "0",
-                    "40",
-                    f"{v[2]:.4f}",
-                    "50",
-                    f"{v[3]:.4f}",
-                    "51",
-                    f"{v[4] % 360:.4f}",
-                ]
-    out += ["0", "ENDSEC", "0", "EOF"]
-    return "\n".join(out) + "\n"
+                msp.add_arc((v[0], v[1]), v[2], v[3], v[4] % 360, dxfattribs={"layer": "CUT"})
+    stream = io.StringIO()
+    doc.write(stream)
+    return stream.getvalue()

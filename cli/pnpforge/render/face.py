@@ -69,7 +69,19 @@ class FaceRenderer(BackPlanner):
             canvas.restoreState()
 
     def warnings(self) -> list[str]:
-        return list(dict.fromkeys(self._warnings))
+        """What was noticed while planning, each once: one line per region whose text shrank below
+        its warn size, naming the cards (the smallest first) and the smallest size."""
+        out = list(dict.fromkeys(self._warnings))
+        for (_, _, tail, warn), hits in self._shrunk.items():
+            cards = sorted(dict(hits).items(), key=lambda h: (h[1], h[0]))
+            names = ", ".join(c for c, _ in cards[:6]) + (
+                f" and {len(cards) - 6} more" if len(cards) > 6 else ""
+            )
+            out.append(
+                f"text shrunk below {warn:g} pt to fit (smallest {cards[0][1]:g} pt) on {len(cards)} card(s)"
+                f"{tail}: {names}; shorten the text, enlarge the region or set warn_size"
+            )
+        return out
 
     def size_mm(self, card_type_slug: str) -> tuple[float, float]:
         t = self._ctype(card_type_slug)

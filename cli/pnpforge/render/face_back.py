@@ -6,6 +6,7 @@ from a Form XObject on every back page (render.pdf_sheets); nothing here reads a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pnpforge.errors import PnpError
@@ -123,11 +124,17 @@ class BackPlanner(RegionPlanner):
         valign: str,
     ) -> Op:
         bold = font == self.fonts.bold
-        atoms = self._atoms_checked(ctx, [text_atoms.Span(text, bold, colour)], self._where(ctx, what))
-        try:
-            fitted = tx.fit(atoms, w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
-        except tx.Overflow as e:
-            raise PnpError(f"{self._where(ctx, what)}: {e.describe()}") from e
+        where = self._where(ctx, what)
+        candidates = []
+        for variant in dict.fromkeys((text, _by_script(text))):
+            atoms = self._atoms_checked(ctx, [text_atoms.Span(variant, bold, colour)], where)
+            candidates.append((atoms, variant.count("\n") + 1))
+        fitted = tx.fit_unbroken(candidates, w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
+        if fitted is None:  # too long even at the smallest size on its own lines: let it wrap
+            try:
+                fitted = tx.fit(candidates[0][0], w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
+            except tx.Overflow as e:
+                raise PnpError(f"{where}: {e.describe()}") from e
         m = ctx.measure
 
         def op(c: Any, ox: float, oy: float, bleed: float) -> None:
@@ -147,3 +154,13 @@ class BackPlanner(RegionPlanner):
             )
 
         return op
+
+
+_CJK = "\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+_SCRIPT_GAP = re.compile(f"(?<=[{_CJK}])[ \\t]+(?=[{_LATIN}])|(?<=[{_LATIN}.!?)])[ \\t]+(?=[{_CJK}])")
+
+
+def _by_script(text: str) -> str:
+    """`text` with a line break at each space between Chinese (or Japanese) and Latin words."""
+    return _SCRIPT_GAP.sub("\n", text)

@@ -36,11 +36,13 @@ from pnpforge.render.face_values import (
     ReadTracker,
     TypeVars,
     face_environment,
+    mark_provisional,
 )
 from pnpforge.render.layout import Layout
 from pnpforge.render.layout_game import load_game_layouts, source_line
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
+from pnpforge.store import translations
 from pnpforge.store.location import db_folder as store_db_folder
 
 
@@ -89,11 +91,14 @@ class FaceContext:
         self._type_vars: dict[str, TypeVars] = {}
         self._boxes: dict[str, list[Box]] = {}
         self._fits = LRU(FIT_CACHE_SIZE)
+        # (type, region, layout file tail, warn size) -> [(card id, size)]: text shrunk below the warn size
+        self._shrunk: dict[tuple[str, str, str, float], list[tuple[str, float]]] = {}
         self._static: dict[tuple, Any] = {}  # per-layout values no card changes
         self._region_ops = LRU(FIT_CACHE_SIZE)  # text and rows ops, shared by cards showing the same
         self._placed_ops = LRU(FIT_CACHE_SIZE)  # those ops placed in their regions
         self._region_steps: dict[str, Any] = {}  # per card type: its regions, planned once
         self._fixed_colours: dict[tuple[int, str], tuple[Layout, str]] = {}
+        self._words = translations.words(db, game, self.game.language)  # a value's printed word
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -211,7 +216,8 @@ class FaceContext:
             out = []
             for fd in ctype.fields:
                 if card is not None and fd.name in card.fields and card.fields[fd.name] not in (None, "", []):
-                    out.append((labels[fd.name], fview[fd.name]))
+                    value = fview[fd.name]
+                    out.append((labels[fd.name], self._word_of(value) if self._words else value))
             return out
 
         variables = {
@@ -229,8 +235,18 @@ class FaceContext:
             "icon": tv.icon,
             "ref": self._ref,
             "is_prov": lambda n: n in prov,
+            "word": self._word_of,
         }
         return PlanContext(card, ctype, lay, variables, tracker, cats, self._measures[ctype.slug])
+
+    def _word_of(self, value: Any) -> Any:
+        """`word(value)` in layouts: a value's (or each list item's) printed word in the
+        game's language; the value itself when it has none.  A provisional mark stays."""
+        if isinstance(value, list):
+            out: Any = [self._words.get(str(v), v) for v in value]
+        else:
+            out = self._words.get(str(value), value) if value is not None else value
+        return mark_provisional(out, bool(getattr(value, "pnp_prov", False)))
 
     def _categories(self, card: Card | None, lay: Layout) -> list[str]:
         fname = lay.categories["field"]

@@ -87,10 +87,11 @@ class RegionPlanner(ImagePlanner):
             raise PnpError(f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}")
 
     def _atoms_checked(
-        self, ctx: PlanContext, spans: list[text_atoms.Span], where: str
+        self, ctx: PlanContext, spans: list[text_atoms.Span], where: str, m: text_atoms.Measure | None = None
     ) -> list[text_atoms.Atom]:
-        atoms = text_atoms.atomize(spans, ctx.measure)
-        missing = tx.missing_chars(atoms, ctx.measure)
+        m = m or ctx.measure
+        atoms = text_atoms.atomize(spans, m)
+        missing = tx.missing_chars(atoms, m)
         if missing:
             ch, font = missing[0]
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
@@ -99,6 +100,21 @@ class RegionPlanner(ImagePlanner):
                 f"{more}; change the text, never print a blank box"
             )
         return atoms
+
+    def _script_measure(self, ctx: PlanContext, font: str) -> text_atoms.Measure:
+        """The measure of a text region: the type's, or for `font = "zh-Hant"`/`"zh-Hans"`
+        one of that script's fonts (same widths table, icons and mark)."""
+        if font in ("regular", "bold"):
+            return ctx.measure
+        key = ("script-measure", ctx.ctype.slug, font)
+        m = self._static.get(key)
+        if m is None:
+            fs = fontmod.ensure_fonts(font)
+            base = ctx.measure
+            m = text_atoms.Measure(fs.regular, fs.regular, base.icon_width, base._cache)
+            m.mark = base.mark
+            self._static[key] = m
+        return m
 
     def _region_memo_ok(self, ctx: PlanContext, keywords: bool) -> bool:
         """May a region's op be looked up by its text alone?  Yes when nothing else it
@@ -137,23 +153,30 @@ class RegionPlanner(ImagePlanner):
         by spans would only hold the same again."""
         o = reg.opts
         spans = self._spans(ctx, raw, o["font"] == "bold", o["keywords"])
+        m = self._script_measure(ctx, o["font"])
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         size, min_size, shrink = o["size"], min(o["min_size"], o["size"]), o["fit"] == "shrink"
         # the same text in the same region (copies, shared labels, repeated rules): one fit
-        key = (ctx.ctype.slug, tuple(spans), bw, bh, size, min_size, o["leading"], shrink)
+        key = (ctx.ctype.slug, tuple(spans), bw, bh, size, min_size, o["leading"], shrink, m.regular)
         fitted: Any = MISSING if memo_ok else self._fits.lookup(key)
         if fitted is MISSING:
-            fitted = fit_one_line(spans, bw, bh, size, o["leading"], ctx.measure)
+            fitted = fit_one_line(spans, bw, bh, size, o["leading"], m)
             if fitted is None:
-                atoms = self._atoms_checked(ctx, spans, where)
+                atoms = self._atoms_checked(ctx, spans, where, m)
                 try:
-                    fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], ctx.measure, shrink=shrink)
+                    fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], m, shrink=shrink)
                 except tx.Overflow as e:
                     raise PnpError(
                         f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm; shorten "
                         "the text, enlarge the region or lower min_size)"
                     ) from e
                 fitted = fitted.for_drawing()
+                if shrink and fitted.size < min(o["warn_size"], size) - 1e-6:
+                    who = ctx.card.id if ctx.card else f"back of '{ctx.ctype.slug}'"
+                    tail = self._where_tail(ctx.ctype.slug, reg.name)
+                    self._shrunk.setdefault((ctx.ctype.slug, reg.name, tail, o["warn_size"]), []).append(
+                        (who, fitted.size)
+                    )
             if not memo_ok:
                 self._fits.store(key, fitted)
         painter = self._icon_painter(ctx)
@@ -162,7 +185,7 @@ class RegionPlanner(ImagePlanner):
         op: Any = MISSING if memo_ok else self._region_ops.lookup(op_key)
         if op is MISSING:
             op = padded(
-                TextOp(fitted, o["align"], o["valign"], colour, ctx.measure, painter, mark_colour),
+                TextOp(fitted, o["align"], o["valign"], colour, m, painter, mark_colour),
                 o["padding"],
             )
             if not memo_ok:

@@ -31,6 +31,8 @@ EMBOLDEN_UNITS = 16
 
 # Tables of an OpenType CFF font with no place in a TrueType one.
 _CFF_ONLY = ("CFF ", "VORG", "DSIG")
+# Hinting tables of a TrueType source: its glyphs are embedded without instructions.
+_HINTING = ("fpgm", "prep", "cvt ", "gasp", "hdmx", "LTSH", "VDMX")
 
 Glyph = tuple[int, bytes]  # (left side bearing, compiled glyf data padded to 4 bytes)
 
@@ -55,9 +57,9 @@ def skeleton(kind: str, src: Path) -> Any:
         font = _instanced_tables(src, int(kind.split("-")[1]))
     else:
         font = TTFont(str(src))
-        if kind == "cff-embolden":
+        if kind in ("cff-embolden", "ttf-embolden"):
             _embolden_advances(font, src)
-        for tag in _CFF_ONLY:
+        for tag in _CFF_ONLY + _HINTING:
             if tag in font:
                 del font[tag]
     # keep the source's bounding box, timestamp and maxima: they must not depend on outlines
@@ -77,7 +79,7 @@ def skeleton(kind: str, src: Path) -> Any:
     return font
 
 
-_WEIGHTS = {"cff-embolden": 700, "var-400": 400, "var-700": 700}
+_WEIGHTS = {"cff-embolden": 700, "ttf-embolden": 700, "var-400": 400, "var-700": 700}
 
 
 def _maxp(num_glyphs: int) -> Any:
@@ -169,9 +171,11 @@ def convert(kind: str, src: Path, gids: list[int], regular: Any = None) -> dict[
     """
     if kind == "cff-regular":
         return {gid: _cff_glyph(src, gid) for gid in gids}
-    if kind == "cff-embolden":
+    if kind in ("cff-embolden", "ttf-embolden"):
         base = regular(gids)
         return {gid: _embolden_glyph(src, gid, base[gid]) for gid in gids}
+    if kind == "ttf-regular":
+        return {gid: _ttf_glyph(src, gid) for gid in gids}
     return _instanced_glyphs(src, int(kind.split("-")[1]), gids)
 
 
@@ -184,6 +188,24 @@ def _glyf_stub() -> Any:
 def _compiled(glyph: Any) -> bytes:
     data: bytes = glyph.compile(_glyf_stub())
     return data + b"\0" * (-len(data) % 4)
+
+
+def _ttf_glyph(src: Path, gid: int) -> Glyph:
+    """One glyph of a static TrueType font as it is, less its hinting instructions."""
+    from fontTools.ttLib.tables import ttProgram
+
+    font = _source(str(src))
+    gname = font.getGlyphName(gid)
+    glyf = font["glyf"]
+    glyph = glyf[gname]
+    if not glyph.numberOfContours:
+        return font["hmtx"][gname][1], b""
+    glyph.expand(glyf)
+    if hasattr(glyph, "program"):
+        glyph.program = ttProgram.Program()
+        glyph.program.fromBytecode(b"")
+    data = glyph.compile(glyf)
+    return font["hmtx"][gname][1], data + b"\0" * (-len(data) % 4)
 
 
 def _cff_glyph(src: Path, gid: int) -> Glyph:
@@ -222,8 +244,8 @@ def _embolden_glyph(src: Path, gid: int, regular: Glyph) -> Glyph:
     from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates
 
     lsb, data = regular
-    if not data:
-        return regular
+    if not data or int.from_bytes(data[:2], "big", signed=True) < 0:
+        return regular  # empty, or a composite (a TrueType source's accented letters): its parts are
     glyph = _decompiled(data)
     if glyph.isComposite() or glyph.numberOfContours <= 0:
         return regular

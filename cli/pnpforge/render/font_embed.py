@@ -18,15 +18,15 @@ reportlab's internals lives in reportlab_compat.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pnpforge.render import font_convert
+from pnpforge.render import disk_cache, font_convert
 
 # Called as progress(font name, glyphs done, glyphs to do) while glyphs are converted.
 Progress = Callable[[str, int, int], None]
@@ -37,9 +37,9 @@ _BATCH = 64  # glyphs converted between two progress reports
 class GlyphStore:
     """Converted glyphs of one font recipe, cached one file per glyph id.
 
-    A file holds the left side bearing (signed 16 bits) then the glyf data.
-    Writes go through a temporary file and a rename, so parallel runs at
-    worst convert a glyph twice and never read half a file.
+    An entry holds the left side bearing (signed 16 bits) then the glyf data,
+    read and written through disk_cache (verified, atomic, in memory when the
+    disk refuses), so a damaged file is converted again, never embedded.
     """
 
     def __init__(
@@ -69,48 +69,40 @@ class GlyphStore:
         return self.folder / f"{gid}.glyph"
 
     def _load(self, gid: int) -> bool:
-        try:
-            raw = self._path(gid).read_bytes()
-        except OSError:
-            return False
-        if len(raw) < 2:
+        raw = disk_cache.read(self._path(gid))
+        if raw is None or len(raw) < 2:
             return False
         self.memo[gid] = (struct.unpack(">h", raw[:2])[0], raw[2:])
         return True
 
     def _save(self, gid: int, glyph: font_convert.Glyph) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(struct.pack(">h", glyph[0]) + glyph[1])
-            os.replace(tmp, self._path(gid))
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        disk_cache.write(self._path(gid), struct.pack(">h", glyph[0]) + glyph[1], keep=None)
 
 
-def lazy_ttfont(name: str, skeleton_path: Path, store: GlyphStore) -> Any:
-    """A reportlab TTFont for `skeleton_path` whose subsets take their outlines from `store`."""
+def lazy_ttfont(name: str, skeleton: bytes, store: GlyphStore) -> Any:
+    """A reportlab TTFont of the `skeleton` font file whose subsets take their outlines from `store`."""
     from pnpforge.render.reportlab_compat import lazy_font
 
-    return lazy_font(name, str(skeleton_path), _cached_subset, glyph_store=store, skeleton_path=skeleton_path)
+    source = io.BytesIO(skeleton)
+    source.name = f"{name}.ttf"
+    digest = hashlib.sha256(skeleton).hexdigest()
+    return lazy_font(name, source, _cached_subset, glyph_store=store, skeleton_digest=digest)
 
 
 def _cached_subset(face: Any, subset: list[int]) -> bytes:
     """`_subset_with_outlines(face, subset)`, read from disk when made before from the same
     files by the same code (an unreadable entry is made again and rewritten).  Entries are
-    kept deflated (zlib, as the PDF embeds them) to keep the cache small."""
+    kept deflated (zlib) to keep the cache small."""
     key = _subset_key(face, subset)
     path = face.glyph_store.folder.parent / "subsets" / f"{key}.deflate"
-    try:
-        return zlib.decompress(path.read_bytes())
-    except (OSError, zlib.error):
-        pass
+    deflated = disk_cache.read(path)
+    if deflated is not None:
+        try:
+            return zlib.decompress(deflated)
+        except zlib.error:
+            disk_cache.discard(path)
     data = _subset_with_outlines(face, subset)
-    from pnpforge.render.code_cache import store
-
-    store(path, zlib.compress(data), keep=_SUBSETS_KEPT)
+    disk_cache.write(path, zlib.compress(data), keep=_SUBSETS_KEPT)
     return data
 
 
@@ -119,15 +111,15 @@ _SUBSETS_KEPT = 500  # per font: ~20 KB each for a deck's few hundred CJK glyphs
 
 def _subset_key(face: Any, subset: list[int]) -> str:
     """Everything a subset's bytes depend on: the characters in their order, the skeleton
-    and source font files (path, size, modification time), the store's recipe, and the
-    code (code_cache.drawing_code_digest)."""
-    store: GlyphStore = face.glyph_store
+    (its digest) and source font file (path, size, modification time), the store's recipe,
+    and the code (code_cache.drawing_code_digest)."""
     from pnpforge.render.code_cache import drawing_code_digest
 
+    store: GlyphStore = face.glyph_store
     digest = hashlib.sha256(drawing_code_digest().encode())
-    for part in (face.skeleton_path, store.src):
-        st = os.stat(part)
-        digest.update(f"\0{part}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    digest.update(f"\0{face.skeleton_digest}".encode())
+    st = os.stat(store.src)
+    digest.update(f"\0{store.src}\0{st.st_size}\0{st.st_mtime_ns}".encode())
     regular = store.regular.folder if store.regular else None
     digest.update(f"\0{store.kind}\0{store.folder}\0{regular}\0{subset}".encode())
     return digest.hexdigest()

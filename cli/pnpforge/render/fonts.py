@@ -8,9 +8,12 @@ the Traditional Chinese font we can get from PyPI (Noto Sans TC, package
 - zh-Hant: Noto Sans TC, CFF outlines converted to quadratic curves (cu2qu);
   its bold is the same outlines emboldened (each contour pushed outwards,
   FreeType's FT_Outline_Embolden idea), because no bold TC face is on PyPI.
-- zh-Hans and en: Noto Sans SC, the variable font pinned at weight 400 and
-  700 with fontTools' instancer (real bold, Simplified glyph forms; its Latin
-  serves English games).
+- zh-Hans: Noto Sans SC, the variable font pinned at weight 400 and
+  700 with fontTools' instancer (real bold, Simplified glyph forms).
+- en: Noto Sans (Latin, Greek, Cyrillic), the static TrueType font the same
+  package ships; its bold is emboldened like the TC one (no bold is shipped).
+  A layout region that shows a Chinese original chooses `font = "zh-Hant"`
+  or `"zh-Hans"` (layout_options.TEXT_FONTS).
 
 Converting a whole CJK font takes half a minute, and a job draws a few
 hundred glyphs, so nothing is converted up front: each font gets a cached
@@ -18,15 +21,15 @@ skeleton (metrics and character map, see font_convert) that reportlab
 registers at once, and the outlines of the glyphs a PDF uses are converted
 when it is saved and cached one by one (font_embed).  The cache lives outside
 the repository (platformdirs' user cache, or $PNP_CACHE_DIR), keyed by the
-source file's hash and CONVERTER_VERSION.
+source file's hash and CONVERTER_VERSION, and every entry is read and written
+through render.disk_cache (verified by digest; in memory when the disk refuses).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
-import os
-import tempfile
 import time
 import unicodedata
 from collections.abc import Callable
@@ -81,7 +84,13 @@ def _sc_source() -> Path:
     return Path(textflowkit_fonts.__file__).parent / "fonts" / "NotoSansSC.ttf"
 
 
+def _latin_source() -> Path:
+    return _sc_source().parent / "NotoSans.ttf"
+
+
 _RECIPES = {
+    "NotoSans": _Recipe("NotoSans", _latin_source, "ttf-regular"),
+    "NotoSans-Bold": _Recipe("NotoSans-Bold", _latin_source, "ttf-embolden", base="NotoSans"),
     "NotoSansTC": _Recipe("NotoSansTC", _tc_source, "cff-regular"),
     "NotoSansTC-Bold": _Recipe("NotoSansTC-Bold", _tc_source, "cff-embolden", base="NotoSansTC"),
     "NotoSansSC": _Recipe("NotoSansSC", _sc_source, "var-400"),
@@ -91,7 +100,7 @@ _RECIPES = {
 _SETS = {
     "zh-Hant": FontSet("NotoSansTC", "NotoSansTC-Bold"),
     "zh-Hans": FontSet("NotoSansSC", "NotoSansSC-Bold"),
-    "en": FontSet("NotoSansSC", "NotoSansSC-Bold"),
+    "en": FontSet("NotoSans", "NotoSans-Bold"),
 }
 
 # Seconds spent preparing fonts in this process, per font (absent when all came from cache).
@@ -112,14 +121,9 @@ def _report(name: str, done: int, total: int) -> None:
 
 def cache_dir() -> Path:
     """Where converted fonts live: $PNP_CACHE_DIR or the user cache, never the repo."""
-    env = os.environ.get("PNP_CACHE_DIR")
-    if env:
-        base = Path(env)
-    else:
-        from platformdirs import user_cache_dir
+    from pnpforge.render import disk_cache
 
-        base = Path(user_cache_dir("pnpforge"))
-    return base / "fonts"
+    return disk_cache.root() / "fonts"
 
 
 @cache
@@ -141,17 +145,29 @@ def _font_dir(name: str) -> tuple[_Recipe, Path, Path]:
 
 
 def cached_font_path(name: str) -> Path:
-    """The registered (skeleton) TrueType file of font `name`, building it first when absent."""
+    """The cache entry of font `name`'s skeleton (built first when absent or damaged)."""
+    skeleton_bytes(name)
+    return _font_dir(name)[2] / "skeleton.ttf"
+
+
+def skeleton_bytes(name: str) -> bytes:
+    """The TrueType skeleton of font `name` (metrics and character map), from the cache when
+    a verified entry is there, else built and stored."""
+    from pnpforge.render import disk_cache
+
     recipe, src, folder = _font_dir(name)
-    target = folder / "skeleton.ttf"
-    if not target.is_file():
+
+    def build() -> bytes:
         from pnpforge.render import font_convert
 
         start = time.perf_counter()
         _report(name, 0, 0)
-        _atomic_save(font_convert.skeleton(recipe.kind, src), target)
+        buffer = io.BytesIO()
+        font_convert.skeleton(recipe.kind, src).save(buffer)
         conversion_seconds[name] = time.perf_counter() - start
-    return target
+        return buffer.getvalue()
+
+    return disk_cache.cached(folder / "skeleton.ttf", build, keep=None)
 
 
 _stores: dict[Path, Any] = {}
@@ -183,20 +199,6 @@ def _timed_report(name: str, done: int, total: int) -> None:
 _started: dict[str, float] = {}
 
 
-def _atomic_save(font: Any, target: Path) -> None:
-    """Write via a temporary file so a crash or a parallel run never leaves half a font."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(fd)
-    try:
-        font.save(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 # ---- registration -------------------------------------------------------------
 
 _registered: set[str] = set()
@@ -212,16 +214,10 @@ def register(name: str) -> str:
 
     from pnpforge.render.font_embed import lazy_ttfont
 
-    path = cached_font_path(name)
     try:
-        pdfmetrics.registerFont(lazy_ttfont(name, path, glyph_store(name)))
-    except Exception as e:  # a truncated cache file: rebuild once
-        path.unlink(missing_ok=True)
-        path = cached_font_path(name)
-        try:
-            pdfmetrics.registerFont(lazy_ttfont(name, path, glyph_store(name)))
-        except Exception as e2:
-            raise PnpError(f"cannot load font {name} from {path}: {e2}") from e
+        pdfmetrics.registerFont(lazy_ttfont(name, skeleton_bytes(name), glyph_store(name)))
+    except Exception as exc:  # a verified entry reportlab still cannot read: a bug, named
+        raise PnpError(f"cannot load font {name} ({exc})") from exc
     _registered.add(name)
     return name
 

@@ -8,11 +8,18 @@ to a list of problems, so one run reports every mistake of a layout at once
 from __future__ import annotations
 
 import copy
+import math
 from functools import lru_cache
 from typing import Any
 
 from pnpforge.render import units
 from pnpforge.render.layout_options import CARD, Inherit, Opt
+
+# Bounds of every length in a layout: a card is at most 400 mm a side (the schema's limit), so no
+# size, margin or offset is larger, and a text size above the card's height is a typo (1e9 would
+# have every text fitter and the PDF try it).
+MAX_MM = 400.0
+MAX_PT = 400.0 / 25.4 * 72
 
 
 def check_palette(where: str, palette: dict[str, Any], problems: list[str]) -> dict[str, str]:
@@ -114,10 +121,13 @@ def _check_value(where: str, o: Opt, v: Any, problems: list[str], colours: Colou
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             problems.append(f"{bad} must be a number, got {v!r}")
             return v
-        if k == "pt" and v <= 0:
-            problems.append(f"{bad} must be a size above 0 pt, got {v}")
-        if k == "mm" and v < 0:
-            problems.append(f"{bad} must not be negative, got {v}")
+        if not math.isfinite(v):
+            problems.append(f"{bad} must be a finite number, got {v}")
+            return v
+        if k == "pt" and not 0 < v <= MAX_PT:
+            problems.append(f"{bad} must be a size above 0 pt and at most {MAX_PT:g} pt, got {v:g}")
+        if k == "mm" and not 0 <= v <= MAX_MM:
+            problems.append(f"{bad} must be from 0 to {MAX_MM:g} mm, got {v:g}")
         return float(v)
     if k == "length":
         try:

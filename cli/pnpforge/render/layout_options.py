@@ -41,6 +41,9 @@ SHAPES = ("rect", "rounded", "circle", "ellipse", "diamond", "pentagon", "inv-pe
 ICON_SHAPES = ("rounded", "rect", "circle", "diamond", "pentagon", "inv-pentagon", "hexagon", "none")
 KINDS = ("text", "image", "shape", "icon", "icons", "rows")
 FONTS = ("regular", "bold")
+# A text region may also draw in the font of a script other than the game's, e.g. the
+# Chinese original name on an English edition's card (pnpforge.lang.edition).
+TEXT_FONTS = (*FONTS, "zh-Hant", "zh-Hans")
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
 
@@ -50,6 +53,12 @@ CARD = [
     _O("colour", "colour", "#1a1a1a", "Default text colour."),
     _O("font_size", "pt", 7.0, "Default text size in points."),
     _O("min_font_size", "pt", 4.5, "Default smallest size text may shrink to before it overflows."),
+    _O(
+        "warn_font_size",
+        "pt",
+        6.0,
+        "Default size below which text shrunk to fit is a warning naming the card and region.",
+    ),
     _O("leading", "number", 1.3, "Default line height as a multiple of the text size."),
     _O("safe_margin", "mm", 3.0, "Distance inside the trim that text must keep (the safe area)."),
 ]
@@ -186,9 +195,17 @@ REGION_COMMON = [
 ]
 REGION_TEXT = [
     _O("text", "template", "", "Jinja2 template over the card (see Context).", required=True),
-    _O("font", "choice", "regular", "Font.", FONTS),
+    _O(
+        "font",
+        "choice",
+        "regular",
+        "Font: the game language's regular or bold, or the regular font of zh-Hant or zh-Hans "
+        "(an original name on a translated card).",
+        TEXT_FONTS,
+    ),
     _O("size", "pt", Inherit("font_size"), "Largest text size."),
     _O("min_size", "pt", Inherit("min_font_size"), "Smallest size before an overflow error."),
+    _O("warn_size", "pt", Inherit("warn_font_size"), "Text shrunk below this size is a warning."),
     _O("colour", "colour", Inherit("colour"), "Text colour."),
     _O("align", "choice", "left", "Horizontal alignment.", ALIGN),
     _O("valign", "choice", "top", "Vertical alignment.", VALIGN),

@@ -73,7 +73,12 @@ def plan_jobs(db: Any, types: dict, selection: Any, opts: sheet.PrintOptions) ->
     }
     skipped = 0 if opts.one_each else sum(zero for _, zero in per_type.values())
     if skipped:
-        notes.append(f"{skipped} card(s) with 0 copies not printed (use --one-each to include them)")
+        ids = [c.id for c in select.iter_cards(db, selection) if c.copies == 0]
+        shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+        notes.append(
+            f"{selection.game}: {skipped} card(s) with 0 copies not printed: {shown} "
+            f"(use --one-each to include them)"
+        )
     groups: dict[tuple[str, float, float], list[str]] = {}
     for slug, t in types.items():  # card type order, as the game defines it
         if per_type.get(slug, (0, 0))[0] > 0:
@@ -150,7 +155,7 @@ def print_cards(
         )
 
     info = DocInfo(
-        title=f"{g.title} / {g.title_en} v{g.version}",
+        title=f"{g.titles()} v{g.version}",
         language=g.language,
         date=date[:10],
         font=fonts.regular,

@@ -66,6 +66,12 @@ def atomic_output(path: Path) -> Iterator[Any]:
         with os.fdopen(fd, "wb") as fh:
             yield fh
         os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if exc.filename is None:  # a write of the open file (a full disk): name the target
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+        raise
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpforge import progress
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined
 from pnpforge.render import pdf, pdf_canvas, pdf_sheets
@@ -223,8 +224,9 @@ def render_drawings(drawings: list[Drawing], ctx: Any) -> None:
     with tempfile.TemporaryDirectory(prefix="pnp-raster-") as tmp:
         path = Path(tmp) / "items.pdf"
         pages = write_drawings_pdf(path, drawings, ctx)
-        for r, px in zip(pages, rasterise(path, pages), strict=False):
+        for n, (r, px) in enumerate(zip(pages, rasterise(path, pages), strict=False), start=1):
             r.sink(px)
+            progress.report("images", n, len(pages))
 
 
 def face_item(card: Any, ctx: RasterContext) -> Item:

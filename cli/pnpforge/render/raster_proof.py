@@ -99,7 +99,7 @@ def _write_proof_pdf(path: Path, cards: list, ctx: RasterContext, page_label: st
         c.drawString(
             m * mm,
             (page_h - m - 6) * mm,
-            f"{ctx.game.title} / {ctx.game.title_en} v{ctx.game.version} · {ctx.date} · "
+            f"{ctx.game.titles()} v{ctx.game.version} · {ctx.date} · "
             f"proof {page_label} · {len(cards)} cards, {copies} copies",
         )
         for i, (card, (w, h), (x, y)) in enumerate(zip(cards, sizes, corners, strict=False)):

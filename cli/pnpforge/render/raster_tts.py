@@ -208,7 +208,7 @@ def images_and_tts(
 def tts_readme(game: Any, decks: list[dict]) -> str:
     """How to import the sheets into Tabletop Simulator, with each sheet's numbers."""
     lines = [
-        f"{game.title} / {game.title_en}: Tabletop Simulator decks (made by pnpforge)",
+        f"{game.titles()}: Tabletop Simulator decks (made by pnpforge)",
         "",
         "Import each sheet as one Custom Deck:",
         "1. In Tabletop Simulator: Objects > Components > Cards > Custom Deck, click the table.",

@@ -46,15 +46,16 @@ from reportlab.pdfgen.canvas import Canvas
 SubsetMaker = Callable[[Any, list[int]], bytes]
 
 
-def lazy_font(name: str, path: str, make_subset: SubsetMaker, **attrs: Any) -> TTFont:
-    """A TTFont for the font file at `path` whose face answers reportlab's subset requests with
-    `make_subset(face, char_codes)`; `attrs` are set on the face for `make_subset` to read."""
+def lazy_font(name: str, source: Any, make_subset: SubsetMaker, **attrs: Any) -> TTFont:
+    """A TTFont for the font file `source` (a path or a binary file object) whose face
+    answers reportlab's subset requests with `make_subset(face, char_codes)`; `attrs` are
+    set on the face for `make_subset` to read."""
 
     class LazyFace(TTFontFace):
         def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 - reportlab's name
             return make_subset(self, subset)
 
-    font = TTFont(name, path)
+    font = TTFont(name, source)
     font.face.__class__ = LazyFace
     for key, value in attrs.items():
         setattr(font.face, key, value)

@@ -42,8 +42,26 @@ def sandboxed_environment(
     if finalize is not None:
         options["finalize"] = finalize
     if folders is not None:
-        options["loader"] = FileSystemLoader([str(p) for p in folders])
+        options["loader"] = _confined_loader(FileSystemLoader)([str(p) for p in folders])
     return _sandbox_class(SandboxedEnvironment)(**options)
+
+
+def _confined_loader(base: Any) -> Any:
+    """A FileSystemLoader that loads (and so includes) only files whose real path lies inside
+    one of its folders: a symbolic link out of templates/ is refused like a missing file."""
+
+    class ConfinedLoader(base):
+        def get_source(self, environment: Any, template: str) -> Any:
+            from jinja2 import TemplateNotFound
+
+            source, filename, uptodate = super().get_source(environment, template)
+            real = Path(filename).resolve()
+            roots = [Path(p).resolve() for p in self.searchpath]
+            if not any(real == root or root in real.parents for root in roots):
+                raise TemplateNotFound(f"{template} (a link out of the templates folder: {real})")
+            return source, filename, uptodate
+
+    return ConfinedLoader
 
 
 _SANDBOX: Any = None
@@ -53,9 +71,37 @@ def _sandbox_class(base: Any) -> Any:
     """SandboxedEnvironment whose compiled template code is cached on disk (render.code_cache)."""
     global _SANDBOX
     if _SANDBOX is None:
+        from jinja2 import Template
+
+        from pnpforge.render import template_budget
         from pnpforge.render.code_cache import compile_cached, environment_signature, template_code_cached
 
+        class BudgetTemplate(Template):
+            """A template whose render runs within its time and output budget (template_budget)."""
+
+            def render(self, *args: Any, **kwargs: Any) -> str:
+                named = self.filename if self.filename and not self.filename.startswith("<") else None
+                label = named or self.name or "(inline)"
+                ctx = self.new_context(dict(*args, **kwargs))
+                try:
+                    with template_budget.within_budget(label):
+                        return self.environment.concat(
+                            template_budget.counted(label, self.root_render_func(ctx))
+                        )
+                except template_budget.TemplateBudgetExceeded:
+                    raise
+                except Exception:
+                    self.environment.handle_exception()
+
         class CachedSandbox(base):
+            template_class = BudgetTemplate
+            intercepted_binops = frozenset({"*", "**", "%"})
+
+            def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+                """The sandbox's binary operators, refused past the size budget before they run."""
+                template_budget.checked_binop(operator, left, right, context.name or "(inline)")
+                return super().call_binop(context, operator, left, right)
+
             def _compile(self, source: str, filename: str) -> Any:
                 return compile_cached(source, filename)
 

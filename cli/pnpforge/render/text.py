@@ -96,16 +96,50 @@ def fit(
     m: Measure,
     shrink: bool = True,
 ) -> Fitted:
-    """Largest size from `size` down to `min_size` (0.25 pt steps) at which the text fits."""
+    """Largest size from `size` down to `min_size` (0.25 pt steps) at which the text fits.
+
+    A size at which a word is wider than the line (and would break between letters) is
+    skipped while a smaller size above `min_size` keeps every word whole: long English
+    words shrink the text before they break.
+    """
     sizes = _sizes(size, min_size, shrink)
+    widest = max((a.width for a in atoms if a.kind == "word"), default=0.0)
+    whole = tuple(s for s in sizes if widest * s <= width + 0.01)
     lines: list[Line] = []
-    for s in sizes:
+    for s in whole or sizes:
         lines = break_lines(atoms, width / s, m)
         too_wide = any(ln.width() * s > width + 0.01 for ln in lines)
         h = block_height(lines, s, leading)
         if h <= height + 0.01 and not too_wide:
             return Fitted(lines, s, leading, h)
     raise _overflow(lines, sizes[-1], leading, height)
+
+
+def fit_unbroken(
+    candidates: list[tuple[list[Atom], int]],
+    width: float,
+    height: float,
+    size: float,
+    min_size: float,
+    leading: float,
+    m: Measure,
+) -> Fitted | None:
+    """The largest size at which one of `candidates` (atoms, and the lines they are written
+    on) fits without a break the text did not ask for; at each size the candidates are tried
+    in order.  None when none fits even at `min_size`: the caller then lets the text wrap.
+
+    A title such as "駭客聯盟 League of Hackers" is one line, or one line per language, but
+    never "League of" on one line and "Hackers" under it.
+    """
+    for s in _sizes(size, min_size, True):
+        for atoms, n in candidates:
+            lines = break_lines(atoms, width / s, m)
+            if len(lines) != n or any(ln.width() * s > width + 0.01 for ln in lines):
+                continue
+            h = block_height(lines, s, leading)
+            if h <= height + 0.01:
+                return Fitted(lines, s, leading, h)
+    return None
 
 
 @lru_cache(maxsize=256, typed=True)

@@ -78,14 +78,25 @@ def _custom(entry: dict, base_url: str) -> dict:
 
 
 def deck_object(
-    game: str, type_slug: str, type_name: str, deck: list, sheets: list[dict], base_url: str, x: float
+    game: str,
+    type_slug: str,
+    type_name: str,
+    deck: list,
+    sheets: list[dict],
+    base_url: str,
+    x: float,
+    first_key: int = 1,
 ) -> dict:
-    """One card type as a DeckCustom: its sheets as CustomDeck entries, a Card per copy."""
+    """One card type as a DeckCustom: its sheets as CustomDeck entries, a Card per copy.
+
+    Sheet keys start at `first_key`, so every deck of one saved object has its own keys: TTS
+    caches a CustomDeck by its key, and two decks sharing key 1 would show one deck's faces.
+    """
     custom: dict[str, dict] = {}
     contained: list[dict] = []
     ids: list[int] = []
     at = 0
-    for key, entry in enumerate(sheets, start=1):
+    for key, entry in enumerate(sheets, start=first_key):
         custom[str(key)] = _custom(entry, base_url)
         for slot in range(entry["number"]):
             card = deck[at]
@@ -128,14 +139,16 @@ def saved_object(game: Any, types: dict, cards: list, decks: list[dict], base_ur
     do not depend on where the sheets were written.
     """
     objects = []
+    next_key = 1
     for n, slug in enumerate(dict.fromkeys(e["type"] for e in decks)):
         deck = [c for c in cards if c.type == slug for _ in range(c.copies)]
         sheets = [e for e in decks if e["type"] == slug]
         t = types[slug]
-        name = f"{t.name} · {t.name_en}" if t.name_en else t.name
-        objects.append(deck_object(game.slug, slug, name, deck, sheets, base_url, n * DECK_SPACING))
+        name = f"{t.name} · {t.name_en}" if t.name_en and t.name_en != t.name else t.name
+        objects.append(deck_object(game.slug, slug, name, deck, sheets, base_url, n * DECK_SPACING, next_key))
+        next_key += len(sheets)
     return {
-        "SaveName": f"{game.title} / {game.title_en}",
+        "SaveName": game.titles(),
         "GameMode": "",
         "Date": "",
         "Gravity": 0.5,

@@ -304,10 +304,25 @@ def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]
     return errors, warnings
 
 
+def declared_counts(db: Any, slug: str) -> dict[str, int]:
+    """How many declared checks the game holds, so removing one shows in the report."""
+    from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
+    from pnpforge.store.declared import list_examples, list_text_rules
+
+    constraints = list_constraints(db, slug)
+    return {
+        "constraints": sum(c.kind not in CONSISTENCY_KINDS for c in constraints),
+        "consistency": sum(c.kind in CONSISTENCY_KINDS for c in constraints),
+        "text_rules": len(list_text_rules(db, slug)),
+        "examples": len(list_examples(db, slug)),
+    }
+
+
 def run_check(
     db_path: str | Path, slug: str, opts: CheckOptions, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
     """Static findings and sample games; `ok` is False on any error (and, under --strict, any warning)."""
+    from pnpforge.rules.examples import run_examples
     from pnpforge.rules.games import has_engine
     from pnpforge.rules.static import static_findings
     from pnpforge.store import repo
@@ -323,6 +338,8 @@ def run_check(
         "strict": opts.strict,
         "findings": [f.to_dict() for f in static_findings(db, slug)],
         "composition": [r.to_dict() for r in composition(db, slug)],
+        "examples": [r.to_dict() for r in run_examples(db, slug, repo.list_cards(db, slug, strict=False))],
+        "declared": declared_counts(db, slug),
         "simulation": _simulation(db, db_path, slug, opts, progress) if has_engine(slug, db) else None,
     }
     report["errors"], report["warnings"] = _verdict(report, opts.strict)

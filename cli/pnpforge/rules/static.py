@@ -1,4 +1,4 @@
-"""Deck findings that need no sample game: invalid cards, composition, constraints, edition.
+"""Deck findings that need no sample game: invalid cards, composition, constraints, text, examples, edition.
 
 `pnp check` reports these before it plays anything.  Each finding names the
 cards it is about, so a designer knows where to look.  Severity decides the
@@ -19,7 +19,7 @@ import sqlite_utils
 
 from pnpforge.model import Card
 
-KINDS = ("invalid", "composition", "constraint", "edition")
+KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition")
 SEVERITIES = ("error", "strict")
 
 
@@ -67,6 +67,8 @@ def static_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
         return out + edition_findings(db, game)
     out += composition_findings(db, game)
     out += constraint_findings(db, game, cards)
+    out += text_findings(db, game, cards)
+    out += example_findings(db, game, cards)
     out += edition_findings(db, game)
     return out
 
@@ -142,7 +144,7 @@ def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
 
 def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
     """One "error" finding per breach of each of the game's constraints."""
-    from pnpforge.store.constraints import list_constraints
+    from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
     from pnpforge.validate.constraints import evaluate, selector
 
     select = selector(db, game, cards)
@@ -152,7 +154,7 @@ def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card])
             ids = f" [{', '.join(breach.cards)}]" if breach.cards else ""
             out.append(
                 Finding(
-                    "constraint",
+                    "consistency" if constraint.kind in CONSISTENCY_KINDS else "constraint",
                     "error",
                     f"{constraint.label}: {breach.message}{ids}",
                     breach.cards,
@@ -160,6 +162,71 @@ def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card])
                 )
             )
     return out
+
+
+def text_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
+    """One finding per card whose printed text contradicts a field a text rule binds it to: an
+    "error", or "strict" when the rule rests on our reading (provisional)."""
+    from pnpforge.validate.text_rules import text_rule_breaches
+
+    return [
+        Finding(
+            "text",
+            "strict" if rule.provisional else "error",
+            f"{rule.label}: {breach.message}",
+            breach.cards,
+            f"{rule.id} ({rule.source})",
+        )
+        for rule, breaches in text_rule_breaches(db, game, cards)
+        for breach in breaches
+    ]
+
+
+def example_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
+    """Worked examples that no longer add up ("error"), or that the engine's default reading
+    contradicts without the conflict being recorded ("strict")."""
+    from pnpforge.rules.examples import run_examples, shown
+
+    out: list[Finding] = []
+    for r in run_examples(db, game, cards):
+        ex, expected = r.example, r.example.expected or {}
+        where = f"{ex.id} ({ex.source})"
+        if r.error:
+            out.append(Finding("example", "error", f"{ex.label}: cannot run: {r.error}", r.cards, where))
+        elif not r.ok:
+            reading = f" under {_options(ex.options)}" if ex.options else ""
+            out.append(
+                Finding(
+                    "example",
+                    "error",
+                    f"{ex.label}: the rulebook gives {shown(expected, expected)}; the cards now give "
+                    f"{shown(r.actual, _differing(expected, r.actual))}{reading} [{', '.join(r.cards)}]",
+                    r.cards,
+                    where,
+                )
+            )
+        elif r.contradicted_by_default and not ex.conflict:
+            out.append(
+                Finding(
+                    "example",
+                    "strict",
+                    f"{ex.label}: holds only under {_options(ex.options)}; the engine's default reading "
+                    f"gives {shown(r.default or {}, expected)}: record the conflict on the example and "
+                    f"the cards' notes",
+                    r.cards,
+                    where,
+                )
+            )
+    return out
+
+
+def _differing(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
+    """The expected results the cards no longer give (all of them when none differs)."""
+    return {k: v for k, v in expected.items() if actual.get(k) != v} or expected
+
+
+def _options(options: dict[str, Any] | None) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted((options or {}).items()))
 
 
 def edition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:

@@ -21,12 +21,32 @@ from reportlab.pdfgen.canvas import Canvas
 Cmyk = tuple[float, float, float, float]
 
 
+DARK_K = 0.8  # black ink of a colour (after grey replacement) from which it is a dark UI colour
+SOLID_K = 0.85  # a neutral this dark prints as solid black ink
+NEUTRAL_CMY = 0.1  # a dark colour with no more colour ink than this is a neutral (black text, rules)
+RICH_UNDERLAY = 0.3  # C, M and Y laid under K 100 % for a rich black, before the colour's own hue
+
+
 def rgb_to_cmyk(r: float, g: float, b: float, max_ink: float = 240.0) -> Cmyk:
-    """RGB in 0..1 to CMYK in 0..1 with full grey replacement and total ink ≤ max_ink %."""
+    """RGB in 0..1 to CMYK in 0..1 with full grey replacement and total ink ≤ max_ink %.
+
+    Dark UI colours (badges, bands, text on cards) are what a naive conversion prints worst:
+    a near-black becomes a screened K 80-90 % that prints as a brown-grey, and marks on it
+    lose their contrast.  So a dark neutral is K only (solid K 100 % from SOLID_K: black text
+    without colour fringes), and a dark colour with a hue is a rich black: K 100 % over an
+    underlay of C, M and Y that keeps its hue, within the ink limit.
+    """
     k = 1.0 - max(r, g, b)
     if k >= 1.0 - 1e-9:
         return 0.0, 0.0, 0.0, 1.0
     c, m, y = ((1.0 - v - k) / (1.0 - k) for v in (r, g, b))
+    if max_ink and k >= DARK_K:
+        if max(c, m, y) <= NEUTRAL_CMY:
+            c = m = y = 0.0
+            k = 1.0 if k >= SOLID_K else k
+        else:
+            c, m, y = (RICH_UNDERLAY + 0.5 * v for v in (c, m, y))
+            k = 1.0
     limit = max_ink / 100.0
     cmy = c + m + y
     if max_ink and cmy + k > limit and cmy > 0:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpforge import progress
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined, ensure_folder, write_text
 from pnpforge.shop.fit import Fit, fit_types
@@ -229,6 +230,7 @@ def _rasterise(pdf_path: Path, jobs: list[PngJob], dpi: int) -> None:
             if image.size != job.px:  # a rounding pixel at most: cut or pad to size
                 image = _exact(image, job.px)
             write_png(job.path, image, dpi)
+            progress.report("shop images", i + 1, len(jobs))
     finally:
         doc.close()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pnpforge import progress
 from pnpforge.outfile import atomic_open, confined
 from pnpforge.render.units import MM
 
@@ -64,7 +65,8 @@ def _write_deck(ctx: Any, slug: str, deck: list, path: Path) -> None:
         c.max_ink = ctx.profile.max_ink
         _pdfx_document(c, f"{ctx.game.title} — {ctx.types[slug].name_en or slug}", ctx.date)
         checked: set[str] = set()
-        for card in deck:
+        for n, card in enumerate(deck, start=1):
+            progress.report(f"{slug} PDF", n, len(deck))
             if card.id not in checked:
                 ctx.renderer.check(card)
                 checked.add(card.id)

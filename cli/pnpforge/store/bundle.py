@@ -17,9 +17,14 @@ leaves it whole (`pnp game export`).  Format, version 1:
      "glossary": [{term, term_en, category, text, source}],
      "rules": [{kind, title, title_en, body, source}],
      "constraints": [{id, kind, label, params: {...}, provisional, source}],
-     "edition": [{card, snapshot: {...}, frozen_at}]}
+     "text_rules": [{id, card_type, kind, label, params: {...}, provisional, source}],
+     "examples": [{id, label, runner, setup: {...}, expected: {...}, options: {...},
+                   conflict, source}],
+     "edition": [{card, snapshot: {...}, frozen_at}],
+     "translations": [{lang, kind, key, field, text, provenance, source_hash}]}
 
-`constraints` and `edition` are optional: a bundle without an edition gets
+`constraints` (deck constraints and consistency kinds alike), `text_rules`, `examples`,
+`edition` and `translations` are optional: a bundle without an edition gets
 one frozen from its own rulebook and reference cards on import.
 
 Structure errors are reported with the JSON path; card values are validated
@@ -38,7 +43,7 @@ import sqlite_utils
 from pnpforge import model
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, field_names
-from pnpforge.store import constraints, edition, releases, repo
+from pnpforge.store import constraints, declared, edition, releases, repo, translations
 
 FORMAT = "pnpforge-game/1"
 
@@ -53,6 +58,9 @@ _GLOSS_KEYS = set(field_names(model.GlossaryEntry, "game"))
 _RULE_KEYS = set(field_names(model.RuleSection, "game", "position"))
 _CONSTRAINT_KEYS = set(field_names(constraints.Constraint, "game"))
 _EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
+_TRANSLATION_KEYS = {"lang", "kind", "key", "field", "text", "provenance", "source_hash"}
+_TEXT_RULE_KEYS = set(field_names(declared.TextRule, "game"))
+_EXAMPLE_KEYS = set(field_names(declared.Example, "game"))
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
@@ -92,6 +100,9 @@ def parse(data: Any) -> dict:
         ("rules", _RULE_KEYS, {"kind", "title", "body"}),
         ("constraints", _CONSTRAINT_KEYS, {"id", "kind", "label", "params"}),
         ("edition", _EDITION_KEYS, {"card", "snapshot"}),
+        ("translations", _TRANSLATION_KEYS, _TRANSLATION_KEYS - {"provenance"}),
+        ("text_rules", _TEXT_RULE_KEYS, {"id", "card_type", "kind", "label", "params"}),
+        ("examples", _EXAMPLE_KEYS, {"id", "label", "runner", "setup", "expected"}),
     ):
         for i, item in enumerate(data.get(key, [])):
             _check_keys(item, keys, f"{key}[{i}]", req)
@@ -106,6 +117,18 @@ def _check_deck_data(data: dict) -> None:
             constraints.check_params(item["kind"], item["params"])
         except PnpError as exc:
             raise PnpError(f"constraints[{i}] ({item['id']}): {exc}") from None
+    for i, item in enumerate(data.get("text_rules", [])):
+        try:
+            declared.check_text_rule_params(item["kind"], item["params"])
+        except PnpError as exc:
+            raise PnpError(f"text_rules[{i}] ({item['id']}): {exc}") from None
+    for i, item in enumerate(data.get("examples", [])):
+        bad = [k for k in ("setup", "expected", "options") if not isinstance(item.get(k, {}), dict)]
+        if bad or item["runner"] not in declared.EXAMPLE_RUNNERS:
+            what = (
+                f"{bad[0]} must be an object" if bad else f"runner must be one of {declared.EXAMPLE_RUNNERS}"
+            )
+            raise PnpError(f"examples[{i}] ({item['id']}): {what}")
     for i, item in enumerate(data.get("edition", [])):
         if not isinstance(item["snapshot"], dict):
             raise PnpError(f"edition[{i}] ({item['card']}): snapshot must be an object")
@@ -155,6 +178,28 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
             _insert(conn, table, {**item, "game": slug, "position": pos})
     _write_deck_data(conn, slug, data, kept_edition)
     releases.restore_releases(conn, kept_releases)
+    _write_translations(conn, slug, data.get("translations", []))
+
+
+def _write_translations(conn: sqlite3.Connection, slug: str, items: list[dict]) -> None:
+    """A bundle's translations, grouped by language (the table's CHECKs refuse bad rows)."""
+    by_lang: dict[str, list[translations.Translation]] = {}
+    for item in items:
+        by_lang.setdefault(item["lang"], []).append(
+            translations.Translation(
+                item["kind"],
+                item["key"],
+                item["field"],
+                item["text"],
+                item["source_hash"],
+                item.get("provenance", "translation"),
+            )
+        )
+    for lang, rows in by_lang.items():
+        try:
+            translations.upsert(conn, slug, lang, rows)
+        except sqlite3.IntegrityError as exc:
+            raise PnpError(f"translations ({lang}): {exc}") from None
 
 
 def _write_deck_data(
@@ -178,6 +223,10 @@ def _write_deck_data(
                 item.get("source", ""),
             ),
         )
+    for item in data.get("text_rules", []):
+        declared.insert_text_rule(conn, declared.TextRule(game=slug, **item))
+    for item in data.get("examples", []):
+        declared.insert_example(conn, declared.Example(game=slug, **item))
     if "edition" in data:
         edition.insert_entries(conn, slug, data["edition"])
     elif kept_edition:
@@ -233,10 +282,13 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
         "glossary": plain(repo.glossary(db, slug)),
         "rules": plain(repo.rule_sections(db, slug)),
         "constraints": [c.to_dict() for c in constraints.list_constraints(db, slug)],
+        "text_rules": [r.to_dict() for r in declared.list_text_rules(db, slug)],
+        "examples": [e.to_dict() for e in declared.list_examples(db, slug)],
         "edition": [
             {"card": e.card, "snapshot": e.snapshot, "frozen_at": e.frozen_at}
             for e in edition.entries(db, slug)
         ],
+        "translations": translations.all_rows(db, slug),
     }
 
 

@@ -1,9 +1,12 @@
-"""SQL of the deck constraints table: read, add, remove.
+"""SQL of the deck constraints and consistency tables: read, add, remove.
 
 Rows are returned as `Constraint` objects with their parameters decoded; a
 row whose parameters are not valid JSON (written with raw SQL around the
 CHECK) comes back with `params=None` so the checker can report it instead
-of crashing.
+of crashing.  The consistency kinds (monotone tables, distinct list items,
+distinct abilities) live in their own table (migration "declared checks");
+every function here reads and writes both, chosen by kind, so commands and
+bundles see one list of constraints.
 """
 
 from __future__ import annotations
@@ -52,8 +55,19 @@ PARAMS: dict[str, tuple[set[str], set[str]]] = {
     "distinct": ({"field"}, {"query", "values"}),
     "group_count": (set(), {"query", "expected", "min", "max", "group_by", "groups"}),
     "refs": ({"field"}, {"query", "target_query", "same"}),
+    # consistency kinds (table `consistency`): designed values that must keep their shape
+    "monotone": (set(), {"query", "fields", "field", "direction", "strict"}),
+    "distinct_items": ({"field"}, {"query"}),
+    "distinct_abilities": ({"fields"}, {"query", "base"}),
 }
 KINDS = tuple(PARAMS)
+CONSISTENCY_KINDS = ("monotone", "distinct_items", "distinct_abilities")
+DIRECTIONS = ("up", "down")
+
+
+def table_of(kind: str) -> str:
+    """The table that holds constraints of `kind`."""
+    return "consistency" if kind in CONSISTENCY_KINDS else "constraints"
 
 
 def check_params(kind: str, params: Any) -> None:
@@ -76,7 +90,7 @@ def check_params(kind: str, params: Any) -> None:
 
 
 def _check_shapes(kind: str, params: dict[str, Any]) -> None:
-    lists = {"fields", "values", "groups", "in", "same", "range"}
+    lists = {"fields", "values", "groups", "in", "same", "range", "base"}
     for key in lists & set(params):
         if not isinstance(params[key], list) or not params[key]:
             raise PnpError(f"{kind} parameter '{key}' must be a non-empty JSON list")
@@ -105,6 +119,17 @@ def _check_shapes(kind: str, params: dict[str, Any]) -> None:
         raise PnpError("group_count needs at least one of expected, min, max")
     if params.get("of", "value") not in ("value", "length"):
         raise PnpError('values parameter \'of\' must be "value" or "length"')
+    if kind == "monotone":
+        if ("fields" in params) == ("field" in params):
+            raise PnpError(
+                "monotone needs exactly one of 'fields' (a table across fields) or 'field' (a list)"
+            )
+        if params.get("direction", "up") not in DIRECTIONS:
+            raise PnpError(f"monotone parameter 'direction' must be one of {', '.join(DIRECTIONS)}")
+    if kind == "distinct_abilities" and "base" in params:
+        base = params["base"]
+        if not isinstance(base, list) or not all(isinstance(b, dict) and b for b in base):
+            raise PnpError("distinct_abilities parameter 'base' must be a list of non-empty objects")
 
 
 def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
@@ -120,36 +145,48 @@ def _decode(text: str) -> dict[str, Any] | None:
 
 
 def list_constraints(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Constraint]:
-    """The game's constraints in their declared order."""
-    rows = (
-        _conn(db)
-        .execute(
-            "SELECT id, kind, label, params, provisional, source FROM constraints "
-            "WHERE game = ? ORDER BY position, id",
-            [game],
+    """The game's constraints in their declared order, deck constraints before consistency ones."""
+    out: list[Constraint] = []
+    for table in ("constraints", "consistency"):
+        rows = (
+            _conn(db)
+            .execute(
+                f"SELECT id, kind, label, params, provisional, source FROM {table} "
+                "WHERE game = ? ORDER BY position, id",
+                [game],
+            )
+            .fetchall()
         )
-        .fetchall()
-    )
-    return [Constraint(game, r[0], r[1], r[2], _decode(r[3]), bool(r[4]), r[5]) for r in rows]
+        out += [Constraint(game, r[0], r[1], r[2], _decode(r[3]), bool(r[4]), r[5]) for r in rows]
+    return out
+
+
+def _position(conn: sqlite3.Connection, table: str, game: str, constraint_id: str) -> tuple[bool, int]:
+    """(whether `constraint_id` is in `table`, the position it has or the next free one)."""
+    row = conn.execute(
+        f"SELECT position FROM {table} WHERE game = ? AND id = ?", [game, constraint_id]
+    ).fetchone()
+    if row:
+        return True, row[0]
+    nxt = conn.execute(
+        f"SELECT coalesce(max(position), 0) + 1 FROM {table} WHERE game = ?", [game]
+    ).fetchone()
+    return False, nxt[0]
 
 
 def insert_constraint(conn: sqlite3.Connection, c: Constraint, replace: bool = False) -> None:
     """Add (or with `replace`, overwrite) one constraint; the caller owns the transaction."""
-    exists = conn.execute(
-        "SELECT position FROM constraints WHERE game = ? AND id = ?", [c.game, c.id]
-    ).fetchone()
-    if exists and not replace:
+    table = table_of(c.kind)
+    other = "constraints" if table == "consistency" else "consistency"
+    exists, position = _position(conn, table, c.game, c.id)
+    in_other, _ = _position(conn, other, c.game, c.id)
+    if (exists or in_other) and not replace:
         raise PnpError(f"game '{c.game}' already has a constraint '{c.id}' (remove it first, or replace it)")
-    position = (
-        exists[0]
-        if exists
-        else conn.execute(
-            "SELECT coalesce(max(position), 0) + 1 FROM constraints WHERE game = ?", [c.game]
-        ).fetchone()[0]
-    )
+    if in_other:  # replaced by a constraint of a kind the other table holds
+        conn.execute(f"DELETE FROM {other} WHERE game = ? AND id = ?", [c.game, c.id])
     try:
         conn.execute(
-            "INSERT OR REPLACE INTO constraints (game, id, kind, params, label, provisional, "
+            f"INSERT OR REPLACE INTO {table} (game, id, kind, params, label, provisional, "
             "source, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 c.game,
@@ -168,11 +205,12 @@ def insert_constraint(conn: sqlite3.Connection, c: Constraint, replace: bool = F
 
 def delete_constraint(conn: sqlite3.Connection, game: str, constraint_id: str) -> None:
     """Remove one constraint; naming one the game does not have is an error."""
-    cur = conn.execute("DELETE FROM constraints WHERE game = ? AND id = ?", [game, constraint_id])
-    if cur.rowcount == 0:
-        known = [
-            r[0] for r in conn.execute("SELECT id FROM constraints WHERE game = ? ORDER BY position", [game])
-        ]
+    removed = sum(
+        conn.execute(f"DELETE FROM {table} WHERE game = ? AND id = ?", [game, constraint_id]).rowcount
+        for table in ("constraints", "consistency")
+    )
+    if removed == 0:
+        known = [c.id for c in list_constraints(conn, game)]
         raise PnpError(
             f"game '{game}' has no constraint '{constraint_id}' (constraints: {', '.join(known) or 'none'})"
         )

@@ -7,7 +7,7 @@ edits made with another SQLite tool cannot break the shape either.
 
 from __future__ import annotations
 
-from pnpforge.store import schema_v2, schema_v3, schema_v4
+from pnpforge.store import schema_declared_checks, schema_translations, schema_v2, schema_v3, schema_v4
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
@@ -177,6 +177,13 @@ CREATE TRIGGER cards_history_delete AFTER DELETE ON cards BEGIN
 END;
 """
 
-MIGRATIONS: list[str] = [_V1 + _V1_TRIGGERS, schema_v2.SQL, schema_v3.SQL, schema_v4.SQL]
+MIGRATIONS: list[str] = [
+    _V1 + _V1_TRIGGERS,
+    schema_v2.SQL,
+    schema_v3.SQL,
+    schema_v4.SQL,
+    schema_translations.SQL,
+    schema_declared_checks.SQL,  # 6: text rules, worked examples, consistency
+]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CardType
 from pnpforge.store import repo
+from pnpforge.store.location import db_folder
 from pnpforge.validate.deck import (
     composition,
     composition_problems,
@@ -33,6 +36,7 @@ __all__ = [
     "validate_card",
     "duplicate_name_problems",
     "reference_problems",
+    "text_problems",
 ]
 
 
@@ -46,8 +50,27 @@ def card_problems(card: Card, types: dict[str, CardType], cards: list[Card]) -> 
     return index.problems(card)
 
 
+def art_warnings(card: Card, base: Path) -> list[Problem]:
+    """A card naming an art file that is missing or not allowed: it would print a placeholder."""
+    from pnpforge.artfile import check_art
+
+    if not isinstance(card.art, str) or not card.art.strip():
+        return []
+    path = Path(card.art)
+    path = path if path.is_absolute() else base / path
+    try:
+        check_art(path, base)
+    except FileNotFoundError:
+        message = f"art file {card.art} not found (in {base}); the card prints a placeholder"
+    except PnpError as exc:
+        message = f"{exc}; the card prints a placeholder"
+    else:
+        return []
+    return [Problem(WARNING, card.game, card.id, "art", message)]
+
+
 def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
-    """All problems of one game: cards, references, duplicates, composition, provisional values.
+    """All problems of one game: cards, references, duplicates, composition, text rules, provisional values.
 
     Rows another tool wrote in a shape pnpforge never writes are reported by id, never a crash.
     """
@@ -56,11 +79,34 @@ def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
     index = GameIndex(types, repo.iter_cards(db, game, strict=False))  # pass 1: the index
     problems: list[Problem] = []
     warnings: list[Problem] = []
+    base = db_folder(db) or Path.cwd()
     for c in repo.iter_cards(db, game, strict=False):  # pass 2: each card against it
         problems += index.problems(c)
         warnings += provisional_warnings(c)
+        warnings += art_warnings(c, base)
     try:
         problems += composition_problems(db, game)
     except PnpError as exc:
         problems.append(Problem(ERROR, game, None, "composition", f"not checked: {exc}", scope="deck"))
+    problems += text_problems(db, game)
     return problems + warnings
+
+
+def text_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:
+    """Cards whose printed text contradicts a field a text rule binds it to (deck-level: never blocks;
+    a warning when the rule rests on our reading)."""
+    from pnpforge.validate.text_rules import text_rule_breaches
+
+    cards = repo.list_cards(db, game, strict=False)
+    return [
+        Problem(
+            WARNING if rule.provisional else ERROR,
+            game,
+            b.cards[0] if b.cards else None,
+            rule.id,
+            f"{rule.label}: {b.message}",
+            scope="deck",
+        )
+        for rule, breaches in text_rule_breaches(db, game, cards)
+        for b in breaches
+    ]

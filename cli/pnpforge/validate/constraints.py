@@ -23,6 +23,9 @@ Kinds and their parameters (every kind also takes `query`):
 - `refs`         field, target_query (optional), same: [fields] (optional)
                  a value naming a card id resolves to a card the target query selects,
                  whose `same` values equal the referrer's
+
+The consistency kinds (`monotone`, `distinct_items`, `distinct_abilities`) are
+evaluated by pnpforge.validate.consistency.
 """
 
 from __future__ import annotations
@@ -271,9 +274,12 @@ _EVALUATORS: dict[str, Callable[[list[Card], dict[str, Any], Callable], list[Bre
 
 def run_constraint(constraint: Constraint, select: Callable[[str], list[Card]]) -> list[Breach]:
     """The breaches of one constraint; PnpError when its parameters or queries are malformed."""
+    from pnpforge.validate.consistency import EVALUATORS as CONSISTENCY  # its kinds build on this module
+
     check_params(constraint.kind, constraint.params)
     params = constraint.params or {}
-    return _EVALUATORS[constraint.kind](select(params.get("query", "")), params, select)
+    evaluator = _EVALUATORS.get(constraint.kind) or CONSISTENCY[constraint.kind]
+    return evaluator(select(params.get("query", "")), params, select)
 
 
 def evaluate(constraint: Constraint, select: Callable[[str], list[Card]]) -> list[Breach]:

@@ -122,7 +122,25 @@ def composition(db: sqlite_utils.Database, game: str) -> list[RuleResult]:
                 [c.id for c in cards],
             )
         )
-    return results
+    return _tree_order(results)
+
+
+def _tree_order(results: list[RuleResult]) -> list[RuleResult]:
+    """Rules depth-first: each rule followed by its sub-counts, so a report indents them under it."""
+    known = {r.rule for r in results}
+    children: dict[str | None, list[RuleResult]] = {}
+    for r in results:
+        children.setdefault(r.parent if r.parent in known else None, []).append(r)
+    out: list[RuleResult] = []
+
+    def walk(parent: str | None) -> None:
+        for r in children.get(parent, []):
+            out.append(r)
+            if r.rule != parent:
+                walk(r.rule)
+
+    walk(None)
+    return out if len(out) == len(results) else results  # a parent cycle keeps the stored order
 
 
 def composition_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:

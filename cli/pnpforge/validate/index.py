@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pnpforge.model import Card, CardType
 from pnpforge.validate.fields import validate_card
 from pnpforge.validate.problem import ERROR, Problem
-from pnpforge.validate.values import name_key
+from pnpforge.validate.values import id_file_key, name_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ class GameIndex:
         self._entries: dict[str, _Entry] = {}
         self._names: dict[tuple[str, str], set[str]] = defaultdict(set)
         self._refs: dict[str, set[str]] = defaultdict(set)
+        self._files: dict[str, set[str]] = defaultdict(set)  # id_file_key → ids
         for card in cards:
             self.put(card)
 
@@ -62,6 +63,8 @@ class GameIndex:
         entry = self._entry(card)
         self._entries[card.id] = entry
         self._names[entry.key].add(card.id)
+        if isinstance(card.id, str):
+            self._files[id_file_key(card.id)].add(card.id)
         for _, target in entry.refs:
             self._refs[target].add(card.id)
 
@@ -70,6 +73,8 @@ class GameIndex:
         if old is None:
             return
         self._names[old.key].discard(card_id)
+        if isinstance(card_id, str):
+            self._files[id_file_key(card_id)].discard(card_id)
         for _, target in old.refs:
             self._refs[target].discard(card_id)
 
@@ -104,6 +109,7 @@ class GameIndex:
         if entry is None or entry.type not in self.types:
             return []
         out = self._reference_problems(card_id, entry) + self._duplicate_problems(card_id, entry)
+        out += self._file_name_problems(card_id, entry)
         if type_changed:
             out += self._incoming_problems(card_id, entry)
         return out
@@ -140,6 +146,25 @@ class GameIndex:
                 card_id,
                 "name",
                 f"name '{entry.name}' is already used by {', '.join(clash)} of the same type",
+            )
+        ]
+
+    def _file_name_problems(self, card_id: str, entry: _Entry) -> list[Problem]:
+        """Two ids of a game may not name the same file on a case-insensitive file system
+        (Windows, macOS): `h-01` beside `H-01` would overwrite each other's images."""
+        if not isinstance(card_id, str):
+            return []
+        clash = sorted(self._files.get(id_file_key(card_id), set()) - {card_id})
+        if not clash:
+            return []
+        return [
+            Problem(
+                ERROR,
+                entry.game,
+                card_id,
+                "id",
+                f"id '{card_id}' differs from {', '.join(clash)} only in case: they would be "
+                f"one file name on Windows and macOS",
             )
         ]
 

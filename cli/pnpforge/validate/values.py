@@ -30,6 +30,16 @@ _LINE_BREAKS = {"\n", "\t"}
 # space and joiners, BOM, bidi overrides), line/paragraph separators, unassigned
 # code points and lone surrogates.
 _BAD_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Cn", "Co"}
+# Characters Unicode says a renderer may show as nothing although their category is a
+# letter (Other_Default_Ignorable_Code_Point of PropList.txt, letters only): the Hangul
+# fillers, U+034F and the Khmer inherent vowels.  Every other invisible character is
+# caught by its category below.
+_IGNORABLE_LETTERS = frozenset("\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+_VISIBLE_CATEGORIES = ("L", "N", "P", "S")  # letters, numbers, punctuation, symbols
+# Windows reserves these file names with any extension (`nul.txt`), in any case.
+_RESERVED_STEMS = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"com{i}" for i in range(10)] + [f"lpt{i}" for i in range(10)]
+)
 _TEXT_ATTRIBUTES = ("name", "name_en", "text", "flavor", "notes", "source", "provenance", "type")
 _SINGLE_LINE = ("name", "name_en", "source", "provenance", "type", "art")
 
@@ -40,8 +50,22 @@ def normalize_name(value: str) -> str:
 
 
 def name_key(value: str) -> str:
-    """What two names must differ in to count as different names."""
-    return unicodedata.normalize("NFC", value).strip().casefold()
+    """What two names must differ in to count as different names: not case and not width
+    (NFKC folds full-width `ＡＢＣ` into `ABC`, then case-folding `abc` into the same)."""
+    return unicodedata.normalize("NFKC", value).strip().casefold()
+
+
+def id_file_key(card_id: str) -> str:
+    """What two ids must differ in to be two file names on every platform (case, width)."""
+    return unicodedata.normalize("NFKC", card_id).casefold()
+
+
+def visible(value: str) -> bool:
+    """Whether `value` shows anything on paper: one letter, number, punctuation mark or
+    symbol (by Unicode category) that is not a default-ignorable filler."""
+    return any(
+        unicodedata.category(ch)[0] in _VISIBLE_CATEGORIES and ch not in _IGNORABLE_LETTERS for ch in value
+    )
 
 
 def forbidden_char(value: str, multiline: bool) -> str | None:
@@ -93,6 +117,10 @@ def id_problem(card_id: Any) -> str | None:
             f"id {_short(card_id)} is not allowed: 1-24 characters, a letter or digit first, "
             f"then letters, digits, '.', '_' or '-' (never '..')"
         )
+    if card_id.endswith("."):
+        return f"id {_short(card_id)} ends with '.', which Windows drops from a file name"
+    if card_id.split(".", 1)[0].casefold() in _RESERVED_STEMS:
+        return f"id {_short(card_id)} is a file name Windows reserves (CON, NUL, COM1…, with any extension)"
     return None
 
 
@@ -118,6 +146,8 @@ def attribute_problems(card: Card) -> list[tuple[str, str]]:
             out.append((attr, bad))
         elif attr in ("name", "name_en") and value != normalize_name(value):
             out.append((attr, "has leading or trailing blanks or is not in Unicode NFC form"))
+        elif attr == "name" and not visible(value) or attr == "name_en" and value and not visible(value):
+            out.append((attr, "shows nothing on paper: no visible letter, number or symbol"))
     copies = card.copies
     if isinstance(copies, bool) or not isinstance(copies, int):
         out.append(("copies", f"copies must be a whole number 0-{MAX_COPIES}, got {_short(copies)}"))

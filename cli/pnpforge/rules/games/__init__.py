@@ -106,7 +106,21 @@ def load_rules(db: Any, slug: str, options: Mapping[str, Any]) -> Any:
     make = factory(slug, db)
     if make is None:
         raise PnpError(f"no rules engine for game '{slug}' yet")
-    return make(db, dict(options))
+    try:
+        return make(db, dict(options))
+    except PnpError:
+        raise
+    except Exception as exc:  # an engine's own bug: one line naming the engine, not a traceback
+        what = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        raise PnpError(
+            f"the rules engine of '{slug}' ({_origin(make)}) failed while setting up: {what}"
+        ) from None
+
+
+def _origin(make: Factory) -> str:
+    """Where an engine factory comes from: its module's file, else its module's name."""
+    module = sys.modules.get(getattr(make, "__module__", "") or "")
+    return str(getattr(module, "__file__", None) or getattr(make, "__module__", None) or repr(make))
 
 
 def engine_slugs() -> list[str]:

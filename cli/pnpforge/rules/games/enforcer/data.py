@@ -8,7 +8,7 @@ live in the engine, keyed by each card's `effect` field.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pnpforge.errors import PnpError
 from pnpforge.model import Card
@@ -277,6 +277,20 @@ def load_cards(rows: Iterable[Card]) -> CardData:
     data.costly = frozenset(cid for cid, card in data.play.items() if card.effect in DISCARD_COSTS)
     data.strategy = frozenset(cid for cid, card in data.play.items() if card.family == STRATEGY)
     return data
+
+
+def auction_as_doubling_only(data: CardData) -> CardData:
+    """The cards as the rulebook's worked examples read 拍賣 (option auction_power=doubling_only).
+
+    Both examples with 拍賣 (執行範例 "15 vs 14" and "7 vs 9") add up only when
+    拍賣's own 2 執行力 is not counted, only its doubling of a 查封 card; so here
+    every card with the effect double_seizure plays with power 0.
+    """
+    play = {
+        cid: replace(card, power=0) if card.effect == "double_seizure" else card
+        for cid, card in data.play.items()
+    }
+    return replace(data, play=play, play_power={cid: card.power for cid, card in play.items()}, blocked={})
 
 
 def _play_filter(card: PlayCard) -> tuple[bool, bool, bool, int | None]:

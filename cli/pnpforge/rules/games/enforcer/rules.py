@@ -11,7 +11,7 @@ from pnpforge.rules.engine import Action, CardInstance, GameRules, Observation, 
 from pnpforge.rules.kit import Option, check_players, game_info, parse_options
 
 from .agents import EnforcerObservation, GreedyCache
-from .data import SLUG, CardData
+from .data import SLUG, CardData, auction_as_doubling_only
 from .state import EnforcerState
 
 # Measured: greedy games last at most ~42 turns and ~14 steps a turn; the caps leave room for
@@ -19,6 +19,14 @@ from .state import EnforcerState
 OPTIONS = (
     Option("max_turns", int, 200, "turns after which the game ends as if the obligors ran out", min=1),
     Option("max_steps", int, 10000, "steps after which the runner reports a game as stuck", min=100),
+    Option(
+        "auction_power",
+        str,
+        "added",
+        "拍賣's own 執行力: added (the engine's reading: its printed 2 counts beside the doubling) "
+        "or doubling_only (the rulebook's worked examples, 15 vs 14 and 7 vs 9: only the doubling counts)",
+        choices=("added", "doubling_only"),
+    ),
 )
 
 
@@ -37,6 +45,8 @@ class EnforcerRules(GameRules):
 
     def __init__(self, db: Any, cards: CardData, options: Mapping[str, Any]) -> None:
         values = parse_options(self.OPTIONS, options, game=SLUG)
+        if values["auction_power"] == "doubling_only":
+            cards = auction_as_doubling_only(cards)
         self.cards = cards
         self._greedy = GreedyCache(cards)
         self.max_turns: int = values["max_turns"]
@@ -46,6 +56,12 @@ class EnforcerRules(GameRules):
     def deck(self) -> list[CardInstance]:
         cards = self.cards
         return [CardInstance(cid, i) for cid in cards.kind for i in range(cards.copies[cid])]
+
+    def run_example(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """A rulebook worked example (an execution's power against a difficulty) by these rules."""
+        from .worked import run_example
+
+        return run_example(self.cards, setup)
 
     def unknown_effects(self) -> list[UnknownEffect]:
         return list(self.cards.unknown)
