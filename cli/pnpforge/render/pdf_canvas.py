@@ -14,16 +14,22 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpforge.render import sheet
 from pnpforge.render.pdf_draw import NOTE_FONT_PT
 from pnpforge.render.reportlab_compat import SpoolingCanvas
 
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
-def open_canvas(path: Path, font: str, title: str, date: str | None) -> SpoolingCanvas:
-    """A deterministic canvas: invariant, compressed, starting in an embedded font."""
-    c = SpoolingCanvas(
+
+def open_canvas(
+    path: Path, font: str, title: str, date: str | None, kind: type[Canvas] = SpoolingCanvas
+) -> Any:
+    """A deterministic canvas: invariant, compressed, starting in an embedded font (`kind`
+    is reportlab's own Canvas only where a test compares the two)."""
+    c = kind(
         str(path),
         pagesize=sheet.PAPERS["a4"],
         invariant=1,

@@ -20,6 +20,11 @@ they rely on (run it first after moving the pin in pyproject.toml).
    - `SpoolingCanvas.showPage` compresses the page just finished (the last entry of
      `_doc.Pages.pages`, its `stream`) into a temporary file and sets the page's
      `Contents` to an object reading it back when written;
+   - `PageCompactor` then swaps that PDFPage (about 1.3 KB of attributes, mostly the
+     same on every page) in `_doc.Pages.pages` and `_doc.idToObject` for a CompactPage
+     holding its name, its stream and a state shared by pages alike, which formats
+     itself through a PDFPage rebuilt for the moment (so the bytes are reportlab's);
+     written pages and streams are dropped from `idToObject` (their names stay);
    - `SpoolingCanvas.save_to` has reportlab's output collector (`pdfdoc.PDFFile`,
      which `PDFDocument.format` looks up in its module) write to an open file.  The
      class is replaced once, by a subclass that behaves exactly as reportlab's unless
@@ -34,7 +39,7 @@ import contextlib
 import tempfile
 import threading
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from reportlab.pdfbase import pdfdoc
@@ -128,7 +133,125 @@ class SpooledStream(pdfdoc.PDFObject):
             {"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")]), "Length": len(data)}
         )
         formatted: bytes = pdfdoc.format(d, document) + b"\nstream\n" + data + b"endstream\n"
+        release_written(document, self)
         return formatted
+
+
+_INTERNAL_NAME = "__InternalName__"  # the attribute reportlab's registry names an object by
+
+
+class _Unshareable(Exception):
+    """A page attribute whose formatting could depend on more than its value."""
+
+
+class CompactPage(pdfdoc.PDFObject):
+    """A finished page: its registered name, content stream and shared attribute state."""
+
+    __slots__ = ("__InternalName__", "Contents", "shared")
+    __RefOnly__ = 1  # as PDFPage: always written as an indirect object
+    stream = None  # the uncompressed content text is gone, as on a spooled PDFPage
+
+    def __init__(self, name: str, contents: Any, shared: dict[str, Any]) -> None:
+        setattr(self, _INTERNAL_NAME, name)
+        self.Contents = contents
+        self.shared = shared
+
+    def format(self, document: Any) -> bytes:
+        """The page dictionary, formatted by a PDFPage rebuilt for the moment."""
+        page = pdfdoc.PDFPage()
+        page.__dict__.update(self.shared)
+        page.Contents = self.Contents
+        data = page.format(document)
+        release_written(document, self)
+        self.Contents = None  # registered now; the stream leaves memory once it is written too
+        return data
+
+
+def release_written(document: Any, obj: Any) -> None:
+    """Let go of an object the document has just written, keeping its name registered.
+
+    reportlab formats each registered object once, in number order, and holds them
+    all until the file is complete; what later objects need of a written page or
+    stream is its name and number (kept in other tables), never the object. The
+    registry keeps the name (reportlab checks a referenced name is registered) and
+    drops the object, so a deck's pages leave memory as they are written."""
+    name = getattr(obj, _INTERNAL_NAME, None)
+    if name is not None and document.idToObject.get(name) is obj:
+        document.idToObject[name] = None
+
+
+class PageCompactor:
+    """Swaps finished pages of one document for compact ones sharing their common state."""
+
+    def __init__(self) -> None:
+        self.states: dict[Hashable, dict[str, Any]] = {}
+
+    def compact(self, doc: Any) -> None:
+        """Replace the document's last page, if its attributes can be shared, by a CompactPage."""
+        page = doc.Pages.pages[-1]
+        name = getattr(page, _INTERNAL_NAME, None)
+        if type(page) is not pdfdoc.PDFPage or name is None or doc.idToObject.get(name) is not page:
+            return
+        attrs = {
+            k: v
+            for k, v in vars(page).items()
+            if k not in _NOT_SHARED and (v is not None or k not in _NONE_ON_A_NEW_PAGE)
+        }
+        try:
+            key = tuple((k, _value_key(v)) for k, v in attrs.items())
+        except _Unshareable:
+            return
+        shared = self.states.setdefault(key, attrs)
+        compact = CompactPage(name, page.Contents, shared)
+        doc.Pages.pages[-1] = compact
+        doc.idToObject[name] = compact
+
+
+_NOT_SHARED = ("Contents", _INTERNAL_NAME)
+
+
+def _none_on_a_new_page() -> frozenset[str]:
+    """Attributes a new PDFPage already has as None: a page's None there need not be kept
+    (a None the canvas sets elsewhere, such as ExtGState, is kept: reportlab reads it and
+    a new page lacks it)."""
+    fresh = pdfdoc.PDFPage()
+    names = set(vars(fresh)) | set(dir(fresh))
+    return frozenset(name for name in names if getattr(fresh, name, _NOT_SHARED) is None)
+
+
+_NONE_ON_A_NEW_PAGE = _none_on_a_new_page()
+
+
+_SCALARS = (int, str, bool, bytes, type(None))
+
+
+def _value_key(value: Any) -> Hashable:
+    """A hashable stand-in equal for two values only if they format to the same bytes.
+
+    The type is part of the key (1, 1.0 and True compare equal but format apart)
+    and a float is keyed by its exact bits.  Raises _Unshareable for anything whose
+    formatting could register objects or read more than its value."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is float:
+        return (kind, value.hex())
+    if kind is pdfdoc.PDFObjectReference and vars(value).keys() == {"name"}:
+        return (kind, value.name)
+    if kind is pdfdoc.PDFDictionary and vars(value).keys() == {"dict"} and type(value.dict) is dict:
+        return (kind, _items_key(value.dict))
+    if kind is pdfdoc.PDFArray and vars(value).keys() == {"sequence"}:
+        return (kind, tuple(_value_key(v) for v in value.sequence))
+    if kind is dict:
+        return (kind, _items_key(value))
+    if kind in (list, tuple):
+        return (kind, tuple(_value_key(v) for v in value))
+    raise _Unshareable(kind.__name__)
+
+
+def _items_key(mapping: dict) -> Hashable:
+    """A dictionary's key, in insertion order (keys must be scalars too)."""
+    return tuple((_value_key(k), _value_key(v)) for k, v in mapping.items())
 
 
 class SpoolingCanvas(Canvas):
@@ -137,6 +260,7 @@ class SpoolingCanvas(Canvas):
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._spool = _Spool()
+        self._compactor = PageCompactor()
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
         super().showPage()
@@ -144,6 +268,7 @@ class SpoolingCanvas(Canvas):
         data = pdfdoc.PDFZCompress.encode(page.stream)
         page.stream = None
         page.Contents = SpooledStream(self._spool, *self._spool.put(data))
+        self._compactor.compact(self._doc)
 
     def save_to(self, fh: Any) -> None:
         """Write the PDF to an open binary file, one object at a time."""
