@@ -11,6 +11,7 @@ import typer
 from pnpforge import __version__
 from pnpforge.commands import (
     _common,
+    balance,
     boundary,
     cards,
     check,
@@ -68,6 +69,7 @@ app.add_typer(db.db_app, name="db")
 app.add_typer(db.game_app, name="game")
 data.register(app)
 check.register(app)
+balance.register(app)
 constraints.register(app)
 declared.register(app)
 print_cmd.register(app)

@@ -15,7 +15,8 @@ from typing import Any, Protocol
 
 from pnpforge.errors import PnpError
 
-AGENTS = ("random", "greedy")
+AGENTS = ("random", "greedy")  # the agents of the check's mixed tables
+KNOWN_AGENTS = AGENTS + ("search",)  # every agent a seat may name (`search`: rules.search)
 MODES = AGENTS + ("mixed", "auto")
 
 ValuesFn = Callable[[Any, Sequence[Any]], list[float]]  # (observation, legal actions) -> value of each
@@ -79,14 +80,26 @@ class GreedyAgent:
         return action
 
 
-def make_agent(name: str, seed: int, seat: int, values: ValuesFn | None = None) -> Agent:
-    """The agent `name` for `seat` of game `seed`: its randomness depends on both alone."""
+def make_agent(
+    name: str,
+    seed: int,
+    seat: int,
+    values: ValuesFn | None = None,
+    rules: Any = None,
+    options: dict[str, str] | None = None,
+) -> Agent:
+    """The agent `name` for `seat` of game `seed`: its randomness depends on both alone.
+    The search agent also needs the rules (to play its rollouts) and takes `options` (budget…)."""
     rng = random.Random(f"agent:{seed}:{seat}")
     if name == "random":
         return RandomAgent(rng)
     if name == "greedy":
         return GreedyAgent(rng, values or (lambda obs, legal: [0.0] * len(legal)))
-    raise PnpError(f"unknown agent '{name}' (allowed: {', '.join(AGENTS)})")
+    if name == "search" and rules is not None:
+        from pnpforge.rules.search import SearchAgent
+
+        return SearchAgent(rng, rules, seat, options or {})
+    raise PnpError(f"unknown agent '{name}' (allowed: {', '.join(KNOWN_AGENTS)})")
 
 
 def parse_agents(text: str, players: int | None = None) -> list[str] | None:

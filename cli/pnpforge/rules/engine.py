@@ -22,6 +22,7 @@ Rules engines never import rendering.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -95,6 +96,9 @@ _PLANS: dict[type, tuple[frozenset[str], bool]] = {}
 class State(EventLog, ABC):
     """One position of a game; mutable, advanced with apply()."""
 
+    # attributes holding the game's static data (its rules, card tables): shared by every clone
+    SHARED: ClassVar[tuple[str, ...]] = ()
+
     @abstractmethod
     def current_player(self) -> int:
         """Seat to act (0-based), CHANCE, or TERMINAL."""
@@ -140,6 +144,44 @@ class State(EventLog, ABC):
 
     def check_invariants(self) -> None:
         """Cheap per-step checks of the engine's own (hand limits, counters…)."""
+
+    def clone(self) -> Self:
+        """An independent copy of the position (a search agent plays its sampled worlds on copies);
+        the static data named in SHARED is shared, everything else copied."""
+        memo: dict[int, Any] = {}
+        for name in self.SHARED:
+            value = getattr(self, name, None)
+            if value is not None:
+                memo[id(value)] = value
+        return copy.deepcopy(self, memo)
+
+    def hidden_groups(self, seat: int) -> list[list[str]]:
+        """Groups of piles whose cards `seat` cannot tell apart (other hands, face-down decks…);
+        an engine that a search agent plays must say which (see `kit.worlds`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say what a seat cannot see")
+
+    def fixed_cards(self, seat: int) -> frozenset[CardInstance]:
+        """Cards of the hidden groups that stay where they are in a sample: where they lie is public
+        knowledge, though the observation does not spell it out.  None by default."""
+        return frozenset()
+
+    def card_kind(self, card: CardInstance) -> Any:
+        """What a sample keeps per pile: a pile keeps how many cards of each kind it holds (None:
+        every card is alike).  An engine whose hidden piles hold only some kinds of card says so."""
+        return None
+
+    def card_zones(self) -> Any:
+        """The position's `Zones` (the piles `resample_from_infostate` redeals)."""
+        raise NotImplementedError(f"{type(self).__name__} does not expose its piles")
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
+        """A copy of the position with what `seat` cannot see dealt afresh (after OpenSpiel's
+        `ResampleFromInfostate`): the sample depends only on what the seat observes."""
+        from pnpforge.rules.kit.worlds import redeal
+
+        world = self.clone()
+        redeal(world.card_zones(), world.hidden_groups(seat), rng, world.fixed_cards(seat), world.card_kind)
+        return world
 
     def end_reason(self) -> str:
         return "terminal"

@@ -129,15 +129,26 @@ def play_game(
     verbose: bool = False,
     checker: Callable[[State], None] | None = None,
     options: dict[str, Any] | None = None,
+    agent_options: dict[str, str] | None = None,
 ) -> GameResult:
-    """One game; engine exceptions and broken invariants become a failure, not a crash."""
+    """One game; engine exceptions and broken invariants become a failure, not a crash.
+
+    An agent that plans (`search`) is handed a sampler of worlds for its seat: each call returns
+    a copy of the position whose hidden part is dealt afresh from what the seat observes
+    (`State.resample_from_infostate`), never the position itself."""
     result = GameResult(seed, players, list(agents), dict(options or {}))
     rng = random.Random(seed)
     deck = Counter(rules.deck())
     card_ids = {c.card for c in deck}
     try:
         state = rules.new_initial_state(players, rng)
-        seats = [make_agent(a, seed, i, rules.greedy_values) for i, a in enumerate(agents)]
+        seats = [
+            make_agent(a, seed, i, rules.greedy_values, rules, agent_options) for i, a in enumerate(agents)
+        ]
+        for seat, agent in enumerate(seats):
+            bind = getattr(agent, "bind_worlds", None)
+            if bind is not None:
+                bind(lambda rng, seat=seat: state.resample_from_infostate(seat, rng))
         steps = _run(state, rules.info.max_steps, seats, result, rng, deck, card_ids, verbose, checker)
         _finish(state, result, deck, steps, verbose)
     except Exception as exc:  # noqa: BLE001 - any engine error is a reported failure

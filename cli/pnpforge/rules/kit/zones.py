@@ -291,6 +291,10 @@ class Zones:
     def is_counted(self, name: str) -> bool:
         return name in self._id_counts
 
+    def is_unordered(self, name: str) -> bool:
+        """Whether the pile was declared unordered (its order is no part of the game)."""
+        return name in self._slots
+
     def sorted_ids(self, name: str) -> tuple[str, ...]:
         """The distinct card ids of a counted pile, sorted: the same tuple until an id is added or
         runs out (most draws leave the set of ids alone), so a reader may cache what it derives."""

@@ -8,9 +8,11 @@ action sequence (which is how `clone()` works).
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import TERMINAL, CardInstance, RuleViolation, State
+from pnpforge.rules.games.accusation import worlds
 from pnpforge.rules.games.accusation.actions import (
     ACTION_WORDS,
     DRAW,
@@ -23,6 +25,7 @@ from pnpforge.rules.games.accusation.actions import (
 from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
 from pnpforge.rules.games.accusation.invariants import BoardChecks
 from pnpforge.rules.games.accusation.turn import TurnFlow
+from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.rules import AccusationRules
@@ -125,6 +128,16 @@ class AccusationState(TurnFlow, State):
 
     def __deepcopy__(self, memo: dict) -> AccusationState:
         return self.clone()
+
+    def card_zones(self) -> Zones:
+        return self.zones_
+
+    def hidden_groups(self, seat: int) -> list[list[str]]:
+        return worlds.hidden_groups(self, seat)
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> AccusationState:
+        """A world renamed and replayed (see `worlds`): a position is its history."""
+        return worlds.resample(self, seat, rng)
 
     # ---- checks and words -------------------------------------------------------------------
 

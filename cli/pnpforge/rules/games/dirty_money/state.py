@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
+from pnpforge.rules.games.dirty_money import worlds
 from pnpforge.rules.games.dirty_money.actions import ActionCardSteps
 from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, PublicTable, Purchase
 from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step, TablePlan
@@ -230,6 +231,23 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         """Every pile by name: the piles' own lists, uncopied (the runner reads them at sampled
         steps; read them, never change them)."""
         return dict(self.views)  # type: ignore[arg-type]  # the views are the piles' lists
+
+    # ---- sampled worlds (the search agent: see `worlds`) --------------------------------------
+
+    SHARED = ("rules",)
+
+    def card_zones(self) -> Zones:
+        return self.piles
+
+    hidden_groups = worlds.hidden_groups
+    fixed_cards = worlds.fixed_cards
+    card_kind = worlds.card_kind
+
+    def resample_from_infostate(self, seat: int, rng: Any) -> DirtyMoneyState:
+        world = super().resample_from_infostate(seat, rng)
+        assert isinstance(world, DirtyMoneyState)
+        worlds.forget_caches(world)
+        return world
 
     def observation(self, seat: int) -> DirtyMoneyObservation:
         """What `seat` may see: its own hand and pending cards, and the face-up table."""

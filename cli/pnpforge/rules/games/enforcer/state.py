@@ -7,6 +7,7 @@ this class holds the data they share and answers the engine interface.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from functools import cache
@@ -236,6 +237,42 @@ class EnforcerState(State):
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
+
+    # ---- sampled worlds (the search agent) ---------------------------------------------------
+
+    SHARED = ("rules", "cards")
+
+    def card_zones(self) -> Zones:
+        return self.piles
+
+    def hidden_groups(self, seat: int) -> list[list[str]]:
+        """Other hands with the execution deck and discards; the obligor and objection decks; the
+        officers nobody has shown (the deck, the box, others' dealt and face-down covers)."""
+        others = [names for s, names in enumerate(self.seat_names) if s != seat]
+        return [
+            ["exec_deck", "exec_discard", *(names["hand"] for names in others)],
+            ["obligor_deck"],
+            ["objection_deck"],
+            [
+                "officer_deck",
+                "box",
+                *(names["dealt"] for names in others),
+                *(names["cover"] for names in others),
+            ],
+        ]
+
+    def fixed_cards(self, seat: int) -> frozenset[CardInstance]:
+        """Specialty cards stay put: each belongs to a known officer and goes only to its owner."""
+        kind = self.cards.kind
+        return frozenset(
+            c for pile in self.piles.all_views().values() for c in pile if kind.get(c.card) == "specialty"
+        )
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> EnforcerState:
+        world = super().resample_from_infostate(seat, rng)
+        assert isinstance(world, EnforcerState)
+        world._legal = None
+        return world
 
     def observation(self, seat: int) -> EnforcerObservation:
         return observe(self, seat)

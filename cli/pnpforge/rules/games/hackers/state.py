@@ -7,10 +7,13 @@ state: legality, observations, piles, invariants and the scoring check.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation
+from pnpforge.rules.kit import Zones
 
+from . import worlds
 from .actions import ChoosingSteps
 from .agents import HackersObservation
 from .data import BOARD_NAMES, TAPPABLE, UNDERGROUND_VP, Catalogue
@@ -100,6 +103,24 @@ class HackersState(ChoosingSteps, ResolutionSteps):
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
+
+    # -- sampled worlds (the search agent: see `worlds`) -----------------------------------------
+    SHARED = ("catalogue",)
+
+    def card_zones(self) -> Zones:
+        return self.piles
+
+    def hidden_groups(self, seat: int) -> list[list[str]]:
+        return worlds.hidden_groups(self, seat)
+
+    def fixed_cards(self, seat: int) -> frozenset[CardInstance]:
+        return worlds.fixed_cards(self, seat)
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> HackersState:
+        world = super().resample_from_infostate(seat, rng)
+        assert isinstance(world, HackersState)
+        worlds.rechoose(world, seat, rng)
+        return world
 
     def observation(self, seat: int) -> HackersObservation:
         decision = self.decision

@@ -7,11 +7,14 @@ deals and mission 12's choice of the sole eliminator.
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_left
 from typing import Any
 
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
+from pnpforge.rules.kit import Zones
 
+from . import worlds
 from .actions import Action
 from .agents import SeatObservation, observe
 from .effects import Effects
@@ -132,6 +135,18 @@ class InfiltraitorsState(Effects, State):
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
+
+    # -- sampled worlds (the search agent: see `worlds`) -----------------------------------------
+    SHARED = ("rules", "mission")
+
+    def card_zones(self) -> Zones:
+        return self.piles
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> InfiltraitorsState:
+        world = self.clone()
+        worlds.redeal(world, seat, rng)
+        world._legal = None
+        return world
 
     def observation(self, seat: int) -> SeatObservation:
         """What `seat` may see, copied into immutable values: all its agent receives."""

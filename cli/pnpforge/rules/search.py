@@ -1,0 +1,149 @@
+"""A search agent: determinized Monte Carlo (perfect-information Monte Carlo over sampled worlds).
+
+At a decision with a real choice the agent asks for `budget` worlds: copies of the position whose
+hidden part (other hands, the order and contents of face-down decks) is dealt afresh from what its
+seat observes (`State.resample_from_infostate`, after OpenSpiel's `ResampleFromInfostate`).  It
+never receives the position itself, only those samples, whose distribution depends on its
+observation alone (`tests/test_balance_search.py` checks it: two positions that look the same
+to the seat give the same samples).  In each world it tries each candidate action and plays the
+game out with greedy play for every seat, then takes the action with the best mean result for
+its seat: a win (a shared win is a fraction) counts 1, and the score breaks ties.  Every
+candidate is played out in the same world with the same random draws (common random numbers:
+the comparison is between the actions, not their luck), and a world whose legal actions differ
+from the real decision's (the agent sees those too) is set aside.
+
+Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
+candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
+`random` play to the end, default greedy), `margin` (how many more playouts another candidate
+must win than the greedy agent's choice to replace it, default 0: the best mean wins).  Cost per
+decision ≈ budget × width rollouts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pnpforge.errors import PnpError
+from pnpforge.rules.kit.core import CHANCE
+from pnpforge.rules.kit.worlds import NoWorld
+
+Worlds = Callable[[random.Random], Any]  # rng -> a sampled position (a State)
+
+DEFAULTS = {"budget": 8, "width": 4, "margin": 0}
+ROLLOUTS = ("greedy", "random")
+SCORE_WEIGHT = 1e-4  # a point of score is worth far less than a win: it only breaks ties
+
+
+def _int_option(options: dict[str, str], name: str, low: int, high: int) -> int:
+    raw = options.get(name, str(DEFAULTS[name]))
+    try:
+        value = int(raw)
+    except ValueError:
+        raise PnpError(f"--agent-option {name}={raw}: expected a whole number") from None
+    if not low <= value <= high:
+        raise PnpError(f"--agent-option {name}={raw}: expected {low}..{high}")
+    return value
+
+
+def check_options(options: dict[str, str]) -> None:
+    """Refuse unknown or out-of-range agent options before any game is played."""
+    unknown = sorted(set(options) - {*DEFAULTS, "rollout"})
+    if unknown:
+        raise PnpError(f"--agent-option {unknown[0]}: unknown (allowed: budget, width, margin, rollout)")
+    _int_option(options, "budget", 1, 10_000)
+    _int_option(options, "width", 1, 64)
+    _int_option(options, "margin", 0, 10_000)
+    if options.get("rollout", "greedy") not in ROLLOUTS:
+        raise PnpError(f"--agent-option rollout={options['rollout']}: allowed {', '.join(ROLLOUTS)}")
+
+
+class SearchAgent:
+    """Plans each real choice by playing sampled worlds to the end (see the module docstring)."""
+
+    name = "search"
+    observes = True
+
+    def __init__(self, rng: random.Random, rules: Any, seat: int, options: dict[str, str]) -> None:
+        check_options(options)
+        self.rng = rng
+        self.rules = rules
+        self.seat = seat
+        self.budget = _int_option(options, "budget", 1, 10_000)
+        self.width = _int_option(options, "width", 1, 64)
+        self.margin = _int_option(options, "margin", 0, 10_000)
+        self.greedy_rollout = options.get("rollout", "greedy") == "greedy"
+        self.worlds: Worlds | None = None
+        self.decisions = 0  # real choices searched (for the cost per decision)
+        self.rollouts = 0
+        self.rejected = 0  # sampled worlds whose legal actions differed from the real choice's
+
+    def bind_worlds(self, worlds: Worlds) -> None:
+        """The runner's sampler of worlds for this seat (the agent's only view beyond `obs`)."""
+        self.worlds = worlds
+
+    def forced(self, action: Any) -> Any:
+        return action
+
+    def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        values = self.rules.greedy_values(obs, legal)
+        order = sorted(range(len(legal)), key=lambda i: -values[i])
+        candidates = [legal[i] for i in order[: self.width]]
+        if self.worlds is None or len(candidates) == 1:
+            return candidates[0]
+        self.decisions += 1
+        totals = [0.0] * len(candidates)
+        for _ in range(self.budget):
+            try:
+                world = self.worlds(self.rng)
+            except NoWorld:  # no consistent world this time (see kit.worlds): the others decide
+                continue
+            if world.legal_actions() != list(legal):  # the choice itself must look the same
+                self.rejected += 1
+                continue
+            seed = self.rng.random()  # every candidate meets the same luck in this world
+            for index, action in enumerate(candidates):
+                trial = world.clone()
+                trial.apply(action)
+                totals[index] += self._playout(trial, random.Random(seed))
+        best = max(totals)
+        if best - totals[0] < self.margin or best == totals[0]:
+            return candidates[0]  # not clearly better than the greedy agent's choice (or a tie)
+        return candidates[totals.index(best)]
+
+    def _playout(self, state: Any, rng: random.Random) -> float:
+        """Play `state` to the end with greedy (or random) seats; the result for this seat."""
+        self.rollouts += 1
+        rules = self.rules
+        cap = rules.info.max_steps or 100_000
+        steps = 0
+        while not state.is_terminal():
+            steps += 1
+            if steps > cap:
+                return 0.0
+            player = state.current_player()
+            legal = state.legal_actions()
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                r, acc, action = rng.random(), 0.0, outcomes[-1][0]
+                for candidate, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        action = candidate
+                        break
+            elif len(legal) == 1 or not self.greedy_rollout:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                scores = rules.greedy_values(state.observation(player), legal)
+                top = max(scores)
+                tied = [i for i, s in enumerate(scores) if s == top]
+                action = legal[tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]]
+            state.apply(action)
+        winners = state.winners()
+        credit = 0.0
+        if self.seat in winners:
+            credit = 1.0 if rules.info.cooperative else 1.0 / len(winners)
+        return credit + SCORE_WEIGHT * float(state.returns()[self.seat])
