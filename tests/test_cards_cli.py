@@ -100,10 +100,16 @@ def test_validate_exit_codes_and_json(run, mini_db):
     out = json.loads(r.stdout)
     assert out["errors"] == [] and len(out["warnings"]) == 2
     assert set(out["warnings"][0]) == {"game", "card", "field", "message", "scope"}
-    run("--db", mini_db, "cards", "set", "mini", "S-01", "copies=4")
+    run("--db", mini_db, "cards", "set", "mini", "S-01", "copies=4")  # 法術卡×3 is a designed target
+    r = run("--db", mini_db, "validate", "--json")
+    assert r.exit_code == 0
+    assert any(
+        "法術卡×3: designed target 3, the deck has" in w["message"] for w in json.loads(r.stdout)["warnings"]
+    )
+    run("--db", mini_db, "cards", "set", "mini", "H-01", "copies=4")  # 英雄卡×3 is the rulebook's
     r = run("--db", mini_db, "validate")
     assert r.exit_code == 1
-    assert "法術卡×3" in r.stdout
+    assert "英雄卡×3: the rulebook declares 3, the deck has" in r.stdout
 
 
 def test_missing_db_and_env_var(run, tmp_path, mini_db, monkeypatch):

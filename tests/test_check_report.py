@@ -113,12 +113,15 @@ def test_competitive_report_balance_and_example_replay(run, mini_db, mini_engine
 def test_never_used_card_is_a_warning_and_fails_strict(run, mini_db, mini_engine):
     run("--db", mini_db, "cards", "set", "mini", "H-02", "power=12")  # above the limit: unplayable
     out = report(run, mini_db, "-n", "10", "-o", "limit=9")
-    assert out["simulation"]["never_used"] == ["H-02"]
-    assert "1 card(s) never used in 10 games: H-02" in out["warnings"] and not out["errors"]
+    sim = out["simulation"]
+    assert sim["never_used"] == ["H-02"] and sim["missed_in_plan"] == ["H-02"]
+    assert sim["aimed"]["aimed_at"] == ["H-02"] and sim["aimed"]["games"] == 1000  # the whole budget
+    message = "1 card(s) never used in 10 games nor in 1000 games aimed at them: H-02"
+    assert message in out["warnings"] and not out["errors"]
     out = report(run, mini_db, "-n", "10", "-o", "limit=9", "--strict", code=1)
-    assert "1 card(s) never used in 10 games: H-02" in out["errors"]
+    assert message in out["errors"]
     text = run("--db", mini_db, "check", "mini", "-n", "10", "-o", "limit=9", "--strict").stdout
-    assert "FAIL: 1 card(s) never used in 10 games: H-02" in text and "check FAILED" in text
+    assert f"FAIL: {message}" in text and "check FAILED" in text
 
 
 def test_cooperative_rates_are_team_results_per_scenario(run, mini_db, coop_engine):
@@ -227,6 +230,13 @@ def test_check_without_engine_reports_static_checks_only(run, mini_db):
     out = report(run, mini_db)
     assert out["simulation"] is None and out["ok"]
     assert [(c["rule"], c["ok"]) for c in out["composition"]] == [("heroes", True), ("spells", True)]
-    run("--db", mini_db, "cards", "set", "mini", "S-01", "copies=1")
+    run("--db", mini_db, "cards", "set", "mini", "S-01", "copies=1")  # the spells row is designed
     r = run("--db", mini_db, "check", "mini")
-    assert r.exit_code == 1 and "FAIL" in r.stdout
+    assert r.exit_code == 0 and "warning composition: 法術卡×3: designed target 3, the deck has" in r.stdout
+    assert run("--db", mini_db, "check", "mini", "--strict").exit_code == 1
+    run("--db", mini_db, "cards", "set", "mini", "H-01", "copies=3")  # the heroes row is the rulebook's
+    r = run("--db", mini_db, "check", "mini")
+    assert (
+        r.exit_code == 1
+        and "ERROR composition: 英雄卡×3: the rulebook declares 3, the deck has 4" in r.stdout
+    )

@@ -215,10 +215,14 @@ def test_the_shipped_deck_uses_every_card_in_a_default_check(shipped_db):
     assert report["simulation"]["failed"] == 0
 
 
-def test_a_card_no_hand_can_afford_is_never_used(db, shipped_db):
+def test_a_card_hardly_any_hand_can_afford_is_nearly_useless(db, shipped_db):
+    """Cost 20 is still payable with a rich hand (about 7 games in 1,000): not "never used", but
+    used so much less than the other placements that strict fails on strong evidence."""
     pin(db, "US-ART-4", cost=20)
     report = _check(shipped_db, 30)
-    assert "US-ART-4" in report["simulation"]["never_used"]
+    sim = report["simulation"]
+    assert "US-ART-4" in sim["missed_in_plan"] and "US-ART-4" in sim["aimed"]["found"]
+    assert [u["card"] for u in sim["low_use"] if u["strong"]] == ["US-ART-4"]
     assert not report["ok"]
 
 

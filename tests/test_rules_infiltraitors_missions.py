@@ -106,8 +106,9 @@ def test_the_mission_card_is_on_the_table_and_announced(rules_for):
     st = fresh(rules_for("M07"))
     assert pile_ids(st, "mission") == ["M07"]
     first = st.events[0]
-    assert (first.kind, first.card, first.seat) == ("used", "M07", None)
+    assert (first.kind, first.card, first.seat) == ("outcome", "M07", None)  # used when completed
     assert "6 suspects, 7 bullets" in first.text
+    assert not any(e.kind == "used" and e.card == "M07" for e in st.events)
 
 
 # ---- special rules ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pnpforge.commands import (
     boundary,
     cards,
     check,
+    composition,
     constraints,
     data,
     db,
@@ -72,6 +73,7 @@ check.register(app)
 balance.register(app)
 constraints.register(app)
 declared.register(app)
+composition.register(app)
 print_cmd.register(app)
 docs.register(app)
 release.register(app)

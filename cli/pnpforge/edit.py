@@ -5,7 +5,8 @@ validates and writes inside that one transaction: whatever runs beside it, no
 card is written against a stale copy, so no concurrent edit is lost and no
 duplicate name or dangling reference slips in between the check and the
 write.  A card-level problem raises ValidationFailed and nothing is written.
-Deck-level problems (composition) are returned, never raised.
+Deck-level problems (composition) are returned, never raised; designed targets
+that follow the deck (`pnp game new`'s) move with each write, in its transaction.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge import cardio
+from pnpforge.composition_edit import follow_deck
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.model import CARD_ATTRIBUTES, Card, CardType, card_changes
 from pnpforge.store import repo
@@ -127,6 +129,7 @@ def add_card(
         index.put(card)
         refuse(index.problems(card), f"adding card {card_id}")
         repo.insert_card(conn, card)
+        follow_deck(db, conn, game)
     return repo.get_card(db, game, card_id), composition_problems(db, game)
 
 
@@ -152,6 +155,7 @@ def set_card(
             repo.update_card(conn, card)
             if correction:
                 note_correction(conn, game, card_id, correction)
+            follow_deck(db, conn, game)
     return repo.get_card(db, game, card_id), composition_problems(db, game)
 
 
@@ -167,6 +171,7 @@ def remove_card(db: sqlite_utils.Database, game: str, card_id: str) -> list[Prob
                 f"card {card_id} is named by {', '.join(users)}; change those first. Nothing was changed."
             )
         repo.delete_card(conn, game, card_id)
+        follow_deck(db, conn, game)
     return composition_problems(db, game)
 
 

@@ -22,11 +22,12 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge import cardio
+from pnpforge.composition_edit import follow_deck
 from pnpforge.design import urlimport
 from pnpforge.edit import assign, load_index, refuse
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.model import Card, card_changes
-from pnpforge.store import bundle, repo
+from pnpforge.store import bundle, repo, structure
 from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, composition_problems, validate_card
@@ -108,6 +109,7 @@ def import_cards(
         index = load_index(db, game)
         changes, problems = _stream(conn, index, game, records, correction)
         problems.raise_if_any(f"import of {source}")
+        follow_deck(db, conn, game)
         if correction and not dry_run:
             for ch in changes:
                 if ch.op != "same":
@@ -249,7 +251,10 @@ def import_bundle(
     with transaction(db) as conn:
         exists = repo.game_exists(conn, slug)
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}
+        old_structure = structure.current(conn, slug) if exists else None
         bundle.write(conn, data, replace)
+        if old_structure is not None:
+            structure.record_changes(conn, slug, old_structure, correction)
         types = {t.slug: t for t in repo.card_types(db, slug)}
         cards = [
             _edition_checked(conn, old_cards.get(c.id), c, correction)

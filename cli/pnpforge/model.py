@@ -176,8 +176,25 @@ class CompositionRule:
     card_type: str | None = None
     query: str = ""
     parent: str | None = None
+    provisional: bool = False  # a designed target, not a count the rulebook declares
+    source: str = ""
+    follows_deck: bool = False  # a designed target that card adds and removals move with the deck
+
+
+@dataclass
+class Pile:
+    """Card types the rulebook shuffles together (a draw pile, a market): they must share size and back."""
+
+    game: str
+    id: str
+    label: str
+    card_types: list[str]
+    kind: str = "draw"
     provisional: bool = False
     source: str = ""
+
+
+PILE_KINDS = ("draw", "market", "deck", "supply", "other")
 
 
 @dataclass

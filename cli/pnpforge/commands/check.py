@@ -80,7 +80,8 @@ def check_cmd(
     strict: bool = typer.Option(
         False,
         "--strict",
-        help="Also fail on warnings: strict findings, never-used cards, never-won scenarios.",
+        help="Also fail on warnings: strict findings (designed targets, edition changes), never-used "
+        "cards, never-won scenarios, and cards used far less than their peers on strong evidence.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report (or the error) as JSON."),
     lang: str | None = typer.Option(
@@ -116,6 +117,10 @@ def check_cmd(
                 entry["replay"] = _command(entry["replay"])
             if sim["example_replay"]:
                 sim["example_replay"] = _command(sim["example_replay"])
+            if sim.get("aimed"):
+                sim["aimed"]["replays"] = {c: _command(a) for c, a in sim["aimed"]["replays"].items()}
+                for entry in sim["aimed"]["failures"]:
+                    entry["replay"] = _command(entry["replay"])
         if as_json:
             echo_json(report)
         else:
@@ -164,8 +169,8 @@ def _print_static(report: dict[str, Any]) -> None:
             ("  " if r["parent"] else "") + r["label"],
             r["expected"],
             r["actual"],
-            "ok" if r["ok"] else "FAIL",
-            "provisional" if r["provisional"] else "",
+            "ok" if r["ok"] else ("WARN" if r["provisional"] else "FAIL"),
+            "designed" if r["provisional"] else "",
         ]
         for r in report["composition"]
     ]
@@ -220,6 +225,15 @@ def _print_cards(sim: dict[str, Any]) -> None:
         return
     used = sum(1 for row in cards.values() if row["uses"])
     typer.echo(f"cards used: {used}/{len(cards)} of the types {', '.join(sim['used_types'])}")
+    aimed = sim.get("aimed")
+    if aimed:
+        found = ", ".join(f"{c} (seed {s})" for c, s in aimed["found"].items()) or "none"
+        typer.echo(
+            f"missed by the planned games: {', '.join(aimed['aimed_at'])}; {aimed['games']} games aimed "
+            f"at them (every player count, greedy/random/mixed tables) used {found}"
+        )
+        for card, line in aimed["replays"].items():
+            typer.echo(f"  {card}: {line}")
 
     def gap(card: str) -> float:
         return abs(_num(cards[card]["win_rate_used"]) - _num(cards[card]["win_rate_not_used"]))

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from pnpforge.commands._common import echo_json, handled, open_db, table
+from pnpforge.commands._common import CORRECTION, echo_json, handled, open_db, table
 
 app = typer.Typer(help="Deck constraints: the rulebook's rules about a whole deck.", no_args_is_help=True)
 
@@ -60,10 +60,11 @@ def add_cmd(
     source: str = typer.Option("", "--source", help="Rulebook section the rule comes from."),
     provisional: bool = typer.Option(False, "--provisional", help="A designed rule, not the rulebook's."),
     replace: bool = typer.Option(False, "--replace", help="Overwrite a constraint with this id."),
+    correction: str | None = CORRECTION,
 ) -> None:
     """Add a constraint; refused with what is allowed when its parameters do not fit the kind."""
     from pnpforge.errors import PnpError
-    from pnpforge.store import repo
+    from pnpforge.store import repo, structure
     from pnpforge.store.constraints import Constraint, check_params, insert_constraint
     from pnpforge.store.db import transaction
     from pnpforge.validate.constraints import run_constraint, selector
@@ -79,7 +80,9 @@ def add_cmd(
         constraint = Constraint(game, constraint_id, kind, label, decoded, provisional, source)
         breaches = run_constraint(constraint, selector(db, game, repo.list_cards(db, game)))
         with transaction(db) as conn:
+            before = structure.current(conn, game)
             insert_constraint(conn, constraint, replace=replace)
+            structure.record_changes(conn, game, before, correction)
         typer.echo(
             f"added {constraint_id} to {game}: "
             + ("the deck keeps it" if not breaches else f"{len(breaches)} breach(es) now")
@@ -92,9 +95,10 @@ def add_cmd(
 def rm_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     constraint_id: str = typer.Argument(..., metavar="ID", help="Constraint id."),
+    correction: str | None = CORRECTION,
 ) -> None:
-    """Remove a constraint."""
-    from pnpforge.store import repo
+    """Remove a constraint (recorded in the structure history; --correction moves the edition)."""
+    from pnpforge.store import repo, structure
     from pnpforge.store.constraints import delete_constraint
     from pnpforge.store.db import transaction
 
@@ -102,7 +106,9 @@ def rm_cmd(
         db = open_db()
         repo.get_game(db, game)
         with transaction(db) as conn:
+            before = structure.current(conn, game)
             delete_constraint(conn, game, constraint_id)
+            structure.record_changes(conn, game, before, correction)
         typer.echo(f"removed {constraint_id} from {game}")
 
 

@@ -67,7 +67,7 @@ def _report(made, source: Path | None) -> None:
         for itype in made.inference.types:
             typer.echo(
                 f"  type {itype.slug} ({itype.name}): {len(itype.rows)} cards, {itype.copies} copies "
-                f"→ composition rule {itype.name}×{itype.copies}"
+                f"→ designed target {itype.name}×{itype.copies} (follows cards add/rm)"
             )
             for note in itype.notes:
                 typer.echo(f"    {note}")

@@ -232,7 +232,9 @@ def build_bundle(
             "label": f"{t.name}×{t.copies}",
             "card_type": t.slug,
             "expected": t.copies,
-            "source": f"copies in {source}",
+            "provisional": True,
+            "follows_deck": True,
+            "source": f"designed: copies in {source} (follows cards add/rm)",
         }
         for t in types
         if t.rows

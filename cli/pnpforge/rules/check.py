@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -19,11 +20,13 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.agents import parse_agents, resolve_mode, rotations, seat_agents
+from pnpforge.rules.aimed import AimedRun
 from pnpforge.rules.kit.core import GameInfo
 from pnpforge.rules.kit.fields import DeckError
 from pnpforge.rules.kit.players import check_players
 from pnpforge.rules.runner import GameResult, play_game
 from pnpforge.rules.tally import Tally
+from pnpforge.rules.usage import low_use
 
 MAX_GAMES = 100_000
 MAX_JOBS = 64
@@ -233,11 +236,87 @@ def replay_args(slug: str, game: PlannedGame, opts: CheckOptions) -> list[str]:
     return args + ["--verbose"]
 
 
-def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> list[str]:
-    """Ids of the cards every run must use: copies > 0 and a type the engine declares as used."""
+def _expected_cards(db: Any, slug: str, used_types: dict[str, str]) -> dict[str, str]:
+    """Id -> type of the cards every run must use: copies > 0 and a type the engine declares as used."""
     from pnpforge.store import repo
 
-    return sorted(c.id for c in repo.list_cards(db, slug) if c.copies > 0 and c.type in used_types)
+    return {
+        c.id: c.type
+        for c in sorted(repo.list_cards(db, slug), key=lambda c: c.id)
+        if c.copies > 0 and c.type in used_types
+    }
+
+
+def _unresolved(missed: list[str], counts: Counter[str], types: dict[str, str], games: int) -> list[str]:
+    """Cards that still need games: missed and never used yet, or warned and neither strong nor cleared."""
+    low = [u.card for u in low_use(counts, types, games) if not u.strong and not u.cleared and counts[u.card]]
+    return [c for c in missed if not counts[c]] + low
+
+
+def _aimed(
+    db_path: str, slug: str, opts: CheckOptions, rules: Any, types: dict[str, str], tally: Tally
+) -> tuple[AimedRun | None, Counter[str], int]:
+    """Play games aimed at the cards the planned games left unresolved; returns the run (None when
+    none was needed) and every expected card's games-used count and the completed games, aimed ones
+    included."""
+    from pnpforge.rules import aimed
+
+    counts: Counter[str] = Counter({c: tally.games_used[c] for c in types})
+    games = tally.completed
+    missed = [c for c in types if not counts[c]] if games else []
+    targets = _unresolved(missed, counts, types, games) if games else []
+    if not targets:
+        return None, counts, games
+    explicit = parse_agents(opts.agent, opts.players)
+    players = opts.players if opts.players is not None else (len(explicit) if explicit else None)
+    counts_of_players = (
+        [players] if players is not None else list(range(rules.info.players_min, rules.info.players_max + 1))
+    )
+    scenarios = aimed.aimed_scenarios(targets, types, tally.scenario_cards, _scenarios(rules, opts))
+    run = AimedRun(list(targets), missed, scenarios=scenarios)
+    first = opts.seed + opts.games
+    plan = (
+        PlannedGame(seed, count, agents, scenario)
+        for seed, count, agents, scenario in aimed.plan(
+            first, counts_of_players, scenarios, seat_agents, rules.info.cooperative
+        )
+    )
+    pool_opts = CheckOptions(**{**opts.__dict__, "games": aimed.AIMED_GAMES})
+    arrived: dict[int, tuple[PlannedGame, GameResult]] = {}
+    folded = first  # games below this seed are counted
+    for game, result in _results(db_path, slug, pool_opts, plan):
+        arrived[game.seed] = (game, result)
+        while all(seed in arrived for seed in range(folded, folded + aimed.BATCH)):
+            for seed in range(folded, folded + aimed.BATCH):  # a whole batch, in seed order
+                games += _fold(run, slug, opts, counts, types, *arrived.pop(seed))
+            folded += aimed.BATCH
+            if not _unresolved(missed, counts, types, games):
+                return run, counts, games  # leaving the loop stops the games still in flight
+    return run, counts, games
+
+
+def _fold(
+    run: AimedRun,
+    slug: str,
+    opts: CheckOptions,
+    counts: Counter[str],
+    types: dict[str, str],
+    game: PlannedGame,
+    result: GameResult,
+) -> int:
+    """Count one aimed game; 1 when it completed (a failed aimed game uses no card)."""
+    run.games += 1
+    if not result.completed:  # a failed game is a failed game, aimed or planned
+        run.failures.append(
+            {"seed": game.seed, "error": result.failure, "replay": replay_args(slug, game, opts)}
+        )
+        return 0
+    counts.update(c for c in result.used if c in types)
+    for card in run.missed:
+        if card not in run.found and result.used.get(card):
+            run.found[card] = game.seed
+            run.replays[card] = replay_args(slug, game, opts)
+    return 1
 
 
 def _simulation(
@@ -251,7 +330,10 @@ def _simulation(
     tally = Tally(cooperative=rules.info.cooperative)
     stats = simulate(db_path, slug, opts, tally, rules, progress)
     firsts = stats.firsts
-    expected = _expected_cards(db, slug, dict(rules.USED))
+    types = _expected_cards(db, slug, dict(rules.USED))
+    expected = list(types)
+    aimed_run, counts, counted_games = _aimed(db_path, slug, opts, rules, types, tally)
+    low = [u for u in low_use(counts, types, counted_games) if counts[u.card]]
     out = tally.summary()
     for entry, (game, _error) in zip(out["failures"], stats.failed, strict=False):
         entry["replay"] = replay_args(slug, game, opts)
@@ -268,7 +350,10 @@ def _simulation(
             ],
             "used_types": dict(rules.USED),
             "cards": tally.card_rows(expected),
-            "never_used": [c for c in expected if tally.uses[c] == 0] if tally.completed else [],
+            "missed_in_plan": aimed_run.missed if aimed_run else [],
+            "aimed": aimed_run.to_dict() if aimed_run else None,
+            "never_used": aimed_run.still_unused if aimed_run else [],
+            "low_use": [u.to_dict() for u in low],
             "unknown_effects": [str(u) for u in rules.unknown_effects()],
             "example_replay": replay_args(slug, firsts[min(firsts, key=lambda s: firsts[s].seed)], opts)
             if firsts
@@ -295,12 +380,25 @@ def _verdict(report: dict[str, Any], strict: bool) -> tuple[list[str], list[str]
     if sim["failed"] > len(sim["failures"]):
         errors.append(f"… and {sim['failed'] - len(sim['failures'])} more failed games")
     errors += [f"unknown effect: {u}" for u in sim["unknown_effects"]]
+    aimed_failures = sim["aimed"]["failures"] if sim.get("aimed") else []
+    errors += [f"aimed game seed {f['seed']} failed: {f['error']}" for f in aimed_failures]
     never = sim["never_used"]
     soft = (
-        [f"{len(never)} card(s) never used in {sim['completed']} games: {', '.join(never)}"] if never else []
+        [
+            f"{len(never)} card(s) never used in {sim['completed']} games nor in {sim['aimed']['games']} "
+            f"games aimed at them: {', '.join(never)}"
+        ]
+        if never
+        else []
     )
     soft += [f"scenario {n['scenario']} was never won" for n in sim["never_won"]]
+    soft += [
+        f"used far less than its peers (strong evidence): {u['message']}"
+        for u in sim["low_use"]
+        if u["strong"]
+    ]
     (errors if strict else warnings).extend(soft)
+    warnings += [f"used far less than its peers: {u['message']}" for u in sim["low_use"] if not u["strong"]]
     return errors, warnings
 
 

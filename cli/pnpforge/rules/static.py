@@ -19,7 +19,7 @@ import sqlite_utils
 
 from pnpforge.model import Card
 
-KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition")
+KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition", "pile")
 SEVERITIES = ("error", "strict")
 
 
@@ -64,11 +64,12 @@ def static_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
                 unreadable,
             )
         )
-        return out + edition_findings(db, game)
+        return out + pile_findings(db, game) + edition_findings(db, game)
     out += composition_findings(db, game)
     out += constraint_findings(db, game, cards)
     out += text_findings(db, game, cards)
     out += example_findings(db, game, cards)
+    out += pile_findings(db, game)
     out += edition_findings(db, game)
     return out
 
@@ -132,14 +133,21 @@ def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     return [
         Finding(
             "composition",
-            "error",
-            f"{rule.label}: the rulebook declares {rule.expected}, the deck has {rule.actual}",
+            "strict" if rule.provisional else "error",
+            rule.message(),
             tuple(rule.cards),
             rule.rule,
         )
         for rule in rules
         if not rule.ok
     ]
+
+
+def pile_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
+    """Card types shuffled into one pile must share size and back, or players tell them apart."""
+    from pnpforge.validate.piles import pile_problems
+
+    return [Finding("pile", "error", message, (), source) for message, source in pile_problems(db, game)]
 
 
 def constraint_findings(db: sqlite_utils.Database, game: str, cards: list[Card]) -> list[Finding]:
@@ -230,10 +238,15 @@ def _options(options: dict[str, Any] | None) -> str:
 
 
 def edition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
-    """One "strict" finding per value that differs from the rulebook edition."""
-    from pnpforge.validate.edition import edition_differences
+    """One "strict" finding per value (of a card or of the game's structure) that differs from the edition."""
+    from pnpforge.validate.edition import edition_differences, structure_differences
 
-    out: list[Finding] = []
+    out: list[Finding] = [
+        Finding(
+            "edition", "strict", f"{d.key}: rulebook edition {d.edition} → now {d.current}{d.when}", (), d.key
+        )
+        for d in structure_differences(db, game)
+    ]
     for d in edition_differences(db, game):
         when = f" (changed {d.when})" if d.when else " (changed outside recorded history)"
         out.append(

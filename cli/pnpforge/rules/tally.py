@@ -66,6 +66,7 @@ class Tally:
     seat_games: WinCount = field(default_factory=WinCount)  # every seat-game
     eliminations: int = 0
     seat_agents: dict[int, Counter[str]] = field(default_factory=dict)  # seat -> agent -> games
+    scenario_cards: dict[str | None, set[str]] = field(default_factory=dict)  # scenario -> cards used in it
 
     def add(self, result: GameResult, scenario: str | None) -> None:
         """Count one game (failed games only count as failures)."""
@@ -97,6 +98,7 @@ class Tally:
         self._add_seats(result)
         self.uses.update(result.used)
         self.games_used.update(result.used.keys())
+        self.scenario_cards.setdefault(scenario, set()).update(result.used.keys())
 
     def _credit(self, result: GameResult, seat: int) -> float:
         if seat not in result.winners:

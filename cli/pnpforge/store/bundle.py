@@ -21,11 +21,14 @@ leaves it whole (`pnp game export`).  Format, version 1:
      "examples": [{id, label, runner, setup: {...}, expected: {...}, options: {...},
                    conflict, source}],
      "edition": [{card, snapshot: {...}, frozen_at}],
+     "piles": [{id, label, kind, card_types: [...], provisional, source}],
+     "structure_edition": [{key, value, frozen_at}],
      "translations": [{lang, kind, key, field, text, provenance, source_hash}]}
 
 `constraints` (deck constraints and consistency kinds alike), `text_rules`, `examples`,
-`edition` and `translations` are optional: a bundle without an edition gets
-one frozen from its own rulebook and reference cards on import.
+`edition`, `piles`, `structure_edition` and `translations` are optional: a bundle without an
+edition gets one frozen from its own rulebook and reference cards (and its structure from its
+own rulebook values) on import.
 
 Structure errors are reported with the JSON path; card values are validated
 one layer up (pnpforge.edit), like every other write.
@@ -43,7 +46,7 @@ import sqlite_utils
 from pnpforge import model
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, field_names
-from pnpforge.store import constraints, declared, edition, releases, repo, translations
+from pnpforge.store import constraints, declared, edition, releases, repo, structure, translations
 
 FORMAT = "pnpforge-game/1"
 
@@ -61,6 +64,8 @@ _EDITION_KEYS = set(field_names(edition.EditionEntry, "frozen_seq"))
 _TRANSLATION_KEYS = {"lang", "kind", "key", "field", "text", "provenance", "source_hash"}
 _TEXT_RULE_KEYS = set(field_names(declared.TextRule, "game"))
 _EXAMPLE_KEYS = set(field_names(declared.Example, "game"))
+_PILE_KEYS = set(field_names(model.Pile, "game"))
+_STRUCTURE_KEYS = {"key", "value", "frozen_at"}
 
 
 def _check_keys(obj: Any, allowed: set[str], where: str, required: set[str]) -> dict:
@@ -103,6 +108,8 @@ def parse(data: Any) -> dict:
         ("translations", _TRANSLATION_KEYS, _TRANSLATION_KEYS - {"provenance"}),
         ("text_rules", _TEXT_RULE_KEYS, {"id", "card_type", "kind", "label", "params"}),
         ("examples", _EXAMPLE_KEYS, {"id", "label", "runner", "setup", "expected"}),
+        ("piles", _PILE_KEYS, {"id", "label", "card_types"}),
+        ("structure_edition", _STRUCTURE_KEYS, {"key", "value"}),
     ):
         for i, item in enumerate(data.get(key, [])):
             _check_keys(item, keys, f"{key}[{i}]", req)
@@ -132,6 +139,17 @@ def _check_deck_data(data: dict) -> None:
     for i, item in enumerate(data.get("edition", [])):
         if not isinstance(item["snapshot"], dict):
             raise PnpError(f"edition[{i}] ({item['card']}): snapshot must be an object")
+    for i, item in enumerate(data.get("piles", [])):
+        types = item["card_types"]
+        if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
+            raise PnpError(
+                f"piles[{i}] ({item['id']}): card_types must be a non-empty list of card type slugs"
+            )
+        if item.get("kind", "draw") not in model.PILE_KINDS:
+            raise PnpError(f"piles[{i}] ({item['id']}): kind must be one of {', '.join(model.PILE_KINDS)}")
+    for i, item in enumerate(data.get("structure_edition", [])):
+        if not isinstance(item["key"], str) or not item["key"]:
+            raise PnpError(f"structure_edition[{i}]: key must be non-empty text")
 
 
 def bundle_cards(data: dict) -> list[Card]:
@@ -147,6 +165,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
     if exists and not replace:
         raise PnpError(f"game '{slug}' is already in the database; use --replace to overwrite it")
     kept_edition = edition.entries(conn, slug) if exists else []
+    kept_structure = structure.frozen(conn, slug) if exists else {}
     kept_releases = releases.keep_releases(conn, slug) if exists else ([], [])
     if exists:
         conn.execute("DELETE FROM cards WHERE game = ?", [slug])
@@ -177,6 +196,7 @@ def write(conn: sqlite3.Connection, data: dict, replace: bool) -> None:
         for pos, item in enumerate(data.get(key, [])):
             _insert(conn, table, {**item, "game": slug, "position": pos})
     _write_deck_data(conn, slug, data, kept_edition)
+    _write_structure(conn, slug, data, kept_structure)
     releases.restore_releases(conn, kept_releases)
     _write_translations(conn, slug, data.get("translations", []))
 
@@ -200,6 +220,25 @@ def _write_translations(conn: sqlite3.Connection, slug: str, items: list[dict]) 
             translations.upsert(conn, slug, lang, rows)
         except sqlite3.IntegrityError as exc:
             raise PnpError(f"translations ({lang}): {exc}") from None
+
+
+def _write_structure(
+    conn: sqlite3.Connection, slug: str, data: dict, kept: dict[str, structure.Frozen]
+) -> None:
+    """Piles as given; the structure edition as given, else the replaced game's, else frozen anew."""
+    types = {t.slug for t in repo.card_types(conn, slug)}
+    for pos, item in enumerate(data.get("piles", [])):
+        unknown = [t for t in item["card_types"] if t not in types]
+        if unknown:
+            raise PnpError(f"piles '{item['id']}': unknown card type(s) {', '.join(unknown)}")
+        structure.insert_pile(conn, model.Pile(game=slug, **item), position=pos)
+    if "structure_edition" in data:
+        structure.insert_entries(conn, slug, data["structure_edition"])
+    elif kept:
+        structure.restore(conn, slug, kept)
+        structure.freeze(conn, slug)  # rulebook values the replaced game did not have yet
+    else:
+        structure.freeze(conn, slug)
 
 
 def _write_deck_data(
@@ -289,6 +328,11 @@ def export(db: sqlite_utils.Database, slug: str) -> dict:
             for e in edition.entries(db, slug)
         ],
         "translations": translations.all_rows(db, slug),
+        "piles": plain(structure.piles(db, slug)),
+        "structure_edition": [
+            {"key": key, "value": f.value, "frozen_at": f.frozen_at}
+            for key, f in structure.frozen(db, slug).items()
+        ],
     }
 
 

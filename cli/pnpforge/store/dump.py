@@ -20,6 +20,8 @@ _TABLES = [
     ("components", "game, position, slug"),
     ("glossary", "game, position, term"),
     ("rule_sections", "game, position"),
+    ("piles", "game, position, id"),
+    ("structure_edition", "game, key"),
 ]
 _SKIP = {"pk", "created_at", "updated_at"}
 

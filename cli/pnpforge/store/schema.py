@@ -7,7 +7,14 @@ edits made with another SQLite tool cannot break the shape either.
 
 from __future__ import annotations
 
-from pnpforge.store import schema_declared_checks, schema_translations, schema_v2, schema_v3, schema_v4
+from pnpforge.store import (
+    schema_declared_checks,
+    schema_structure,
+    schema_translations,
+    schema_v2,
+    schema_v3,
+    schema_v4,
+)
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
@@ -184,6 +191,7 @@ MIGRATIONS: list[str] = [
     schema_v4.SQL,
     schema_translations.SQL,
     schema_declared_checks.SQL,  # 6: text rules, worked examples, consistency
+    schema_structure.SQL,  # 7: piles, designed composition rows, the structure edition
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -89,6 +89,11 @@ def validate_game(db: sqlite_utils.Database, game: str) -> list[Problem]:
     except PnpError as exc:
         problems.append(Problem(ERROR, game, None, "composition", f"not checked: {exc}", scope="deck"))
     problems += text_problems(db, game)
+    from pnpforge.validate.piles import pile_problems
+
+    problems += [
+        Problem(ERROR, game, None, "pile", message, scope="deck") for message, _ in pile_problems(db, game)
+    ]
     return problems + warnings
 
 

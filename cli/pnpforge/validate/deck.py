@@ -13,7 +13,7 @@ import sqlite_utils
 
 from pnpforge.model import Card, CardType
 from pnpforge.store import repo
-from pnpforge.validate.problem import ERROR, Problem
+from pnpforge.validate.problem import ERROR, WARNING, Problem
 from pnpforge.validate.values import name_key
 
 
@@ -91,6 +91,12 @@ class RuleResult:
     def ok(self) -> bool:
         return self.expected == self.actual
 
+    def message(self) -> str:
+        """What a mismatch means: a rulebook count is a fact, a designed target only our plan."""
+        if self.provisional:
+            return f"{self.label}: designed target {self.expected}, the deck has {self.actual}"
+        return f"{self.label}: the rulebook declares {self.expected}, the deck has {self.actual}"
+
     def to_dict(self) -> dict:
         return {
             "rule": self.rule,
@@ -145,14 +151,7 @@ def _tree_order(results: list[RuleResult]) -> list[RuleResult]:
 
 def composition_problems(db: sqlite_utils.Database, game: str) -> list[Problem]:
     return [
-        Problem(
-            ERROR,
-            game,
-            None,
-            r.rule,
-            f"{r.label}: the rulebook declares {r.expected}, the deck has {r.actual}",
-            scope="deck",
-        )
+        Problem(WARNING if r.provisional else ERROR, game, None, r.rule, r.message(), scope="deck")
         for r in composition(db, game)
         if not r.ok
     ]

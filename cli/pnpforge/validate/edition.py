@@ -117,3 +117,36 @@ def _when(history: list, entry: edition.EditionEntry, key: str, now: Any) -> str
         elif edition.value_of(before, key) != edition.value_of(after, key):
             found = at
     return found
+
+
+@dataclass(frozen=True)
+class StructureDifference:
+    """A game-level value (player count, size, component, composition row, constraint, pile)
+    that is no longer what the structure edition froze."""
+
+    key: str
+    edition: str  # the frozen value, shown
+    current: str  # the value now, shown ("none" when it was removed)
+    when: str  # " (changed …)" from the structure history, or the note that history lacks it
+
+
+def structure_differences(db: sqlite_utils.Database, game: str) -> list[StructureDifference]:
+    """Every frozen structural value of `game` that the game no longer holds."""
+    from pnpforge.store import structure
+
+    now = structure.current(db, game)
+    changed = structure.last_change(db, game)
+    out = []
+    for key, frozen in structure.frozen(db, game).items():
+        value = now[key].value if key in now else None
+        if value == frozen.value:
+            continue
+        when = f" (changed {changed[key]})" if key in changed else " (changed outside recorded history)"
+        out.append(StructureDifference(key, _show_json(frozen.value), _show_json(value), when))
+    return out
+
+
+def _show_json(value: Any) -> str:
+    import json
+
+    return "none" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)

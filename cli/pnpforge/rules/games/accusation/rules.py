@@ -47,7 +47,7 @@ class AccusationRules(GameRules):
     USED: ClassVar[dict[str, str]] = {
         "follower": "played from hand, or revealed from hand to accuse",
         "location": "played onto the field",
-        "magic": "played from hand (its effect resolved or accused)",
+        "magic": "played from hand and not accused: its effect resolves (被控訴的魔法不會有任何效果)",
         "ritual": "executed: completed into the score pile",
         "leader": "played from the conspiracy zone onto the field",
     }

@@ -138,7 +138,9 @@ class TurnFlow(EffectResolver):
             yield from self.resolve(seat, card, self.card(card).steps("ability") or ())
         elif code == PLAY:
             self.actions_left -= 1
-            self.used(seat, self.card(card).id, f"played {self.label(card)}")
+            # magic is used when its effect resolves, a ritual when it is executed: not when played
+            if self.card(card).type not in ("magic", "ritual"):
+                self.used(seat, self.card(card).id, f"played {self.label(card)}")
             yield from self._play(seat, card)
         elif code == RAID:
             self.actions_left -= 1
@@ -207,6 +209,7 @@ class TurnFlow(EffectResolver):
             steps = changed
         accused = yield from self.accusation(seat, card, calamity)
         if not accused:
+            self.used(seat, definition.id, f"played {self.label(card)}: its effect resolves")
             carried_out = yield from self.resolve(seat, card, steps)
             extra = definition.steps("stardust_extra")
             if carried_out and boosted and extra:

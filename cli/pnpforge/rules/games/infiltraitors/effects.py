@@ -304,6 +304,8 @@ class Effects(LegalActions, EventLog):
         word = "won" if won else "lost"
         for seat in range(self.players):
             self.score(seat, 1.0 if won else 0.0, f"mission {self.mission.id} {word}")
+        if won and self.rules.mission_card is not None:
+            self.used(None, self.mission.id, f"mission {self.mission.id} completed")
         self.end(
             f"mission {self.mission.id} {word}: {reason} ({self.solved} of {self.suspects_total} "
             f"suspects solved, {self.bullets} bullets left)"

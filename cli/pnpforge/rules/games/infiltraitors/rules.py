@@ -45,7 +45,7 @@ class InfiltraitorsRules(GameRules):
     USED: ClassVar[dict[str, str]] = {
         "card": "played as a hint beside a suspect (給予提示, 交換情報, or on the aside suspect)",
         "special": "played as a hint beside a suspect (suit only)",
-        "mission": "played as the mission",
+        "mission": "completed: the team wins the mission (本項任務才算順利完成)",
     }
 
     def __init__(self, db, options: dict[str, Any]) -> None:

@@ -42,13 +42,13 @@ class InfiltraitorsState(Effects, State):
 
     def _announce_mission(self) -> None:
         mission = self.mission
-        if self.rules.mission_card is not None:
-            self.used(
+        if self.rules.mission_card is not None:  # the card is used when the mission is completed
+            self.outcome(
                 None,
-                mission.id,
                 f"mission {mission.id} {mission.name}: {self.suspects_total} suspects, "
                 f"{self.bullets} bullets, suits {''.join(mission.suits)} "
                 f"{mission.number_min}–{mission.number_max}",
+                mission.id,
             )
 
     def _setup_events(self) -> list[ChanceEvent]:
