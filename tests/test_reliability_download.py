@@ -234,3 +234,13 @@ def test_a_redirect_to_a_private_address_is_refused_after_the_hop(server: RawSer
     finally:
         mp.undo()
     assert allowed_first == ["127.0.0.1", "127.0.0.2"]
+
+
+def test_a_password_in_the_link_is_never_repeated(mini_db: Path, run, server: RawServer) -> None:
+    """A link may carry credentials (`user:secret@host`): messages name the link with `***`."""
+    server.scripts["/cut"] = send(b"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\nid,copies\n")
+    url = server.url.replace("http://", "http://ann:s3cret@") + "/cut"
+    res = run("--db", mini_db, "import", "mini", url)
+    assert res.exit_code == 2 and "cut off" in res.stderr, res.output
+    assert "s3cret" not in res.output and "ann:***@" in res.stderr
+    assert download.redact("https://example.org/a?b=1") == "https://example.org/a?b=1"

@@ -143,7 +143,9 @@ def test_game_import_records_the_change_and_a_correction_moves_the_edition(shipp
 
 
 def test_a_designed_sub_count_is_a_warning_that_says_designed_target(shipped_db, run):
-    assert run("--db", shipped_db, "cards", "set", "hackers", "A-01", "attack_1=4").exit_code == 0
+    # a designed value changed together with the text that restates it (a text rule binds them)
+    text = "text=[紅] 支付1：攻擊力4；支付2：攻擊力5；支付3：攻擊力7；支付4：攻擊力9"
+    assert run("--db", shipped_db, "cards", "set", "hackers", "A-01", "attack_1=4", text).exit_code == 0
     r = run("--db", shipped_db, "check", "hackers", "--games", "0")
     assert r.exit_code == 0
     assert "warning composition: 單色攻擊卡×8: designed target 8, the deck has 7" in r.stdout

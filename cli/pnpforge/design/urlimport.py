@@ -54,14 +54,17 @@ def read_records(
     url: str, fmt: str | None = None, encoding: str | None = None, allow_private: bool = False
 ) -> Iterator[cardio.Record]:
     """The records of the CSV at `url` (a link is CSV: JSON and XLSX are imported from files)."""
+    from pnpforge.formats.download import redact
+
+    shown = redact(url)  # messages name the link without a password it may carry
     if fmt not in (None, "csv"):
-        raise PnpError(f"{url}: a link is read as CSV; download a {fmt} file and import that")
+        raise PnpError(f"{shown}: a link is read as CSV; download a {fmt} file and import that")
     # The reader names its source in messages only: the URL itself, not a Path (which drops a '/').
-    label = cast(Path, url)
+    label = cast(Path, shown)
     text = cardio.decode(fetch(url, allow_private=allow_private), label, encoding)
     if _looks_like_html(text):
         raise PnpError(
-            f"{url} returned a web page, not CSV; publish the sheet as CSV "
+            f"{shown} returned a web page, not CSV; publish the sheet as CSV "
             f"(Google Sheets: File → Share → Publish to web → CSV) and use that link"
         )
     return cardio._read_csv(io.StringIO(text, newline=""), label)

@@ -83,6 +83,18 @@ class _Deadline:
         return remaining
 
 
+def redact(url: str) -> str:
+    """The link as messages show it: a password in it (`user:secret@host`) becomes `***`."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return url
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
 def fetch(
     url: str,
     *,
@@ -94,6 +106,7 @@ def fetch(
     """The body of `url` (a 2xx answer after at most five redirects), or PnpError naming the URL.
 
     Nothing is returned unless the body is complete, so a caller never sees half of one."""
+    shown = redact(url)  # no message repeats a password the link carries
     deadline = _Deadline(timeout if timeout is not None else timeout_seconds())
     allow = private_allowed(allow_private)
     current = url
@@ -106,23 +119,23 @@ def fetch(
             if not 200 <= answer.status < 300:
                 published = answer.status in (401, 403, 404)
                 hint = " (is the sheet published to the web as CSV?)" if published else ""
-                raise PnpError(f"{url}: the server answered {answer.status}{hint}; nothing was imported")
+                raise PnpError(f"{shown}: the server answered {answer.status}{hint}; nothing was imported")
             return answer
         raise _Failed(f"more than {MAX_REDIRECTS} redirects")
     except TimeoutError:
         raise PnpError(
-            f"{url}: the download did not finish within {deadline.seconds:g} s (timed out); "
+            f"{shown}: the download did not finish within {deadline.seconds:g} s (timed out); "
             f"check the link and the network, or raise PNP_URL_TIMEOUT; nothing was imported"
         ) from None
     except _Failed as exc:
-        raise PnpError(f"{url}: {exc}; nothing was imported") from None
+        raise PnpError(f"{shown}: {exc}; nothing was imported") from None
     except ssl.SSLError as exc:
         reason = exc.reason or str(exc)
-        raise PnpError(f"{url}: secure connection failed ({reason}); nothing was imported") from None
+        raise PnpError(f"{shown}: secure connection failed ({reason}); nothing was imported") from None
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise PnpError(
-            f"{url}: cannot connect ({reason}); check the link and the network; nothing was imported"
+            f"{shown}: cannot connect ({reason}); check the link and the network; nothing was imported"
         ) from None
 
 
