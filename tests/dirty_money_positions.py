@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from pnpforge.rules.engine import CHANCE
-from pnpforge.rules.games.dirty_money import DirtyMoneyState
+from pnpforge.rules.games.dirty_money import DirtyMoneyState, board
 from pnpforge.store import repo
 from pnpforge.store.db import transaction
 
@@ -41,7 +41,7 @@ def fill(s: DirtyMoneyState, zone: str, *card_ids: str) -> None:
 
 
 def ids(s: DirtyMoneyState, zone: str) -> list[str]:
-    return sorted(c.card for c in s.cards(zone))
+    return sorted(c.card for c in board.cards(s, zone))
 
 
 def seat_of(s: DirtyMoneyState, villain: str) -> int:

@@ -33,6 +33,10 @@ from pnpforge.rules.games.accusation import (
     RAID_WITH,
     REBUILD,
     RITUAL,
+    arithmetic,
+    board,
+    effects,
+    flow,
     make_rules,
     parse_effect,
 )
@@ -75,13 +79,13 @@ def inst(st, card_id: str, seat: int | None = None) -> int:
 def put(st, card_id: str, zone: str, seat: int | None = None) -> int:
     """Move a card of its owner to one of the owner's zones."""
     i = inst(st, card_id, seat)
-    st.move(i, st.rules.instance_owner[i], zone)
+    board.move(st, i, st.rules.instance_owner[i], zone)
     return i
 
 
 def clear(st, seat: int, zone: str, to: str = "exile") -> None:
-    for i in list(st.pile(seat, zone)):
-        st.move(i, seat, to)
+    for i in list(board.pile(st, seat, zone)):
+        board.move(st, i, seat, to)
 
 
 def empty_hands(st) -> None:
@@ -93,7 +97,7 @@ def empty_hands(st) -> None:
 def legal(st):
     """The legal actions, with a pending main-phase decision re-offered after a test arranged the cards."""
     if st.decision is not None and st.decision.kind == "main":
-        st.decision.offered = sorted(st.main_options(st.decision.seat))
+        st.decision.offered = sorted(flow.main_options(st, st.decision.seat))
     return st.legal_actions()
 
 
@@ -114,11 +118,11 @@ def draw_chance(st) -> None:
 
 
 def hand_ids(st, seat: int) -> list[str]:
-    return sorted(st.card(i).id for i in st.pile(seat, "hand"))
+    return sorted(board.card(st, i).id for i in board.pile(st, seat, "hand"))
 
 
 def ids(st, seat: int, zone: str) -> list[str]:
-    return sorted(st.card(i).id for i in st.pile(seat, zone))
+    return sorted(board.card(st, i).id for i in board.pile(st, seat, zone))
 
 
 # ---- the rulebook's own examples ------------------------------------------------------------
@@ -134,8 +138,8 @@ def test_messenger_example_deck_empty_stops_before_the_discard(db):
     keep1 = put(st, "fox13", "hand", 1)  # 聲量3 could accuse the 災厄3 詠頌
     choose(st, (PLAY, m))
     answer(st, "accuse", (NO_ACCUSE,))
-    assert keep0 in st.pile(0, "hand") and keep1 in st.pile(1, "hand")
-    assert st.pile(0, "discard") == [] and st.pile(1, "discard") == []
+    assert keep0 in board.pile(st, 0, "hand") and keep1 in board.pile(st, 1, "hand")
+    assert board.pile(st, 0, "discard") == [] and board.pile(st, 1, "discard") == []
     assert st.decision.kind != "discard"
 
 
@@ -146,11 +150,11 @@ def test_messenger_with_cards_draws_then_both_players_discard(db):
     put(st, "fox08", "hand", 1)  # 聲量2: cannot accuse 災厄3
     choose(st, (PLAY, m))
     draw_chance(st)
-    assert len(st.pile(0, "hand")) == 1
-    answer(st, "discard", (DISCARD, st.pile(0, "hand")[0]))  # current player first
+    assert len(board.pile(st, 0, "hand")) == 1
+    answer(st, "discard", (DISCARD, board.pile(st, 0, "hand")[0]))  # current player first
     assert st.decision.seat == 1
     answer(st, "discard", (DISCARD, inst(st, "fox08", 1)))
-    assert len(st.pile(0, "discard")) == 1 and ids(st, 1, "discard") == ["fox08"]
+    assert len(board.pile(st, 0, "discard")) == 1 and ids(st, 1, "discard") == ["fox08"]
 
 
 def frenzy_rules(db):
@@ -168,8 +172,8 @@ def test_frenzied_interrogation_example_enemy_destroys_even_if_you_have_none(db)
     choose(st, (PLAY, card))
     assert st.decision.seat == 1 and st.decision.kind == "choose"
     choose(st, (CHOOSE, a))
-    assert a in st.pile(1, "discard") and b in st.pile(1, "field")
-    assert card in st.pile(0, "discard")
+    assert a in board.pile(st, 1, "discard") and b in board.pile(st, 1, "field")
+    assert card in board.pile(st, 0, "discard")
 
 
 def test_frenzied_interrogation_each_player_destroys_own(db):
@@ -183,7 +187,7 @@ def test_frenzied_interrogation_each_player_destroys_own(db):
     assert legal(st) == [(CHOOSE, mine)]
     choose(st, (CHOOSE, mine))
     choose(st, (CHOOSE, theirs))
-    assert mine in st.pile(0, "discard") and theirs in st.pile(1, "discard")
+    assert mine in board.pile(st, 0, "discard") and theirs in board.pile(st, 1, "discard")
 
 
 # ---- set-up and turn structure ----------------------------------------------------------------
@@ -194,10 +198,10 @@ def test_setup_rituals_in_hand_leader_in_conspiracy_and_three_draws(db):
     st.apply((FIRST, 1))
     draw_chance(st)
     for s in (0, 1):
-        kinds = Counter(st.card(i).type for i in st.pile(s, "hand"))
-        assert kinds["ritual"] == 3 and len(st.pile(s, "hand")) == 6
-        assert [st.card(i).type for i in st.pile(s, "conspiracy")] == ["leader"]
-        assert len(st.pile(s, "deck")) == 24 - 1 - 6
+        kinds = Counter(board.card(st, i).type for i in board.pile(st, s, "hand"))
+        assert kinds["ritual"] == 3 and len(board.pile(st, s, "hand")) == 6
+        assert [board.card(st, i).type for i in board.pile(st, s, "conspiracy")] == ["leader"]
+        assert len(board.pile(st, s, "deck")) == 24 - 1 - 6
     assert st.decision.kind == "mulligan" and st.decision.seat == 1  # the first player starts
 
 
@@ -205,14 +209,14 @@ def test_mulligan_refills_to_six_and_shuffles_the_set_aside_cards_back(db):
     st = rules_of(db).new_initial_state(2)
     st.apply((FIRST, 0))
     draw_chance(st)
-    aside = st.pile(0, "hand")[:2]
+    aside = board.pile(st, 0, "hand")[:2]
     for i in aside:
         choose(st, (ASIDE, i))
     choose(st, (KEEP,))
     draw_chance(st)
-    hand = st.pile(0, "hand")
+    hand = board.pile(st, 0, "hand")
     assert len(hand) == 6 and not set(aside) & set(hand)
-    assert set(aside) <= set(st.pile(0, "deck")) and st.pile(0, "aside") == []
+    assert set(aside) <= set(board.pile(st, 0, "deck")) and board.pile(st, 0, "aside") == []
     assert st.decision.kind == "mulligan" and st.decision.seat == 1
 
 
@@ -229,18 +233,18 @@ def test_first_player_has_one_action_then_two(db):
 
 def test_end_of_turn_discards_to_six_then_draws_two(db):
     st = start(rules_of(db))
-    hand = st.pile(0, "deck")[:3]
+    hand = board.pile(st, 0, "deck")[:3]
     for i in hand:
-        st.move(i, 0, "hand")
-    assert len(st.pile(0, "hand")) == 9
+        board.move(st, i, 0, "hand")
+    assert len(board.pile(st, 0, "hand")) == 9
     choose(st, (END,))
     if st.decision.kind == "ritual":
         choose(st, (DECLINE,))
     for _ in range(3):
-        answer(st, "discard", (DISCARD, st.pile(0, "hand")[0]))
-    assert len(st.pile(0, "hand")) == 6
+        answer(st, "discard", (DISCARD, board.pile(st, 0, "hand")[0]))
+    assert len(board.pile(st, 0, "hand")) == 6
     draw_chance(st)
-    assert len(st.pile(0, "hand")) == 8 and st.turn_seat == 1
+    assert len(board.pile(st, 0, "hand")) == 8 and st.turn_seat == 1
 
 
 def test_rebuild_costs_two_actions(db):
@@ -249,7 +253,7 @@ def test_rebuild_costs_two_actions(db):
     assert (REBUILD, r) not in legal(st)  # first turn: one action
     st.actions_left = 2
     choose(st, (REBUILD, r))
-    assert r in st.pile(0, "field") and st.actions_left == 0
+    assert r in board.pile(st, 0, "field") and st.actions_left == 0
 
 
 def test_leader_needs_a_completed_ritual_and_its_ability_is_free_once_a_turn(db):
@@ -258,13 +262,13 @@ def test_leader_needs_a_completed_ritual_and_its_ability_is_free_once_a_turn(db)
     assert (PLAY, leader) not in legal(st)
     put(st, "fox03", "score", 1)  # either player having completed one is enough
     choose(st, (PLAY, leader))
-    assert leader in st.pile(0, "field") and st.actions_left == 1
+    assert leader in board.pile(st, 0, "field") and st.actions_left == 1
     empty_hands(st)
     lost = put(st, "cro10", "field", 0)  # 迷路的亡魂: 詠頌 draw 1
     choose(st, (ABILITY, leader))  # 第十三夜: re-execute a 詠頌
     choose(st, (CHOOSE, lost))
     draw_chance(st)
-    assert st.actions_left == 1 and len(st.pile(0, "hand")) == 1
+    assert st.actions_left == 1 and len(board.pile(st, 0, "hand")) == 1
     assert (ABILITY, leader) not in legal(st)
 
 
@@ -284,9 +288,9 @@ def test_raid_needs_total_volume_and_turns_raiders_guilty(db):
     choose(st, (RAID_WITH, f1))
     assert st.decision.kind == "raid"  # 2 < 3: another follower is needed
     choose(st, (RAID_WITH, f2))
-    assert big in st.pile(1, "discard") and {f1, f2} <= st.guilty
+    assert big in board.pile(st, 1, "discard") and {f1, f2} <= st.guilty
     draw_chance(st)  # 神隱之森 on_destroyed: its owner draws 1
-    assert len(st.pile(1, "hand")) == 1
+    assert len(board.pile(st, 1, "hand")) == 1
     # guilty followers cannot raid again
     assert (RAID, loc) not in legal(st)
 
@@ -298,11 +302,11 @@ def test_garrison_raises_guard_and_guilt_ends_it(db):
     scare = put(st, "fox08", "hand", 1)  # 稻草人 駐守3
     choose(st, (PLAY, scare))
     answer(st, "garrison", (GARRISON, loc))
-    assert st.guard(loc) == 5
-    st.make_guilty(scare)
-    assert st.guard(loc) == 2 and scare not in st.garrisoning
-    st.absolve(scare)  # 解除罪惡 does not resume 駐守
-    assert st.guard(loc) == 2
+    assert arithmetic.guard(st, loc) == 5
+    board.make_guilty(st, scare)
+    assert arithmetic.guard(st, loc) == 2 and scare not in st.garrisoning
+    board.absolve(st, scare)  # 解除罪惡 does not resume 駐守
+    assert arithmetic.guard(st, loc) == 2
 
 
 def test_followers_entering_by_accusation_cannot_garrison(db):
@@ -313,19 +317,19 @@ def test_followers_entering_by_accusation_cannot_garrison(db):
     m = put(st, "cro10", "hand", 0)  # 災厄2 詠頌
     choose(st, (PLAY, m))
     answer(st, "accuse", (ACCUSE, accuser))
-    assert accuser in st.pile(1, "field") and accuser in st.guilty and accuser not in st.garrisoning
+    assert accuser in board.pile(st, 1, "field") and accuser in st.guilty and accuser not in st.garrisoning
 
 
 def test_bell_tower_and_bridge_passives(db):
     st = start(rules_of(db))
     tower = put(st, "cro17", "field", 0)  # 你場上其他地點守護+1
     bridge = put(st, "cro16", "field", 0)
-    assert st.guard(bridge) == 4 + 1 and st.guard(tower) == 5
+    assert arithmetic.guard(st, bridge) == 4 + 1 and arithmetic.guard(st, tower) == 5
     put(st, "fox16", "field", 1)  # 狐尾橋: your raids +1
     crossing = put(st, "fox13", "field", 1)  # 狐渡: +1 when it raids
-    assert st.raid_bonus_all(1) == 1 and st.raid_value(crossing) == 4
-    st.make_guilty(crossing)
-    assert st.raid_value(crossing) == 3  # 罪惡 loses the passive
+    assert arithmetic.raid_bonus_all(st, 1) == 1 and arithmetic.raid_value(st, crossing) == 4
+    board.make_guilty(st, crossing)
+    assert arithmetic.raid_value(st, crossing) == 3  # 罪惡 loses the passive
 
 
 # ---- accusation ------------------------------------------------------------------------------
@@ -344,9 +348,9 @@ def test_accusation_cancels_the_chant_and_fires_the_accusers_trigger(db):
     choose(st, (ACCUSE, child))
     assert st.decision.seat == 1 and st.decision.kind == "discard"  # the 控訴時 effect first
     choose(st, (DISCARD, victim))
-    assert child in st.pile(0, "field") and child in st.guilty
-    assert hermit in st.pile(1, "field") and hermit not in st.guilty  # the accused card stays
-    assert st.pile(1, "hand") == []  # no card was drawn
+    assert child in board.pile(st, 0, "field") and child in st.guilty
+    assert hermit in board.pile(st, 1, "field") and hermit not in st.guilty  # the accused card stays
+    assert board.pile(st, 1, "hand") == []  # no card was drawn
 
 
 def test_accused_chant_triggers_nest_monastery_after(db):
@@ -358,7 +362,7 @@ def test_accused_chant_triggers_nest_monastery_after(db):
     choose(st, (PLAY, m))
     choose(st, (ACCUSE, guard))
     draw_chance(st)
-    assert len(st.pile(0, "hand")) == 1
+    assert len(board.pile(st, 0, "hand")) == 1
 
 
 def test_accused_magic_goes_to_discard_without_effect(db):
@@ -368,7 +372,7 @@ def test_accused_magic_goes_to_discard_without_effect(db):
     acc_f = put(st, "fox14", "hand", 1)  # 聲量1
     choose(st, (PLAY, candle))
     choose(st, (ACCUSE, acc_f))
-    assert candle in st.pile(0, "discard") and st.pile(0, "hand") == []
+    assert candle in board.pile(st, 0, "discard") and board.pile(st, 0, "hand") == []
 
 
 def test_stardust_raises_calamity_when_enough_innocent_followers(db):
@@ -378,17 +382,17 @@ def test_stardust_raises_calamity_when_enough_innocent_followers(db):
     put(st, "fox14", "hand", 1)  # 聲量1
     put(st, "cro10", "field", 0)
     put(st, "cro14", "field", 0)
-    assert st.stardust(0) == 2
+    assert arithmetic.stardust(st, 0) == 2
     monk = put(st, "cro11", "field", 0)  # 割舌的僧侶: +1 stardust
-    assert st.stardust(0) == 4
-    st.make_guilty(monk)
-    assert st.stardust(0) == 2
-    st.absolve(monk)
+    assert arithmetic.stardust(st, 0) == 4
+    board.make_guilty(st, monk)
+    assert arithmetic.stardust(st, 0) == 2
+    board.absolve(st, monk)
     choose(st, (PLAY, candle))
     # 災厄3 now: the 聲量1 follower may not accuse; the two cards are drawn
     assert st.decision.kind != "accuse"
     draw_chance(st)
-    assert len(st.pile(0, "hand")) == 2
+    assert len(board.pile(st, 0, "hand")) == 2
 
 
 def test_stardust_extra_effect_follows_the_base_effect(db):
@@ -401,7 +405,7 @@ def test_stardust_extra_effect_follows_the_base_effect(db):
     choose(st, (PLAY, shower))
     choose(st, (CHOOSE, target))
     draw_chance(st)
-    assert target in st.guilty and len(st.pile(1, "hand")) == 1
+    assert target in st.guilty and len(board.pile(st, 1, "hand")) == 1
 
 
 def test_stardust_change_replaces_the_effect(db):
@@ -409,12 +413,12 @@ def test_stardust_change_replaces_the_effect(db):
     empty_hands(st)
     fire = put(st, "fox21", "hand", 1)  # 狐火: guard≤3 location; 星塵3: any location
     big = put(st, "cro19", "field", 0)  # 守護6
-    assert not st._targets(1, parse_effect("play: destroy_location guard<=3").sections["play"][0])
+    assert not effects._targets(st, 1, parse_effect("play: destroy_location guard<=3").sections["play"][0])
     for cid in ("fox08", "fox09", "fox10"):
         put(st, cid, "field", 1)
     choose(st, (PLAY, fire))
     choose(st, (CHOOSE, big))
-    assert big in st.pile(0, "discard")
+    assert big in board.pile(st, 0, "discard")
 
 
 # ---- rituals and winning -------------------------------------------------------------------
@@ -448,7 +452,7 @@ def test_accused_ritual_stays_on_the_field(db):
     choose(st, (END,))
     choose(st, (RITUAL, r))
     choose(st, (ACCUSE, a))
-    assert r in st.pile(0, "field") and not st.is_terminal()
+    assert r in board.pile(st, 0, "field") and not st.is_terminal()
 
 
 def test_empty_deck_forces_a_ritual_or_loses(db):
@@ -459,7 +463,7 @@ def test_empty_deck_forces_a_ritual_or_loses(db):
     choose(st, (END,))
     assert legal(st) == [(RITUAL, r)]  # must execute
     choose(st, (RITUAL, r))
-    assert r in st.pile(0, "score") and not st.is_terminal()
+    assert r in board.pile(st, 0, "score") and not st.is_terminal()
 
     st = start(rules_of(db))
     empty_hands(st)
@@ -487,13 +491,13 @@ def test_deconstruct_lowers_the_requirement(db):
     st = start(rules_of(db), first=1)
     empty_hands(st)
     r = put(st, "fox03", "field", 1)  # 稻魂祭: 3 自然, itself 1
-    assert st.ritual_shortfall(1, r) == 2
+    assert arithmetic.ritual_shortfall(st, 1, r) == 2
     blossom = put(st, "fox14", "hand", 1)  # 櫻華 (駐守1, now 解構2) brings 1 自然
     choose(st, (PLAY, blossom))
     answer(st, "deconstruct", (DECONSTRUCT, r))
-    assert st.ritual_shortfall(1, r) == -1 and r in st.executable_rituals(1)
-    st.make_guilty(blossom)  # 罪惡: it stops deconstructing
-    assert st.ritual_shortfall(1, r) == 1
+    assert arithmetic.ritual_shortfall(st, 1, r) == -1 and r in arithmetic.executable_rituals(st, 1)
+    board.make_guilty(st, blossom)  # 罪惡: it stops deconstructing
+    assert arithmetic.ritual_shortfall(st, 1, r) == 1
 
 
 def test_sacrifice_reduces_any_symbol_and_goes_to_discard_on_completion(db):
@@ -508,12 +512,12 @@ def test_sacrifice_reduces_any_symbol_and_goes_to_discard_on_completion(db):
     answer(st, "choose", (CHOOSE, r))
     choose(st, (DISCARD, c1))
     choose(st, (DISCARD, c2))
-    assert st.sacrificed == {c1: r, c2: r} and st.ritual_shortfall(0, r) == 1
+    assert st.sacrificed == {c1: r, c2: r} and arithmetic.ritual_shortfall(st, 0, r) == 1
     put(st, "cro08", "field", 0)  # 禁忌
-    assert r in st.executable_rituals(0)
+    assert r in arithmetic.executable_rituals(st, 0)
     choose(st, (END,))
     choose(st, (RITUAL, r))
-    assert {c1, c2} <= set(st.pile(0, "discard")) and st.sacrificed == {}
+    assert {c1, c2} <= set(board.pile(st, 0, "discard")) and st.sacrificed == {}
 
 
 def test_sacrifice_impossible_without_a_ritual(db):
@@ -523,7 +527,9 @@ def test_sacrifice_impossible_without_a_ritual(db):
     soul = put(st, "cro10", "hand", 0)
     put(st, "cro21", "hand", 0)
     choose(st, (PLAY, soul))
-    assert len(st.pile(0, "hand")) == 1 and st.pile(0, "under") == []  # nothing, and no draw after
+    assert (
+        len(board.pile(st, 0, "hand")) == 1 and board.pile(st, 0, "under") == []
+    )  # nothing, and no draw after
 
 
 # ---- resolution rules: may vs must, if vs each ------------------------------------------------
@@ -536,7 +542,7 @@ def test_may_step_declined_skips_the_if_you_do_part(db):
     other = put(st, "cro21", "hand", 0)
     choose(st, (PLAY, chick))
     answer(st, "may", (DECLINE,))
-    assert st.pile(0, "hand") == [other] and st.pile(0, "discard") == []
+    assert board.pile(st, 0, "hand") == [other] and board.pile(st, 0, "discard") == []
 
 
 def test_may_step_accepted_discards_and_draws(db):
@@ -548,7 +554,7 @@ def test_may_step_accepted_discards_and_draws(db):
     answer(st, "may", (ACCEPT,))
     choose(st, (DISCARD, other))
     draw_chance(st)
-    assert other in st.pile(0, "discard") and len(st.pile(0, "hand")) == 2
+    assert other in board.pile(st, 0, "discard") and len(board.pile(st, 0, "hand")) == 2
 
 
 def test_may_not_offered_when_impossible(db):
@@ -556,7 +562,7 @@ def test_may_not_offered_when_impossible(db):
     empty_hands(st)
     chick = put(st, "cro14", "hand", 0)
     choose(st, (PLAY, chick))
-    assert st.decision.kind != "may" and st.pile(0, "hand") == []
+    assert st.decision.kind != "may" and board.pile(st, 0, "hand") == []
 
 
 @pytest.mark.parametrize("knowledge, draws", [(1, 1), (2, 2), (4, 2)])
@@ -569,9 +575,9 @@ def test_if_you_have_triggers_once(db, knowledge, draws):
     for cid in extra:
         put(st, cid, "field", 1)
     choose(st, (PLAY, hermit))
-    assert st.symbols(1)["知識"] == knowledge
+    assert arithmetic.symbols(st, 1)["知識"] == knowledge
     draw_chance(st)
-    assert len(st.pile(1, "hand")) == draws
+    assert len(board.pile(st, 1, "hand")) == draws
 
 
 @pytest.mark.parametrize("extra, draws", [((), 0), (("fox18",), 1), (("fox18", "fox17"), 2)])
@@ -585,7 +591,7 @@ def test_each_counts_per_two(db, extra, draws):
         put(st, cid, "field", 1)
     choose(st, (PLAY, burner))
     draw_chance(st)
-    assert len(st.pile(1, "hand")) == 1 + draws
+    assert len(board.pile(st, 1, "hand")) == 1 + draws
 
 
 def test_each_count_is_fixed_when_the_effect_triggers(db):
@@ -600,7 +606,7 @@ def test_each_count_is_fixed_when_the_effect_triggers(db):
     choose(st, (CHOOSE, fields))  # now only 2 自然 remain …
     assert st.decision.kind == "choose"  # … yet a second repeat follows
     choose(st, (CHOOSE, forest))
-    assert {fields, forest} <= set(st.pile(1, "discard"))
+    assert {fields, forest} <= set(board.pile(st, 1, "discard"))
 
 
 def test_absolve_upto_may_stop_and_never_fails(db):
@@ -608,13 +614,15 @@ def test_absolve_upto_may_stop_and_never_fails(db):
     empty_hands(st)
     remedy = put(st, "cro22", "hand", 0)  # 至多2個; 星塵2 extra: draw 1
     a, b = put(st, "cro05", "field", 0), put(st, "cro06", "field", 0)
-    st.make_guilty(a)
-    st.make_guilty(b)
+    board.make_guilty(st, a)
+    board.make_guilty(st, b)
     choose(st, (PLAY, remedy))
     choose(st, (CHOOSE, a))
     choose(st, (DECLINE,))
     assert a not in st.guilty and b in st.guilty
-    assert st.stardust(0) == 1 and len(st.pile(0, "hand")) == 0  # 1 < 2 stardust at play: no draw
+    assert (
+        arithmetic.stardust(st, 0) == 1 and len(board.pile(st, 0, "hand")) == 0
+    )  # 1 < 2 stardust at play: no draw
 
 
 def test_search_takes_a_card_of_the_kind_from_the_deck(db):
@@ -623,9 +631,11 @@ def test_search_takes_a_card_of_the_kind_from_the_deck(db):
     priest = put(st, "cro06", "hand", 0)  # 詠頌: search a location
     choose(st, (PLAY, priest))
     opts = legal(st)
-    assert opts and all(st.card(a[1]).type == "location" and a[1] in st.pile(0, "deck") for a in opts)
+    assert opts and all(
+        board.card(st, a[1]).type == "location" and a[1] in board.pile(st, 0, "deck") for a in opts
+    )
     choose(st, opts[0])
-    assert st.card(st.pile(0, "hand")[0]).type == "location"
+    assert board.card(st, board.pile(st, 0, "hand")[0]).type == "location"
 
 
 def test_location_action_repeats_and_costs_an_action(db):
@@ -635,10 +645,10 @@ def test_location_action_repeats_and_costs_an_action(db):
     put(st, "cro21", "hand", 0)  # seat 0 will have something to do
     choose(st, (LOC_ACTION, hall))
     draw_chance(st)
-    assert len(st.pile(1, "hand")) == 1 and st.actions_left == 1
+    assert len(board.pile(st, 1, "hand")) == 1 and st.actions_left == 1
     choose(st, (LOC_ACTION, hall))  # the same location again
     draw_chance(st)  # …then the turn ends: draw 2
-    assert len(st.pile(1, "hand")) == 4 and st.turn_seat == 0
+    assert len(board.pile(st, 1, "hand")) == 4 and st.turn_seat == 0
 
 
 # ---- the effect language ----------------------------------------------------------------------

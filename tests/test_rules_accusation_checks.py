@@ -14,7 +14,7 @@ import random
 import pytest
 
 from pnpforge.rules.engine import RuleViolation
-from pnpforge.rules.games.accusation import make_rules
+from pnpforge.rules.games.accusation import board, make_rules
 from pnpforge.rules.games.accusation.agents import AccusationObservation
 from pnpforge.store.db import open_db
 
@@ -48,7 +48,7 @@ def test_the_kept_checks_agree_with_the_full_check_through_whole_games(db, mode)
     for seed in range(1, 7):
         state = checked_game(rules, seed)
         guilty_seen += len(state.guilty)
-        won = any(total >= state.rituals_to_win() for total in state.rituals_by_team().values())
+        won = any(total >= board.rituals_to_win(state) for total in board.rituals_by_team(state).values())
         assert state._board_checks.won == won
     assert guilty_seen  # the games made guilty followers, so that part of the check was exercised
 
@@ -71,7 +71,7 @@ def _move(state, card: int, seat: int, pile: str) -> None:
 def test_a_guilty_follower_moved_off_the_field_is_caught(db, mode):
     state = _state_with_guilty_follower(make_rules(db, {"mode": mode}))
     follower = min(state.guilty)
-    seat = state.location(follower)[0]
+    seat = board.location(state, follower)[0]
     _move(state, follower, seat, "discard")  # its guilty mark stays: the fault
     with pytest.raises(RuleViolation, match="is guilty but not a follower on the field"):
         state.check_invariants()
@@ -79,7 +79,7 @@ def test_a_guilty_follower_moved_off_the_field_is_caught(db, mode):
 
 def test_a_guilty_mark_on_a_card_in_hand_is_caught(db):
     state = checked_game(make_rules(db, {}), 3, steps=60)
-    card = state.pile(0, "hand")[0]
+    card = board.pile(state, 0, "hand")[0]
     state.guilty = state.guilty | {card}
     with pytest.raises(RuleViolation, match="is guilty but not a follower on the field"):
         state.check_invariants()
@@ -89,7 +89,7 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
     rules = make_rules(db, {})
     state = checked_game(rules, 4, steps=60)
     magic = next(
-        c for c in range(len(rules.instances)) if state.kind_of[c] == "magic" and state.owner(c) == 0
+        c for c in range(len(rules.instances)) if state.kind_of[c] == "magic" and board.owner(state, c) == 0
     )
     _move(state, magic, 0, "field")
     with pytest.raises(RuleViolation, match="on the field"):
@@ -97,7 +97,9 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
     _move(state, magic, 0, "discard")
     state.check_invariants()  # sound again
     follower = next(
-        c for c in range(len(rules.instances)) if state.kind_of[c] == "follower" and state.owner(c) == 1
+        c
+        for c in range(len(rules.instances))
+        if state.kind_of[c] == "follower" and board.owner(state, c) == 1
     )
     _move(state, follower, 1, "score")
     with pytest.raises(RuleViolation, match="in the score zone is not a ritual"):
@@ -108,7 +110,7 @@ def test_a_leader_moved_out_of_play_is_caught(db):
     rules = make_rules(db, {"mode": "2v2"})
     state = checked_game(rules, 5, steps=80)
     leader = rules.leaders[-1]
-    _move(state, leader, state.owner(leader), "exile")
+    _move(state, leader, board.owner(state, leader), "exile")
     with pytest.raises(RuleViolation, match="left play to exile"):
         state.check_invariants()
 

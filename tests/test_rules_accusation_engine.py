@@ -13,7 +13,7 @@ from pnpforge.errors import PnpError
 from pnpforge.rules.agents import seat_agents
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games import load_rules
-from pnpforge.rules.games.accusation import FIRST, KEEP, PLAY, RAID, make_rules
+from pnpforge.rules.games.accusation import FIRST, KEEP, PLAY, RAID, board, make_rules
 from pnpforge.rules.kit import check_observation
 from pnpforge.rules.runner import check_event, check_zones, play_game
 from pnpforge.store import repo
@@ -103,15 +103,17 @@ def test_observation_holds_own_hand_and_public_piles_only(db):
     for seat in (0, 1):
         obs = state.observation(seat)
         check_observation(obs, seat)
-        assert obs.hand == tuple(state.pile(seat, "hand"))
+        assert obs.hand == tuple(board.pile(state, seat, "hand"))
         other = 1 - seat
         hidden = (
-            set(state.pile(other, "hand")) | set(state.pile(other, "deck")) | set(state.pile(seat, "deck"))
+            set(board.pile(state, other, "hand"))
+            | set(board.pile(state, other, "deck"))
+            | set(board.pile(state, seat, "deck"))
         )
         seen = set(obs.hand) | {c for piles in obs.public for _, cards in piles for c in cards}
         assert hidden and not hidden & seen
-        assert obs.hand_counts[other] == state.count(other, "hand")
-        assert obs.deck_counts[seat] == state.count(seat, "deck")
+        assert obs.hand_counts[other] == board.count(state, other, "hand")
+        assert obs.deck_counts[seat] == board.count(state, seat, "deck")
         assert {name for name, _ in obs.public[other]} == {
             "field",
             "discard",
@@ -187,8 +189,8 @@ def test_scores_from_rules_recompute_from_the_piles(db):
     assert state.end_reason() == "rituals"
     winner = state.winners()[0]
     assert state.scores_from_rules()[winner] == 1.0
-    ritual = state.pile(winner, "score")[0]
-    state.move(ritual, winner, "discard")  # a tally that no longer matches the piles is caught
+    ritual = board.pile(state, winner, "score")[0]
+    board.move(state, ritual, winner, "discard")  # a tally that no longer matches the piles is caught
     assert state.scores_from_rules() != state.returns()
 
 

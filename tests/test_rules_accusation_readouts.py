@@ -19,6 +19,9 @@ from pnpforge.rules.games.accusation import (
     PLAY,
     RAID,
     REBUILD,
+    arithmetic,
+    board,
+    flow,
     make_rules,
 )
 from pnpforge.rules.games.accusation.board import PILES, PUBLIC_PILES
@@ -33,25 +36,27 @@ def db(shipped_db):
 def fresh_options(state, seat: int) -> list[tuple[int, ...]]:
     """The main-phase options read from scratch with the rules' own per-card functions."""
     options: list[tuple[int, ...]] = [(END,)]
-    for card in state.field(seat, "leader"):
-        if card not in state.abilities_used and state.card(card).steps("ability"):
+    for card in board.field(state, seat, "leader"):
+        if card not in state.abilities_used and board.card(state, card).steps("ability"):
             options.append((ABILITY, card))
     if state.actions_left <= 0:
         return sorted(options)
-    for card in state.pile(seat, "hand") + state.pile(seat, "conspiracy"):
-        if state.any_ritual_completed() or state.card(card).type != "leader":
+    for card in board.pile(state, seat, "hand") + board.pile(state, seat, "conspiracy"):
+        if arithmetic.any_ritual_completed(state) or board.card(state, card).type != "leader":
             options.append((PLAY, card))
-    available = sum(state.raid_value(f) for f in state.raiders(seat)) + state.raid_bonus_all(seat)
-    for enemy in state.enemies(seat):
-        for location in state.field(enemy, "location"):
-            if available >= state.guard(location):
+    available = sum(
+        arithmetic.raid_value(state, f) for f in arithmetic.raiders(state, seat)
+    ) + arithmetic.raid_bonus_all(state, seat)
+    for enemy in board.enemies(state, seat):
+        for location in board.field(state, enemy, "location"):
+            if available >= arithmetic.guard(state, location):
                 options.append((RAID, location))
-    for location in state.field(seat, "location"):
-        if state.card(location).steps("action"):
+    for location in board.field(state, seat, "location"):
+        if board.card(state, location).steps("action"):
             options.append((LOC_ACTION, location))
     if state.actions_left >= 2:
-        for card in state.pile(seat, "discard"):
-            if state.card(card).type == "ritual":
+        for card in board.pile(state, seat, "discard"):
+            if board.card(state, card).type == "ritual":
                 options.append((REBUILD, card))
     return sorted(options)
 
@@ -61,18 +66,24 @@ def assert_readouts_match(state) -> None:
     for seat in range(state.players):
         for pile in PILES:
             in_zones = [index_of[id(i)] for i in state.zones_.view(state.pile_names[seat][pile])]
-            assert state.pile(seat, pile) == in_zones, (seat, pile)
-        assert state.public(seat) == tuple((p, tuple(in_zones_of(state, seat, p))) for p in PUBLIC_PILES)
-        assert state.stardusts()[seat] == state.stardust(seat)
-        assert state.raid_strength(seat) == sum(
-            state.raid_value(f) for f in state.raiders(seat)
-        ) + state.raid_bonus_all(seat)
-        for location in state.field(seat, "location"):
-            assert state.guard_by_location()[location] == state.guard(location)
-    assert state.publics() == tuple(state.public(seat) for seat in range(state.players))
-    assert state.hidden_counts() == (state.counts("hand"), state.counts("deck"), state.counts("under"))
+            assert board.pile(state, seat, pile) == in_zones, (seat, pile)
+        assert board.public(state, seat) == tuple(
+            (p, tuple(in_zones_of(state, seat, p))) for p in PUBLIC_PILES
+        )
+        assert arithmetic.stardusts(state)[seat] == arithmetic.stardust(state, seat)
+        assert arithmetic.raid_strength(state, seat) == sum(
+            arithmetic.raid_value(state, f) for f in arithmetic.raiders(state, seat)
+        ) + arithmetic.raid_bonus_all(state, seat)
+        for location in board.field(state, seat, "location"):
+            assert arithmetic.guard_by_location(state)[location] == arithmetic.guard(state, location)
+    assert board.publics(state) == tuple(board.public(state, seat) for seat in range(state.players))
+    assert board.hidden_counts(state) == (
+        board.counts(state, "hand"),
+        board.counts(state, "deck"),
+        board.counts(state, "under"),
+    )
     if state.decision is not None and state.decision.kind == "main":
-        assert state.main_options(state.decision.seat) == fresh_options(state, state.decision.seat)
+        assert flow.main_options(state, state.decision.seat) == fresh_options(state, state.decision.seat)
 
 
 def in_zones_of(state, seat: int, pile: str) -> list[int]:
@@ -91,8 +102,8 @@ def test_kept_readouts_equal_fresh_readings_through_whole_games(db, mode):
             assert_readouts_match(state)
             for seat in range(state.players):
                 obs = state.observation(seat)
-                assert obs.hand == tuple(state.pile(seat, "hand"))
-                assert obs.stardust == tuple(state.stardust(s) for s in range(state.players))
+                assert obs.hand == tuple(board.pile(state, seat, "hand"))
+                assert obs.stardust == tuple(arithmetic.stardust(state, s) for s in range(state.players))
             state.apply(rng.choice(state.legal_actions()))
             steps += 1
         assert steps > 50
@@ -104,11 +115,11 @@ def test_a_move_gives_the_changed_piles_new_lists_and_keeps_the_others(db):
     rules = make_rules(db, {})
     state = rules.new_initial_state(rules.players)
     before = [dict(piles) for piles in state._lists]
-    card = state.pile(0, "hand")[0]
-    state.move(card, 0, "field")
+    card = board.pile(state, 0, "hand")[0]
+    board.move(state, card, 0, "field")
     for seat in range(state.players):
         for pile in PILES:
-            same = state.pile(seat, pile) is before[seat][pile]
+            same = board.pile(state, seat, pile) is before[seat][pile]
             assert same == ((seat, pile) not in ((0, "hand"), (0, "field"))), (seat, pile)
     assert card not in before[0]["field"] and card in before[0]["hand"]  # old lists untouched
-    assert state.pile(0, "field")[-1] == card
+    assert board.pile(state, 0, "field")[-1] == card

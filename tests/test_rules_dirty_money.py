@@ -24,7 +24,7 @@ from dirty_money_positions import (  # type: ignore[import-not-found, unused-ign
 )
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
-from pnpforge.rules.games.dirty_money import DirtyMoneyState, make_rules
+from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, buying, make_rules
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db, transaction
@@ -48,26 +48,26 @@ def test_setup_by_player_count(db, players, extra):
     orders = [rules.villains[v].order for v in s.villain_of]
     assert orders[first] == min(orders)  # lowest villain number starts
     last = (first - 1) % players
-    hands = [len(s.cards(f"hand:{q}")) for q in range(players)]
+    hands = [len(board.cards(s, f"hand:{q}")) for q in range(players)]
     assert hands[last] == 4 and all(h == 3 for q, h in enumerate(hands) if q != last)
     assert not any(
-        rules.money[c.card].is_action for q in range(players) for c in s.cards(f"hand:{q}")
+        rules.money[c.card].is_action for q in range(players) for c in board.cards(s, f"hand:{q}")
     )  # no action card dealt
-    assert all(len(s.cards(f"spot:{loc.id}")) == 2 for loc in s.in_play)
-    assert all(len(s.cards(f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
+    assert all(len(board.cards(s, f"spot:{loc.id}")) == 2 for loc in s.in_play)
+    assert all(len(board.cards(s, f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
     if players == 5:
-        assert sorted(rules.placements[c.card].region for c in s.cards("auction")) == sorted(
+        assert sorted(rules.placements[c.card].region for c in board.cards(s, "auction")) == sorted(
             ["欧洲", "日本", "美国"]
         )
-        assert len(s.cards("bear")) == 3  # all five villains are dealt
+        assert len(board.cards(s, "bear")) == 3  # all five villains are dealt
     else:
-        assert not s.cards("auction")
+        assert not board.cards(s, "auction")
 
 
 def test_selection_mode_shows_three_cards_per_region(db):
     s = start(make_rules(db, {"selection": True}), 5)
-    assert all(len(s.cards(f"display:{r}")) == 3 for r in ("欧洲", "日本", "美国"))
-    assert len(s.cards("auction")) == 3  # the auction house is unchanged
+    assert all(len(board.cards(s, f"display:{r}")) == 3 for r in ("欧洲", "日本", "美国"))
+    assert len(board.cards(s, "auction")) == 3  # the auction house is unchanged
 
 
 # ---- buying (游戏玩法—执行地点动作) -------------------------------------------------------------
@@ -130,7 +130,7 @@ def test_crypto_exchange_bought_first_discounts_the_second_card(db):
         states.append((s, p))
     (s, p), (t, _q) = states
     ex, art = rules.placements["EU-CRY-1"], rules.placements["EU-ART-1"]
-    assert s.due(p, [ex, art]) == 9 and s.due(p, [art, ex]) == 10
+    assert buying.due(s, p, [ex, art]) == 9 and buying.due(s, p, [art, ex]) == 10
     assert ("pick", "EU-ART-1") in s.legal_actions()  # exchange first: $9 is enough
     assert ("pick", "EU-CRY-1") not in t.legal_actions()  # art first: $10 is too much
     s.apply(("pick", "EU-ART-1"))
@@ -139,9 +139,9 @@ def test_crypto_exchange_bought_first_discounts_the_second_card(db):
     s.apply(("settle",))
     assert ids(s, f"tableau:{p}") == ["EU-ART-1", "EU-CRY-1"]
     later = rules.placements["EU-ART-2"]
-    assert s.due(p, [later]) == later.cost - 1  # every later purchase too
+    assert buying.due(s, p, [later]) == later.cost - 1  # every later purchase too
     jp = rules.placements["JP-ART-1"]
-    assert s.due(p, [jp]) == jp.cost  # but only in its own region
+    assert buying.due(s, p, [jp]) == jp.cost  # but only in its own region
 
 
 # ---- turn structure and FAQ -------------------------------------------------------------------
@@ -169,7 +169,7 @@ def test_hand_limit_sends_the_excess_to_the_blacklist(db):
     assert s.phase() == "hand_limit" and s.current_player() == p
     s.apply(("overflow", "JPY-1"))
     s.apply(("overflow", "USD-3"))
-    assert len(s.cards(f"hand:{p}")) == 7 and ids(s, f"blacklist:{p}") == ["JPY-1", "USD-3"]
+    assert len(board.cards(s, f"hand:{p}")) == 7 and ids(s, f"blacklist:{p}") == ["JPY-1", "USD-3"]
     assert s.phase() == "resolve_actions"
     with pytest.raises(RuleViolation):
         s.apply(("overflow", "EUR-1"))
@@ -183,7 +183,7 @@ def test_digital_bank_raises_the_hand_limit(db):
     fill(s, "spot:LOC-BR", "USD-1", "USD-2", "USD-3")
     s.apply(("go", "LOC-BR"))
     s.apply(s.legal_actions()[0])
-    assert len(s.cards(f"hand:{p}")) == 8 and s.phase() != "hand_limit"
+    assert len(board.cards(s, f"hand:{p}")) == 8 and s.phase() != "hand_limit"
 
 
 def test_round_end_refills_locations_and_displays(db):
@@ -192,9 +192,9 @@ def test_round_end_refills_locations_and_displays(db):
     finish_turn(s, go="LOC-EU")
     finish_turn(s, go="LOC-JP")
     assert s.round_number == 2
-    sizes = {loc: len(s.cards(f"spot:{loc}")) for loc in ("LOC-EU", "LOC-JP", "LOC-US", "LOC-BR")}
+    sizes = {loc: len(board.cards(s, f"spot:{loc}")) for loc in ("LOC-EU", "LOC-JP", "LOC-US", "LOC-BR")}
     assert sizes == {"LOC-EU": 2, "LOC-JP": 2, "LOC-US": 4, "LOC-BR": 3}
-    assert all(len(s.cards(f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
+    assert all(len(board.cards(s, f"display:{r}")) == 2 for r in ("欧洲", "日本", "美国"))
 
 
 def test_last_players_extra_card_only_at_setup(db):
@@ -230,7 +230,7 @@ def test_reaching_the_target_ends_the_game_after_the_round(db, quick):
     s.apply(("pay", "EUR-1", 0))
     s.apply(("settle",))
     finish_turn(s)
-    assert len(s.cards(f"tableau:{p}")) == target and not s.is_terminal()
+    assert len(board.cards(s, f"tableau:{p}")) == target and not s.is_terminal()
     finish_turn(s)  # everyone else still plays
     assert not s.is_terminal()
     finish_turn(s)
@@ -329,7 +329,7 @@ def test_random_quick_and_selection_games(db):
         for seed in range(4):
             s = random_game(rules, 2 + seed, 100 + seed)
             if s.end_reason() == "placement target":
-                assert max(len(s.cards(f"tableau:{q}")) for q in range(s.players)) >= rules.end_target
+                assert max(len(board.cards(s, f"tableau:{q}")) for q in range(s.players)) >= rules.end_target
 
 
 def test_runner_plays_mixed_agents(db):

@@ -17,7 +17,7 @@ from dirty_money_positions import fill, ids, start  # type: ignore[import-not-fo
 from pnpforge.rules import runner
 from pnpforge.rules.agents import make_agent
 from pnpforge.rules.engine import CHANCE, RuleViolation
-from pnpforge.rules.games.dirty_money import DirtyMoneyState, make_rules
+from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, buying, make_rules
 from pnpforge.rules.games.dirty_money.agents import PublicTable
 from pnpforge.rules.games.dirty_money.data import REGION_CURRENCY
 from pnpforge.rules.games.dirty_money.invariants import HAND_FIXERS
@@ -33,14 +33,14 @@ def table_from_piles(s: DirtyMoneyState) -> PublicTable:
     """The public table read afresh from the piles, with no cache involved."""
 
     def card_ids(pile: str) -> tuple[str, ...]:
-        return tuple(c.card for c in s.cards(pile))
+        return tuple(c.card for c in board.cards(s, pile))
 
     seats = range(s.players)
     on_sale = ("display:欧洲", "display:日本", "display:美国", "auction", "bear")
     return PublicTable(
-        hand_sizes=tuple(len(s.cards(f"hand:{q}")) for q in seats),
-        blacklists=tuple(len(s.cards(f"blacklist:{q}")) for q in seats),
-        overpay=tuple(len(s.cards(f"overpay:{q}")) for q in seats),
+        hand_sizes=tuple(len(board.cards(s, f"hand:{q}")) for q in seats),
+        blacklists=tuple(len(board.cards(s, f"blacklist:{q}")) for q in seats),
+        overpay=tuple(len(board.cards(s, f"overpay:{q}")) for q in seats),
         villains=tuple(v or "" for v in s.villain_of),
         tableaux=tuple(card_ids(f"tableau:{q}") for q in seats),
         spots=tuple((loc.id, card_ids(f"spot:{loc.id}")) for loc in s.in_play),
@@ -53,9 +53,9 @@ def draw_weights(s: DirtyMoneyState) -> Counter[str]:
     step = s.stack[-1]
     if step.kind == "inspect":
         seen = set(step.data["seen"])
-        return Counter(c.card for c in s.cards(f"hand:{step.data['target']}") if str(c) not in seen)
+        return Counter(c.card for c in board.cards(s, f"hand:{step.data['target']}") if str(c) not in seen)
     pile = {"deal_villain": "villain_pool", "draw_placement": f"pdeck:{step.data.get('region')}"}
-    return Counter(c.card for c in s.cards(pile.get(step.kind, "money_deck")))
+    return Counter(c.card for c in board.cards(s, pile.get(step.kind, "money_deck")))
 
 
 @pytest.mark.parametrize("agent, players, seed", [("random", 3, 7), ("greedy", 4, 11), ("random", 5, 3)])
@@ -83,7 +83,7 @@ def test_fast_answers_match_the_piles_at_every_step(db, agent, players, seed):
             action = seats[player].choose(obs, legal)
         s.apply(action)
         for q in range(players):  # a hand over its limit always has its fixing step pending
-            if len(s.cards(f"hand:{q}")) > s.hand_limit(q):
+            if len(board.cards(s, f"hand:{q}")) > board.hand_limit(s, q):
                 assert any(f.seat == q and f.kind in HAND_FIXERS for f in s.stack)
     assert decisions > 50
 
@@ -95,7 +95,7 @@ def test_public_table_is_kept_while_only_hidden_piles_move(db):
     s.place("USD-1", "discard")  # money deck to discard pile: nothing face up moves
     assert s.observation(p).table is table
     other = (p + 1) % 3
-    before = len(s.cards(f"hand:{other}"))
+    before = len(board.cards(s, f"hand:{other}"))
     s.place("USD-1", f"hand:{other}")  # a hand grows: its size is public
     moved = s.observation(p).table
     assert moved is not table and moved.hand_sizes[other] == before + 1
@@ -127,14 +127,14 @@ def test_payment_goes_to_the_discard_pile_in_the_order_paid(db):
         s.apply(pay)
         paid.append(pay[1])
     s.apply(("settle",))
-    assert [c.card for c in s.cards("discard")[-len(paid) :]] == paid
-    assert not s.cards("payment")
+    assert [c.card for c in board.cards(s, "discard")[-len(paid) :]] == paid
+    assert not board.cards(s, "payment")
 
 
 def owned_from_piles(s: DirtyMoneyState, seat: int) -> dict[str, list[str]]:
     """Each effect's placement cards in the seat's tableau, in tableau order, read from the pile."""
     found: dict[str, list[str]] = {}
-    for c in s.cards(f"tableau:{seat}"):
+    for c in board.cards(s, f"tableau:{seat}"):
         found.setdefault(s.rules.placements[c.card].effect, []).append(str(c))
     return found
 
@@ -150,17 +150,19 @@ def test_owned_cards_and_purchase_prices_match_the_piles_at_every_step(db, agent
     priced = 0
     while not s.is_terminal():
         for q in range(players):
-            index = {effect: [str(c) for c, _pl in s._owned(q, effect)] for effect in owned_from_piles(s, q)}
+            index = {
+                effect: [str(c) for c, _pl in board._owned(s, q, effect)] for effect in owned_from_piles(s, q)
+            }
             assert index == owned_from_piles(s, q)
         step = s.stack[-1]
         if step.kind == "buy" and step.data["group"]:
-            group = s._group_cards(step)
-            assert s._group_due(step, group) == s.due(step.seat, group)
+            group = buying._group_cards(s, step)
+            assert buying._group_due(s, step, group) == buying.due(s, step.seat, group)
             hand = s.piles.ids(f"hand:{step.seat}")
             for currency in REGION_CURRENCY.values():
                 for shark in (False, True):
-                    kept = s.max_payable(step.seat, hand, currency, shark)
-                    assert kept == s.max_payable(step.seat, tuple(list(hand)), currency, shark)
+                    kept = buying.max_payable(s, step.seat, hand, currency, shark)
+                    assert kept == buying.max_payable(s, step.seat, tuple(list(hand)), currency, shark)
             priced += 1
         player = s.current_player()
         legal = s.legal_actions()
@@ -174,11 +176,11 @@ def test_owned_cards_and_purchase_prices_match_the_piles_at_every_step(db, agent
 
 def test_a_bank_placed_into_a_tableau_raises_the_hand_limit_at_once(db):
     s = start(make_rules(db, {}), 2)
-    before = s.hand_limit(0)
+    before = board.hand_limit(s, 0)
     s.place("EU-BNK-1", "tableau:0")
-    assert s.hand_limit(0) == before + s.rules.placements["EU-BNK-1"].value
+    assert board.hand_limit(s, 0) == before + s.rules.placements["EU-BNK-1"].value
     s.clear("tableau:0")
-    assert s.hand_limit(0) == before and not s._owned(0, "digital_bank")
+    assert board.hand_limit(s, 0) == before and not board._owned(s, 0, "digital_bank")
 
 
 def test_chance_outcomes_at_a_decision_is_a_rule_violation(db):

@@ -16,7 +16,7 @@ from dirty_money_positions import (  # type: ignore[import-not-found, unused-ign
     start,
 )
 from pnpforge.rules.engine import CHANCE
-from pnpforge.rules.games.dirty_money import DirtyMoneyState, art_set_score, make_rules
+from pnpforge.rules.games.dirty_money import art_set_score, board, make_rules, scoring
 from pnpforge.store.db import open_db
 
 
@@ -35,7 +35,7 @@ def test_art_set_table(db):
     assert art_set_score(10, rules.art_table) == 40
     s = start(rules, 2)
     fill(s, "tableau:0", "EU-ART-1", "JP-ART-1", "US-ART-1")  # art from different places
-    assert s.score_breakdown(0)["art"] == 9
+    assert scoring.score_breakdown(s, 0)["art"] == 9
 
 
 def test_restaurant_chain_example_scores_five(db):
@@ -43,7 +43,7 @@ def test_restaurant_chain_example_scores_five(db):
     rules = make_rules(db, {})
     s = start(rules, 2)
     fill(s, "tableau:0", "JP-RES-1", "JP-LAW-1", "JP-CAS-1", "JP-ACC-1", "EU-ART-1")
-    b = s.score_breakdown(0)
+    b = scoring.score_breakdown(s, 0)
     assert b["restaurant_chain"] == 4
     assert b["restaurant_chain"] + rules.placements["JP-RES-1"].points == 5
 
@@ -60,11 +60,11 @@ def test_accounting_firm_takes_a_discard_after_an_audit(db):
     s.apply(("go", "LOC-BR"))
     assert s.legal_actions() == [("resolve", "ACT-AUD-MD")]
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert len(s.cards(f"blacklist:{o}")) == 1  # 2 players: one dirty mark is enough
-    assert len(s.cards("under:EU-ACC-1#0")) == 1
-    assert s.score_breakdown(p)["accounting_firm"] == 2
+    assert len(board.cards(s, f"blacklist:{o}")) == 1  # 2 players: one dirty mark is enough
+    assert len(board.cards(s, "under:EU-ACC-1#0")) == 1
+    assert scoring.score_breakdown(s, p)["accounting_firm"] == 2
     # The resolved card went to the discard pile, whose top then went under the firm.
-    assert not s.cards("resolving") and ids(s, "under:EU-ACC-1#0") == ["ACT-AUD-MD"]
+    assert not board.cards(s, "resolving") and ids(s, "under:EU-ACC-1#0") == ["ACT-AUD-MD"]
 
 
 def test_two_player_audit_spares_a_clean_hand(db):
@@ -74,7 +74,7 @@ def test_two_player_audit_spares_a_clean_hand(db):
     fill(s, "spot:LOC-BR", "ACT-AUD-MD")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert not s.cards(f"blacklist:{1 - p}")
+    assert not board.cards(s, f"blacklist:{1 - p}")
 
 
 def test_audits_with_more_players(db):
@@ -90,14 +90,14 @@ def test_audits_with_more_players(db):
     fill(s, "spot:LOC-BR", "ACT-AUD-MD", "ACT-AUD-2")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-AUD-MD"))
-    assert [len(s.cards(f"blacklist:{q}")) for q in (p, a, b, c)] == [0, 1, 1, 0]
+    assert [len(board.cards(s, f"blacklist:{q}")) for q in (p, a, b, c)] == [0, 1, 1, 0]
     fill(s, f"hand:{c}", "USD-5D", "USD-4D")
     s.apply(("resolve", "ACT-AUD-2"))
-    assert [len(s.cards(f"blacklist:{q}")) for q in (p, a, b, c)] == [0, 2, 2, 1]
+    assert [len(board.cards(s, f"blacklist:{q}")) for q in (p, a, b, c)] == [0, 2, 2, 1]
 
 
 def test_blacklist_penalties_lowest_free_highest_minus_two_ties_share():
-    bp = DirtyMoneyState.blacklist_penalties
+    bp = scoring.blacklist_penalties
     assert bp([0, 3, 5]) == [0, -3, -7]
     assert bp([1, 2, 3]) == [0, -2, -5]
     assert bp([2, 2, 4, 4]) == [0, 0, -6, -6]
@@ -121,15 +121,15 @@ def test_remittance_digital_bank_casino_and_law_firm(db):
     rules = make_rules(db, {})
     s = start(rules, 2)
     fill(s, "tableau:0", "EU-REM-1", "JP-ART-1", "US-ART-1", "EU-ART-1", "JP-LAW-1")
-    assert s.score_breakdown(0)["remittance"] == 3  # one US+EU+JP set
+    assert scoring.score_breakdown(s, 0)["remittance"] == 3  # one US+EU+JP set
     s.place("JP-REM-1", "tableau:0")
-    assert s.score_breakdown(0)["remittance"] == 6  # each firm scores the same set
+    assert scoring.score_breakdown(s, 0)["remittance"] == 6  # each firm scores the same set
     s.place("EU-BNK-1", "tableau:0")
     fill(s, "hand:0", "EUR-1", "EUR-2", "EUR-3", "JPY-1")
-    assert s.score_breakdown(0)["digital_bank"] == 4
-    assert s.hand_limit(0) == 8
+    assert scoring.score_breakdown(s, 0)["digital_bank"] == 4
+    assert board.hand_limit(s, 0) == 8
     s.place("EUR-4", "under:JP-LAW-1#0")
-    assert s.score_breakdown(0)["law_firm"] == 2
+    assert scoring.score_breakdown(s, 0)["law_firm"] == 2
     assert s.returns() == s.scores_from_rules()
 
 
@@ -147,7 +147,7 @@ def test_casino_tucks_for_each_purchase_in_its_region(db):
     s.apply(("pay", "USD-4", 0))
     s.apply(("settle",))
     assert ids(s, "under:US-CAS-1#0") == ["USD-4"]  # the note just paid is the discard
-    assert s.score_breakdown(p)["casino"] == 1
+    assert scoring.score_breakdown(s, p)["casino"] == 1
 
 
 def test_art_gallery_draws_a_card_per_art_bought(db):
@@ -186,12 +186,12 @@ def test_inspection_two_player_draws_two_from_the_opponent(db):
     assert s.current_player() == CHANCE
     assert s.legal_actions() == [("draw", "EUR-1"), ("draw", "EUR-5D"), ("draw", "JPY-2")]
     s.apply(("draw", "EUR-5D"))  # dirty: taken, opponent blacklisted
-    assert ids(s, f"hand:{p}") == ["EUR-5D"] and len(s.cards(f"blacklist:{o}")) == 1
+    assert ids(s, f"hand:{p}") == ["EUR-5D"] and len(board.cards(s, f"blacklist:{o}")) == 1
     assert s.legal_actions() == [("draw", "EUR-1"), ("draw", "JPY-2")]
     s.apply(("draw", "EUR-1"))  # clean: handed back
     assert s.current_player() != CHANCE  # two cards in all
     assert ids(s, f"hand:{o}") == ["EUR-1", "JPY-2"]
-    assert len(s.cards("under:EU-LAW-1#0")) == 1  # law firm: a discard per inspection
+    assert len(board.cards(s, "under:EU-LAW-1#0")) == 1  # law firm: a discard per inspection
 
 
 def test_inspection_with_three_players_takes_one_from_each_neighbour(db):
@@ -265,9 +265,9 @@ def test_bribe_and_banana_republic_drop_blacklist_cards_and_take_the_marker(db):
     fill(s, "spot:LOC-BR", "ACT-BRB")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-BRB"))
-    assert len(s.cards(f"blacklist:{second}")) == 2
+    assert len(board.cards(s, f"blacklist:{second}")) == 2
     assert s.legal_actions() == [("banana",), ("skip",)]
     s.apply(("banana",))
-    assert len(s.cards(f"blacklist:{second}")) == 1 and s.marker == second
+    assert len(board.cards(s, f"blacklist:{second}")) == 1 and s.marker == second
     finish_turn(s)
     assert s.round_number == 2 and s.current_player() == second  # first in the next round

@@ -14,7 +14,7 @@ import pytest
 from dirty_money_positions import start
 from pnpforge.rules import runner
 from pnpforge.rules.engine import CHANCE, RuleViolation
-from pnpforge.rules.games.dirty_money import DirtyMoneyState, make_rules
+from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, make_rules
 from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, SPOT_CAP
 from pnpforge.store.db import open_db
 
@@ -25,11 +25,11 @@ def db(shipped_db):
 
 
 def cash_in(s: DirtyMoneyState, pile: str) -> list:
-    return [c for c in s.cards(pile) if not s.rules.money[c.card].is_action]
+    return [c for c in board.cards(s, pile) if not s.rules.money[c.card].is_action]
 
 
 def action_card(s: DirtyMoneyState):
-    return next(c for c in s.cards("money_deck") if s.rules.money[c.card].is_action)
+    return next(c for c in board.cards(s, "money_deck") if s.rules.money[c.card].is_action)
 
 
 def test_a_start_position_passes_and_a_repeat_check_reads_nothing_new(db):
@@ -78,7 +78,7 @@ def test_an_over_full_spot_is_caught(db):
     s = start(make_rules(db), 3)
     spot = s.names.spots[0]
     s.check_invariants()
-    while len(s.cards(spot)) <= SPOT_CAP:
+    while len(board.cards(s, spot)) <= SPOT_CAP:
         s.piles.move(cash_in(s, "money_deck")[0], "money_deck", spot)
     with pytest.raises(RuleViolation, match=f"{spot} has more than {SPOT_CAP} money cards"):
         s.check_invariants()
@@ -87,12 +87,12 @@ def test_an_over_full_spot_is_caught(db):
 def test_a_hand_over_its_limit_is_caught_on_every_later_step_until_fixed(db):
     s = start(make_rules(db), 3)
     s.check_invariants()
-    while len(s.cards("hand:1")) <= HAND_LIMIT:
+    while len(board.cards(s, "hand:1")) <= HAND_LIMIT:
         s.piles.move(cash_in(s, "money_deck")[0], "money_deck", "hand:1")
     for _ in range(2):  # the second check moves nothing: the over-full hand is remembered
         with pytest.raises(RuleViolation, match="seat 1 holds 8 money cards, over the limit 7"):
             s.check_invariants()
-    s.piles.move(s.cards("hand:1")[-1], "hand:1", "discard")
+    s.piles.move(board.cards(s, "hand:1")[-1], "hand:1", "discard")
     s.check_invariants()
 
 
@@ -123,5 +123,5 @@ def test_a_move_from_the_wrong_pile_or_to_no_pile_is_refused(db):
         s.piles.move(card, "money_deck", "nowhere")
     before = s.piles.ids("hand:0")
     s.piles.move(card, "money_deck", "hand:0", top=False)
-    assert s.cards("hand:0")[0] is card and s.piles.ids("hand:0") == (card.card, *before)
+    assert board.cards(s, "hand:0")[0] is card and s.piles.ids("hand:0") == (card.card, *before)
     assert s.piles.where(card) == "hand:0"

@@ -16,7 +16,7 @@ import pytest
 from pnpforge.errors import PnpError
 from pnpforge.rules.check import CheckOptions, run_check
 from pnpforge.rules.engine import CHANCE, State
-from pnpforge.rules.games.dirty_money import DirtyMoneyState, make_rules
+from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, make_rules
 from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation
 from pnpforge.rules.kit import DeckError, check_observation, observation_leak
 from pnpforge.rules.runner import play_game
@@ -90,8 +90,8 @@ def test_observation_is_pure_data_holding_own_hand_and_public_counts(db):
         assert isinstance(obs, DirtyMoneyObservation)
         check_observation(obs, seat)
         assert observation_leak(obs) is None
-        assert obs.hand == tuple(sorted(c.card for c in state.cards(f"hand:{seat}")))
-        assert obs.table.hand_sizes == tuple(len(state.cards(f"hand:{q}")) for q in range(3))
+        assert obs.hand == tuple(sorted(c.card for c in board.cards(state, f"hand:{seat}")))
+        assert obs.table.hand_sizes == tuple(len(board.cards(state, f"hand:{q}")) for q in range(3))
         assert obs.table.villains == tuple(state.villain_of)
 
 
@@ -99,7 +99,7 @@ def test_other_hands_are_unreachable_from_an_observation(db):
     """Changing what another seat holds (same count) leaves this seat's observation unchanged."""
     state = start(make_rules(db, {}), 3)
     seen_by_1, seen_by_2 = state.observation(1), state.observation(2)
-    hand = state.cards("hand:2")
+    hand = board.cards(state, "hand:2")
     swapped = hand[0].card
     replacement = next(cid for cid in ("EUR-5D", "JPY-5D", "USD-5D") if cid not in state.piles.ids("hand:2"))
     state.piles.move(hand[0], "hand:2", "money_deck")
@@ -187,7 +187,7 @@ def test_events_say_what_happened_and_scores_add_up(db):
         bought = sorted(
             e.card for e in events if e.kind == "used" and e.seat == seat and e.card in rules.placements
         )
-        assert bought == sorted(c.card for c in state.cards(f"tableau:{seat}"))
+        assert bought == sorted(c.card for c in board.cards(state, f"tableau:{seat}"))
     types = {**{c: "placement" for c in rules.placements}, **{v: "villain" for v in rules.villains}}
     types |= {c: ("action" if m.is_action else "currency") for c, m in rules.money.items()}
     types |= {loc.id: "location" for loc in rules.locations}
@@ -197,7 +197,9 @@ def test_events_say_what_happened_and_scores_add_up(db):
 def test_scores_from_rules_catch_a_marker_the_ledger_missed(db):
     state = start(make_rules(db, {}), 2)
     assert state.returns() == state.scores_from_rules()
-    state.piles.move(state.cards("money_deck")[0], "money_deck", "blacklist:0")  # a card no rule placed
+    state.piles.move(
+        board.cards(state, "money_deck")[0], "money_deck", "blacklist:0"
+    )  # a card no rule placed
     assert state.returns() != state.scores_from_rules()
 
 

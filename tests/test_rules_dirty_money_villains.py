@@ -18,7 +18,7 @@ from dirty_money_positions import (  # type: ignore[import-not-found, unused-ign
     until_turn_of,
 )
 from pnpforge.rules.engine import CHANCE
-from pnpforge.rules.games.dirty_money import make_rules
+from pnpforge.rules.games.dirty_money import board, buying, make_rules, scoring
 from pnpforge.store.db import open_db
 
 
@@ -67,27 +67,27 @@ def test_embezzler_files_a_discard_for_each_overpay_of_two(db):
     s.apply(("pick", "US-ART-1"))
     s.apply(("pay", "USD-5", 0))  # $2 over
     s.apply(("settle",))
-    assert len(s.cards(f"overpay:{p}")) == 1
+    assert len(board.cards(s, f"overpay:{p}")) == 1
     s.apply(("pick", "US-ART-2"))
     s.apply(("pay", "USD-4", 0))  # $1 over: nothing
     s.apply(("settle",))
-    assert len(s.cards(f"overpay:{p}")) == 1
-    assert s.score_breakdown(p)["overpay"] == 1
+    assert len(board.cards(s, f"overpay:{p}")) == 1
+    assert scoring.score_breakdown(s, p)["overpay"] == 1
 
 
 def test_fox_values_crypto_at_five(db):
     s = start(make_rules(db, {}), 2, ("V3", "V2"))
     fox = seat_of(s, "V3")
-    assert s.pay_value(fox, "CRYPTO-3", "JPY") == 5
-    assert s.pay_value(1 - fox, "CRYPTO-3", "EUR") == 3
-    assert s.pay_value(1 - fox, "EUR-3", "JPY") == 0
+    assert buying.pay_value(s, fox, "CRYPTO-3", "JPY") == 5
+    assert buying.pay_value(s, 1 - fox, "CRYPTO-3", "EUR") == 3
+    assert buying.pay_value(s, 1 - fox, "EUR-3", "JPY") == 0
 
 
 def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
     rules = make_rules(db, {})
     s = start(rules, 2, ("V4", "V3"))
     bear = seat_of(s, "V4")
-    assert len(s.cards("bear")) == 3 and len(s.cards("pdeck:日本")) == 20 - 2 - 3
+    assert len(board.cards(s, "bear")) == 3 and len(board.cards(s, "pdeck:日本")) == 20 - 2 - 3
     other = 1 - bear
     until_turn_of(s, other)
     s.apply(("go", "LOC-BR"))
@@ -112,7 +112,7 @@ def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
     s.apply(("settle",))
     assert s.phase() != "buy"  # one card a visit
     finish_turn(s)
-    assert len(s.cards("bear")) == 2  # never refilled
+    assert len(board.cards(s, "bear")) == 2  # never refilled
 
 
 def test_loan_shark_uses_any_card_as_two_once_per_turn(db):

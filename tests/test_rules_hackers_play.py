@@ -10,6 +10,7 @@ import pytest
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
+from pnpforge.rules.games.hackers import board
 from pnpforge.rules.games.hackers.data import ATTACK, REPAIR
 from pnpforge.rules.kit import DeckError, check_observation, observation_leak
 from pnpforge.rules.runner import check_zones, play_game
@@ -89,7 +90,7 @@ def test_public_views_kept_between_steps_are_never_stale(rules):
         tableaux = tuple(
             tuple((c.card, c in st.tapped) for c in st.piles.pile(name)) for name in st.tableau_pile
         )
-        assert (st.servers_seen(), st.tableaux_seen()) == (servers, tableaux)
+        assert (board.servers_seen(st), board.tableaux_seen(st)) == (servers, tableaux)
 
     for seed, agent in ((1, "random"), (2, "greedy"), (3, "random")):
         players = 2 + seed % 3
@@ -202,7 +203,7 @@ def test_database_edit_changes_the_engine(shipped_db):
     conn.close()
     rules = load(shipped_db)
     st = position(rules, 3, tableau={2: ["D-10R"]}, hands={0: plain_attacks(rules, 2)})
-    assert st.defence_of(2, "Y") == 3
+    assert board.defence_of(st, 2, "Y") == 3
     assert [u.card_id for u in rules.unknown_effects()] == ["D-04B"]
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from pnpforge.rules.engine import CardInstance
-from pnpforge.rules.games.hackers import HackersRules, make_rules
+from pnpforge.rules.games.hackers import HackersRules, board, make_rules
 from pnpforge.rules.games.hackers.data import ServerSpec
 from pnpforge.rules.games.hackers.state import HackersState
 from pnpforge.rules.runner import check_zones
@@ -44,17 +44,17 @@ def grab(st: HackersState, cid: str, dst: str) -> CardInstance:
             continue
         for card in cards:
             if card.card == cid:
-                st.move(card, name, dst)
+                board.move(st, card, name, dst)
                 return card
     raise AssertionError(f"{cid} not found outside the servers")
 
 
 def put_server(st: HackersState, owner: int, cid: str, damage=None) -> None:
     grab(st, cid, "box")
-    st.add_server(owner, st.find("box", cid), "box")
+    board.add_server(st, owner, board.find(st, "box", cid), "box")
     if damage:
         st.servers[owner][-1].damage = list(damage)
-        st.servers_changed()
+        board.servers_changed(st)
 
 
 def clear_table(st: HackersState) -> None:
@@ -62,7 +62,7 @@ def clear_table(st: HackersState) -> None:
         st.piles.move_all(f"hand:{seat}", "box")
     for owner in range(st.owner_count):
         while st.servers[owner]:
-            st.remove_server(owner, 0)
+            board.remove_server(st, owner, 0)
 
 
 def position(
@@ -71,11 +71,11 @@ def position(
     """Rearrange a fresh game into the given position and reopen the current step's choices."""
     st = fresh(rules, players)
     for seat in range(players):
-        for card in st.hand(seat):
-            st.move(card, f"hand:{seat}", "deck")
+        for card in board.hand(st, seat):
+            board.move(st, card, f"hand:{seat}", "deck")
     for owner in range(st.owner_count):
         while st.servers[owner]:
-            st.remove_server(owner, 0)
+            board.remove_server(st, owner, 0)
     if supply is not None:
         st.piles.move_all("supply", "box")
         for cid in supply:

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from pnpforge.rules.engine import CHANCE
+from pnpforge.rules.games.hackers import board, effects
 from pnpforge.rules.games.hackers.data import ATTACK, INSTALL, REPAIR
 from test_rules_hackers_positions import (
     colour_damage,
@@ -72,9 +73,9 @@ def test_attack_example_green_pay_2_with_trojan_and_zero_day(rules):
         },
         servers={neo: [(no_green[0], None)], trinity: layout, other: [(no_green[1], None)]},
     )
-    assert st.attack_strength(neo, green_card, 2, "G") == (2, 8)
-    assert st.defence_of(trinity, "G") == 4
-    assert st.free_slots(trinity, "G") == 7
+    assert effects.attack_strength(st, neo, green_card, 2, "G") == (2, 8)
+    assert board.defence_of(st, trinity, "G") == 4
+    assert board.free_slots(st, trinity, "G") == 7
     before = colour_damage(st, trinity, "G")
     play(st, ("board", ATTACK), ("attack", green_card, 2))
     pay_first(st)
@@ -120,9 +121,9 @@ def test_damage_spreads_evenly_caps_at_four_and_returns_the_rest(rules):
     sv.damage[reds[0]] = 3
     refs = tuple((len(st.servers[1]) - 1, h) for h in reds)
     st.decision = None
-    st._job_place(1, refs, 3)  # water-filling: [3, 0, …] + 3 → [3, 3] on two holes
+    effects._job_place(st, 1, refs, 3)  # water-filling: [3, 0, …] + 3 → [3, 3] on two holes
     assert [sv.damage[h] for h in reds[:2]] == [3, 3]
-    st._job_place(1, refs, 50)  # far too much: every red hole full, rest returned
+    effects._job_place(st, 1, refs, 50)  # far too much: every red hole full, rest returned
     assert all(sv.damage[h] == 4 for h in reds)
     assert all(sv.damage[h] == 0 for h, c in enumerate(sv.spec.holes) if c != "R")
 
@@ -134,7 +135,7 @@ def test_victim_places_the_remainder(rules):
     greens = [h for h, c in enumerate(rules.catalogue.server[sid].holes) if c == "G"]
     k = len(st.servers[2]) - 1
     st.decision = None
-    st._job_place(2, tuple((k, h) for h in greens), 1)
+    effects._job_place(st, 2, tuple((k, h) for h in greens), 1)
     assert st.decision.kind == "place" and st.decision.seat == 2
     assert st.legal_actions() == sorted(("place", k, h) for h in greens)
     st.apply(("place", k, greens[-1]))
@@ -149,28 +150,28 @@ def test_direct_damage_ignores_defence_and_attack_does_not(rules):
         servers={1: [(servers_with(rules, lambda s: s.holes.count("B") >= 1)[0], None)]},
         hands={0: plain_attacks(rules, 2)},
     )
-    assert st.damage_against(1, "B", 3, 0) == 0
-    assert st.damage_against(1, "B", 4, 0) == 1
-    assert st.damage_against(1, "B", 0, 2) == 2
-    assert st.damage_against(1, "B", 5, 1) == 3
+    assert effects.damage_against(st, 1, "B", 3, 0) == 0
+    assert effects.damage_against(st, 1, "B", 4, 0) == 1
+    assert effects.damage_against(st, 1, "B", 0, 2) == 2
+    assert effects.damage_against(st, 1, "B", 5, 1) == 3
 
 
 def test_deep_security_defends_every_colour(rules):
     st = position(rules, 3, tableau={1: ["D-10R"]}, hands={0: plain_attacks(rules, 2)})
     assert rules.catalogue.defence["D-10R"].defence == 1
-    assert [st.defence_of(1, c) for c in "RYGB"] == [1, 1, 1, 1]
+    assert [board.defence_of(st, 1, c) for c in "RYGB"] == [1, 1, 1, 1]
 
 
 def test_two_trojan_horses_add_four_and_zero_day_adds_direct(rules):
     st = position(rules, 3, tableau={0: ["D-07R", "D-07G"]}, hands={0: plain_attacks(rules, 2)})
     card = next(a for a, s in sorted(rules.catalogue.attack.items()) if "R" in s.colours)
     atk, direct = rules.catalogue.attack[card].strength(1)
-    assert st.attack_strength(0, card, 1, "R") == (atk + 4, direct)
+    assert effects.attack_strength(st, 0, card, 1, "R") == (atk + 4, direct)
     marks = rules.catalogue.defence["D-09R"].effect_colours
     st2 = position(rules, 3, tableau={0: ["D-07R", "D-07G", "D-09R"]}, hands={0: plain_attacks(rules, 2)})
     colour = sorted(marks)[0]
     trojans = sum(1 for c in ("D-07R", "D-07G") if colour in rules.catalogue.defence[c].effect_colours)
-    assert st2.attack_strength(0, card, 1, colour) == (atk + 2 * trojans, direct + 2)
+    assert effects.attack_strength(st2, 0, card, 1, colour) == (atk + 2 * trojans, direct + 2)
 
 
 def test_underground_market_needs_two_damaged_opponents(rules):
@@ -302,7 +303,7 @@ def test_repair_three_per_card_and_two_incident_responses_stack(rules):
     play(st, ("board", REPAIR), ("amount", 1))
     pay_first(st)
     resolve_passively(st)
-    assert st.total_damage(0) == 0  # 3 + 2 + 2 = 7 removed for one card
+    assert board.total_damage(st, 0) == 0  # 3 + 2 + 2 = 7 removed for one card
     assert sum(1 for i in st.tapped if i.card.startswith("D-02")) == 2
 
 
@@ -314,7 +315,7 @@ def test_repair_choice_when_damage_exceeds_budget(rules):
     assert st.decision.kind == "fix" and st.decision.seat == 0
     for _ in range(3):
         st.apply(("fix", 0, 3) if ("fix", 0, 3) in st.legal_actions() else st.legal_actions()[0])
-    assert st.total_damage(0) == 9 - 3
+    assert board.total_damage(st, 0) == 9 - 3
 
 
 def test_round_end_auto_recovery_then_audit_and_next_level(rules):
@@ -362,7 +363,7 @@ def test_two_players_virtual_player(rules):
     virtual = st.virtual_owner
     assert len(st.servers[virtual]) == 2 and [len(st.servers[s]) for s in (0, 1)] == [1, 1]
     holes = Counter(c for sv in st.servers[virtual] for c in sv.spec.holes)
-    assert [st.defence_of(virtual, c) for c in "RYGB"] == [holes[c] for c in "RYGB"]
+    assert [board.defence_of(st, virtual, c) for c in "RYGB"] == [holes[c] for c in "RYGB"]
 
 
 def test_virtual_player_catches_up_and_other_player_picks(rules):
@@ -398,5 +399,5 @@ def test_attacks_hit_the_virtual_player(rules):
     play(st, ("board", ATTACK), ("attack", card, 1))
     pay_first(st)
     resolve_passively(st)
-    expected = st.total_damage(2)
+    expected = board.total_damage(st, 2)
     assert expected > 0 and st.vp[0] == expected

@@ -11,8 +11,8 @@ import pytest
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, CardInstance
-from pnpforge.rules.games.infiltraitors import make_rules
-from pnpforge.rules.games.infiltraitors.table import DECK, LINEUP
+from pnpforge.rules.games.infiltraitors import board, make_rules
+from pnpforge.rules.games.infiltraitors.board import DECK, LINEUP
 from pnpforge.rules.kit import check_observation
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
@@ -62,14 +62,14 @@ def test_observation_shows_only_what_the_seat_may_see(rules_for):
     move(st, "Y09", st.cover_piles[1])
     obs = st.observation(0)
     check_observation(obs, 0)
-    assert obs.my_suspect == CardInstance("R06") and obs.hand == tuple(st.hand(0))
+    assert obs.my_suspect == CardInstance("R06") and obs.hand == tuple(board.hand(st, 0))
     assert obs.has_cover[1] and obs.occupied[1]
     leaves = _leaves(obs)
     secrets = [
         CardInstance("K06"),
         CardInstance("Y09"),
         *st.piles.pile(DECK),
-        *st.hand(1),
+        *board.hand(st, 1),
         *st.piles.pile(LINEUP),
     ]
     for secret in secrets:

@@ -10,8 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 from pnpforge.rules.engine import CHANCE, CardInstance
-from pnpforge.rules.games.infiltraitors import ASIDE, make_rules
-from pnpforge.rules.games.infiltraitors.table import DECK, LINEUP
+from pnpforge.rules.games.infiltraitors import ASIDE, board, make_rules
+from pnpforge.rules.games.infiltraitors.board import DECK, LINEUP
 from pnpforge.store.db import open_db
 
 REPO_DB = Path(__file__).resolve().parents[1] / "cards.db"
@@ -70,7 +70,7 @@ def move(st, cid: str, pile: str) -> CardInstance:
 def put_rack(st, seat: int, cid: str) -> None:
     """Stand card `cid` before `seat` as if taken from the centre (the unsolved count stays)."""
     card = CardInstance(cid)
-    if st.has_suspect(seat):
+    if board.has_suspect(st, seat):
         st.piles.move_all(st.stand_piles[seat], DECK)
     elif st.piles.where(card) != LINEUP and st.piles.count(LINEUP):
         st.piles.move(st.piles.pile(LINEUP)[-1], LINEUP, DECK)
@@ -86,7 +86,7 @@ def set_hand(st, seat: int, cids: list[str]) -> None:
 def add_hint(st, target: int, cid: str, up: bool | None = None) -> CardInstance:
     """A hint beside `target`, upright by the rule unless `up` says otherwise."""
     card = move(st, cid, st.hint_piles[target])
-    st.upright[card] = st.orientation(card, target) if up is None else up
+    st.upright[card] = board.orientation(st, card, target) if up is None else up
     st.refresh()
     return card
 

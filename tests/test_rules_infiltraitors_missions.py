@@ -9,8 +9,8 @@ import pytest
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance
-from pnpforge.rules.games.infiltraitors import ASIDE, CENTRE, make_rules, mission_id
-from pnpforge.rules.games.infiltraitors.table import (
+from pnpforge.rules.games.infiltraitors import ASIDE, CENTRE, board, make_rules, mission_id
+from pnpforge.rules.games.infiltraitors.board import (
     ASIDE_PILE,
     DECK,
     DISCARD_DOWN,
@@ -52,8 +52,8 @@ def test_training_one_setup_three_players(rules_for):
     assert len(rules.in_play) == 36  # 紅/黑/黃 2–13
     assert {rules.specs[c.card].suit for c in rules.in_play} == {"紅", "黑", "黃"}
     st = fresh(rules, 3)
-    assert [st.hand_count(s) for s in range(3)] == [5, 5, 5]
-    assert st.unsolved() == 2 and st.bullets == 5 and st.piles.count(DECK) == 36 - 17
+    assert [board.hand_count(st, s) for s in range(3)] == [5, 5, 5]
+    assert board.unsolved(st) == 2 and st.bullets == 5 and st.piles.count(DECK) == 36 - 17
 
 
 @pytest.mark.parametrize("mission,suits,players", [("T2", 3, 4), ("T3", 4, 2)])
@@ -61,7 +61,7 @@ def test_training_two_and_three_scale_with_agents(rules_for, mission, suits, pla
     rules = rules_for(mission)
     assert len(rules.in_play) == 14 * suits
     st = fresh(rules, players)
-    assert st.unsolved() == players and st.bullets == players + 3
+    assert board.unsolved(st) == players and st.bullets == players + 3
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ def test_mission_parameters(rules_for, mission, suspects, bullets, suits):
     rules = rules_for(mission)
     st = fresh(rules, 4)
     aside = 1 if mission == "M18" else 0
-    assert st.unsolved() == suspects and st.piles.count(ASIDE_PILE) == aside
+    assert board.unsolved(st) == suspects and st.piles.count(ASIDE_PILE) == aside
     assert st.bullets == bullets and len(rules.mission.suits) == suits
 
 
@@ -141,7 +141,7 @@ def test_m06_centre_specials_exchange_and_come_back(rules_for):
     assert ("exchange", CENTRE, 1, "SP-K", 0, 0) in st.legal_actions()
     assert ("exchange", CENTRE, 1, "SP-K", 0, 1) not in st.legal_actions()
     st.apply(("exchange", CENTRE, 1, "SP-K", 0, 0))
-    assert st.hints(1) == [(CardInstance("SP-K"), True)]
+    assert board.hints(st, 1) == [(CardInstance("SP-K"), True)]
     give_turn(st, 0)
     st.apply(("eliminate", 1, "黑", 6))
     assert "SP-K" in pile_ids(st, SHARED) and conserved(st, rules)
@@ -166,7 +166,7 @@ def test_m08_exchange_only_to_the_left(rules_for):
 
 def test_m09_hand_of_three(rules_for):
     st = fresh(rules_for("M09"), 4)
-    assert [st.hand_count(s) for s in range(4)] == [3] * 4 and st.mission.hand_limit == 3
+    assert [board.hand_count(st, s) for s in range(4)] == [3] * 4 and st.mission.hand_limit == 3
 
 
 def test_m11_eliminate_only_to_the_right(rules_for):
@@ -196,10 +196,10 @@ def test_m15_special_suspect_is_number_one_and_relates_by_suit(rules_for):
     put_rack(st, 1, "SP-K")
     set_hand(st, 0, ["K05", "R02"])
     st.apply(("exchange", 0, 1, "K05", 0, 0))
-    assert st.hints(1)[-1][1] is True
+    assert board.hints(st, 1)[-1][1] is True
     give_turn(st, 0)
     st.apply(("exchange", 0, 1, "R02", 0, 0))  # 2 does not 'divide' a special's number 1
-    assert st.hints(1)[-1][1] is False
+    assert board.hints(st, 1)[-1][1] is False
     give_turn(st, 0)
     st.apply(("eliminate", 1, "黑", 1))
     assert st.solved == 1
@@ -211,13 +211,13 @@ def test_m16_covered_card_sets_the_suit(rules_for):
     down = st.piles.count(DISCARD_DOWN)
     st.apply(("take",))
     settle_chance(st)
-    assert st.cover(0) is not None and st.piles.count(DISCARD_DOWN) == down
+    assert board.cover(st, 0) is not None and st.piles.count(DISCARD_DOWN) == down
     put_rack(st, 1, "K06")
     move(st, "Y09", st.cover_piles[1])
     set_hand(st, 0, ["Y02", "K13"])
     give_turn(st, 0)
     st.apply(("exchange", 0, 1, "K13", 0, 0))
-    assert st.hints(1)[-1][1] is False  # black no longer matches: suit is yellow
+    assert board.hints(st, 1)[-1][1] is False  # black no longer matches: suit is yellow
     give_turn(st, 0)
     st.apply(("eliminate", 1, "黃", 6))
     assert st.solved == 1 and {"K06", "Y09"} <= set(pile_ids(st, DECK))
@@ -232,11 +232,11 @@ def test_m17_hands_face_out(rules_for):
     assert all(a[1] != 0 for a in acts if a[0] in ("hint", "exchange"))
     assert all(a[5] == 1 for a in acts if a[0] == "exchange")  # the draw is compulsory
     obs = st.observation(0)
-    assert obs.hand is None and dict(obs.other_hands)[1] == tuple(st.hand(1))
-    card = st.hand(1)[0]
+    assert obs.hand is None and dict(obs.other_hands)[1] == tuple(board.hand(st, 1))
+    card = board.hand(st, 1)[0]
     st.apply(("exchange", 1, 2, card.card, card.copy, 1))
     settle_chance(st)
-    assert st.hand_count(0) == 6 and st.hand_count(1) == 4
+    assert board.hand_count(st, 0) == 6 and board.hand_count(st, 1) == 4
 
 
 def test_m18_last_suspect_is_solved_with_the_pooled_rewards(rules_for):
@@ -253,8 +253,8 @@ def test_m18_last_suspect_is_solved_with_the_pooled_rewards(rules_for):
     st.apply(("eliminate", 1, "黑", 6))
     st.apply(("reward", "R02", 0))  # 8th reward joins the pool
     settle_chance(st)
-    assert st.final_phase and st.suspect(0) == CardInstance("Y15") and not st.piles.count(ASIDE_PILE)
-    assert sorted(st.hand_count(s) for s in range(3)) == [2, 3, 3] and st.hand_count(0) == 3
+    assert st.final_phase and board.suspect(st, 0) == CardInstance("Y15") and not st.piles.count(ASIDE_PILE)
+    assert sorted(board.hand_count(st, s) for s in range(3)) == [2, 3, 3] and board.hand_count(st, 0) == 3
     assert not st.piles.count(REWARDS) and conserved(st, rules)
     give_turn(st, 1)
     acts = st.legal_actions()

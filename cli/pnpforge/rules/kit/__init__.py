@@ -25,8 +25,9 @@ from pnpforge.rules.kit.fields import (
     text_field,
 )
 from pnpforge.rules.kit.options import Option, option_args, parse_options
-from pnpforge.rules.kit.players import check_players, game_info
+from pnpforge.rules.kit.players import check_players, game_cards, game_info
 from pnpforge.rules.kit.purity import check_observation, observation_leak
+from pnpforge.rules.kit.replay import replay
 from pnpforge.rules.kit.zones import Zones, conservation_error
 
 __all__ = [
@@ -48,11 +49,13 @@ __all__ = [
     "check_players",
     "conservation_error",
     "enum_field",
+    "game_cards",
     "game_info",
     "int_field",
     "list_field",
     "observation_leak",
     "option_args",
     "parse_options",
+    "replay",
     "text_field",
 ]

@@ -25,14 +25,16 @@ Readings the engine chose where the rulebook is silent or terse:
   unaffected (rule 1, example ii); `may` asks (rule 2); `per:` counts are fixed when
   the effect triggers while `if:` is tested once (rule 5).
 
-The game is one generator (`TurnFlow.game`) that yields a `Decision` whenever a seat
+The game is one generator (`flow.game`) that yields a `Decision` whenever a seat
 or chance must choose; `apply()` sends the choice back.  Chance draws pick which card
 leaves an unordered deck, so a shuffle is implicit and games are pure functions of
 their action sequence (which is how `clone()` works).
 
-Modules: `language` (effect parser), `data` (cards), `rules` (options, physical
-cards), `board` (piles, marks, arithmetic), `effects` (accusation and verbs),
-`turn` (turn sequence), `state` (engine interface), `agents` (view, greedy hook).
+Modules (the engine shape of CONTRIBUTING): `data` (cards, with `language`, the effect
+parser), `rules` (options, physical cards), `state` (the position's data and the engine
+interface), `actions` (the action vocabulary and decisions), the rules as functions over
+the state: `board` (piles, marks), `arithmetic` (what they add up to), `effects`
+(accusation and verbs), `flow` (turn sequence); `invariants`, `agents` (view, greedy hook).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from pnpforge.rules.games.accusation.actions import (
 )
 from pnpforge.rules.games.accusation.language import Effect, Step, parse_effect
 from pnpforge.rules.games.accusation.rules import SLUG, STEPS_PER_SEAT, AccusationRules
+from pnpforge.rules.kit import game_cards, game_info
 
 __all__ = [
     "ABILITY",
@@ -98,8 +101,6 @@ __all__ = [
 def make_rules(db: Any, options: Mapping[str, Any] | None = None) -> AccusationRules:
     """The engine bound to the database's accusation cards (read now, so edits count)."""
     from pnpforge.rules.games.accusation.data import card_def
-    from pnpforge.rules.kit import game_info
-    from pnpforge.store import repo
 
-    defs = [card_def(card) for card in repo.list_cards(db, SLUG)]
+    defs = [card_def(card) for card in game_cards(db, SLUG)]
     return AccusationRules(defs, game_info(db, SLUG, max_steps=STEPS_PER_SEAT * 2), options or {})

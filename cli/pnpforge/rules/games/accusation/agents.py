@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import Observation
+from pnpforge.rules.games.accusation import arithmetic, board
 from pnpforge.rules.games.accusation.actions import (
     ABILITY,
     ACCEPT,
@@ -87,7 +88,7 @@ def observe(state: AccusationState, seat: int) -> AccusationObservation:
     obs = object.__new__(AccusationObservation)
     values = obs.__dict__
     values.update(shared_view(state))
-    values.update(state.own_hidden(seat))
+    values.update(board.own_hidden(state, seat))
     values.update(TERMINAL_SHOWN if decision is None else decision.shown())
     values["seat"] = seat
     return obs
@@ -100,7 +101,7 @@ def shared_view(state: AccusationState) -> dict[str, Any]:
     """The observation fields every seat sees alike (all immutable values).  Consecutive decisions
     often come without a card moving or a mark changing (an accusation asked of each enemy, a
     'may' step): the fields are then reused rather than read again; and when something moved,
-    each part is read again only if what it shows changed (see `BoardState.publics`)."""
+    each part is read again only if what it shows changed (see `board.publics`)."""
     key = (
         state.moves,
         state.guilty,
@@ -121,19 +122,19 @@ def shared_view(state: AccusationState) -> dict[str, Any]:
             tuple(sorted(garrisoning.items())),
             tuple(sorted(deconstructing.items())),
         )
-    hand_counts, deck_counts, under_counts = state.hidden_counts()
+    hand_counts, deck_counts, under_counts = board.hidden_counts(state)
     fields = {
         "turn_seat": state.turn_seat,
         "actions_left": state.actions_left,
-        "public": state.publics(),
+        "public": board.publics(state),
         "guilty": state.guilty,  # immutable: the state replaces it when it changes
         "garrisoning": marks[2],
         "deconstructing": marks[3],
         "hand_counts": hand_counts,
         "deck_counts": deck_counts,
         "under_counts": under_counts,
-        "stardust": state.stardusts(),
-        "guards": state.guards(),
+        "stardust": arithmetic.stardusts(state),
+        "guards": arithmetic.guards(state),
     }
     state.shared_view = (key, fields)
     return fields

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance, RuleViolation
+from pnpforge.rules.games.accusation import board
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
@@ -137,8 +138,8 @@ class BoardChecks:
             self._found_sound(st, card, LEADER_PILES if card in leaders else ("field",))
         changed.clear()
         if moved_score:
-            needed = st.rituals_to_win()
-            self.won = any(total >= needed for total in st.rituals_by_team().values())
+            needed = board.rituals_to_win(st)
+            self.won = any(total >= needed for total in board.rituals_by_team(st).values())
         return moved_field, moved_under
 
     def _fault(self, st: AccusationState) -> None:
@@ -154,18 +155,20 @@ class BoardChecks:
         for leader in st.rules.leaders:
             pile = seat_pile_of[where(instances[leader])][1]
             if pile not in LEADER_PILES:
-                raise RuleViolation(f"leader {st.label(leader)} left play to {pile}")
+                raise RuleViolation(f"leader {board.label(st, leader)} left play to {pile}")
         piles = zones.all_views()
         for names in st.pile_names:
             field, score = piles[names["field"]], piles[names["score"]]
             if not self._magic_ids.isdisjoint(map(id, field)):
-                raise RuleViolation(f"magic {st.label(self._first(field, self._magic_ids))} on the field")
+                raise RuleViolation(
+                    f"magic {board.label(st, self._first(field, self._magic_ids))} on the field"
+                )
             if not self._not_ritual_ids.isdisjoint(map(id, score)):
                 card = self._first(score, self._not_ritual_ids)
-                raise RuleViolation(f"{st.label(card)} in the score zone is not a ritual")
+                raise RuleViolation(f"{board.label(st, card)} in the score zone is not a ritual")
         for follower in st.guilty:
             if seat_pile_of[where(instances[follower])][1] != "field" or st.kind_of[follower] != "follower":
-                raise RuleViolation(f"{st.label(follower)} is guilty but not a follower on the field")
+                raise RuleViolation(f"{board.label(st, follower)} is guilty but not a follower on the field")
         _check_attached(st, piles)
 
     def _first(self, pile: Sequence[CardInstance], identities: frozenset[int]) -> int:
@@ -184,14 +187,15 @@ def _check_attached(
         for follower, host in marks.items():
             seat, pile = seat_pile_of[where(instances[follower])]
             if follower in st.guilty or pile != "field":
-                raise RuleViolation(f"{st.label(follower)} attached while guilty or off the field")
+                raise RuleViolation(f"{board.label(st, follower)} attached while guilty or off the field")
             if seat_pile_of[where(instances[host])] != (seat, "field") or kind_of[host] != kind:
                 raise RuleViolation(
-                    f"{st.label(follower)} attached to {st.label(host)}, not a {kind} on its field"
+                    f"{board.label(st, follower)} attached to {board.label(st, host)}, "
+                    f"not a {kind} on its field"
                 )
     for under, ritual in st.sacrificed.items():
         seat, pile = seat_pile_of[where(instances[under])]
         if pile != "under" or seat_pile_of[where(instances[ritual])] != (seat, "field"):
-            raise RuleViolation(f"sacrificed {st.label(under)} is not under a ritual of its seat")
+            raise RuleViolation(f"sacrificed {board.label(st, under)} is not under a ritual of its seat")
     if count_under and sum([len(piles[names["under"]]) for names in st.pile_names]) != len(st.sacrificed):
         raise RuleViolation("a card is under a ritual without being sacrificed to it")

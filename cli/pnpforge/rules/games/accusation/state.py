@@ -4,15 +4,21 @@ The turn generator holds where the game is; `apply()` sends a legal action
 into it and stores the next decision.  Chance draws pick which card leaves an
 unordered deck, so a shuffle is implicit and a game is a pure function of its
 action sequence (which is how `clone()` works).
+
+The class holds the data only (piles, marks, per-card values, the turn counters) and the
+engine interface; every rule is a function over it in `board`, `arithmetic`, `effects`
+and `flow`.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import TERMINAL, CardInstance, RuleViolation, State
-from pnpforge.rules.games.accusation import worlds
+from pnpforge.rules.games.accusation import arithmetic, board, flow, worlds
 from pnpforge.rules.games.accusation.actions import (
     ACTION_WORDS,
     DRAW,
@@ -23,15 +29,16 @@ from pnpforge.rules.games.accusation.actions import (
     Decision,
 )
 from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
+from pnpforge.rules.games.accusation.arithmetic import NOT_READ
+from pnpforge.rules.games.accusation.board import NO_MARKS, PILES, pile_name
 from pnpforge.rules.games.accusation.invariants import BoardChecks
-from pnpforge.rules.games.accusation.turn import TurnFlow
 from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.rules import AccusationRules
 
 
-class AccusationState(TurnFlow, State):
+class AccusationState(State):
     """One position; advanced by sending actions into the `game` generator."""
 
     # Every attribute of a position as a slot: read through the class (a position has more
@@ -52,11 +59,109 @@ class AccusationState(TurnFlow, State):
         self.first_seat = self.turn_number = 0
         self.winning_seats: list[int] | None = None
         self.end_text = ""
-        super().__init__(rules)
+        # ---- the board: piles and marks ----
+        self.rules = rules
+        self.players = rules.players
+        self.instances = rules.instances
+        self.pile_names = [{pile: pile_name(seat, pile) for pile in PILES} for seat in range(self.players)]
+        self.seat_pile_of = {
+            name: (seat, pile) for seat in range(self.players) for pile, name in self.pile_names[seat].items()
+        }
+        self.zones_ = Zones(self.seat_pile_of)
+        # Each seat's piles as card indices, kept in step with the Zones by `move` (every change
+        # goes through it): piles are read far more often than they change.  A changed pile gets a
+        # new list, so a reader may keep a list and tell by identity whether its pile moved.
+        self._lists: list[dict[str, list[int]]] = [{pile: [] for pile in PILES} for _ in range(self.players)]
+        # Bumped when a card enters or leaves any field, or any public pile: the observation's
+        # shared fields (agents) are read again only when these or the marks changed.
+        self.field_moves = 0
+        self.public_moves = 0
+        # ... and, of those field moves, the followers' and the locations' (what stardust and
+        # guards read), with the changes of a location's guilt (a guilty card loses its passives).
+        self.follower_moves = 0
+        self.location_moves = 0
+        self.location_guilt = 0
+        # Each seat's field cards of one type, kept like the index lists until that field changes.
+        self._field_of_kind: list[dict[str | None, list[int]]] = [{} for _ in range(self.players)]
+        # Each seat's public piles as an observation shows them, kept until one of them changes.
+        self._public_of: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
+        self.kind_of = [definition.type for definition in rules.instance_defs]
+        # each seat's side, and each side's seats (seats 0+2 and 1+3 in 2v2, each seat alone in a duel)
+        self.team_of = [seat % 2 if self.players == 4 else seat for seat in range(self.players)]
+        # every seat's order of play from it, and its enemies in that order (asked at every step)
+        self._clockwise = [
+            [(start + k) % self.players for k in range(self.players)] for start in range(self.players)
+        ]
+        self._enemies = [
+            [other for other in order if self.team_of[other] != self.team_of[order[0]]]
+            for order in self._clockwise
+        ]
+        # The marks are immutable and replaced whenever they change (see `board_key`).
+        self.guilty: frozenset[int] = frozenset()
+        self.garrisoning: Mapping[int, int] = NO_MARKS  # follower -> location it garrisons
+        self.deconstructing: Mapping[int, int] = NO_MARKS  # follower -> ritual it deconstructs
+        self.sacrificed: Mapping[int, int] = NO_MARKS  # card under a ritual -> that ritual
+        # Moves into or out of a field, an under pile or a score pile, and moves of leaders:
+        # with the marks, what the field read-outs and the piles' invariants depend on.
+        self.table_moves = 0
+        self.moves = 0  # every move
+        # The observation fields every seat sees alike, beside the key they were read at (agents),
+        # and the marks as an observation shows them, beside the marks they were read from.
+        self.shared_view: tuple[tuple[object, ...], dict[str, object]] | None = None
+        self.shown_marks: tuple[object, object, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
+            None,
+            None,
+            (),
+            (),
+        )
+        self._own_hidden: list[tuple[list[int] | None, list[int] | None, dict[str, tuple[int, ...]]]] = [
+            (None, None, {}) for _ in range(self.players)
+        ]
+        self._publics: tuple[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]] = (-1, ())
+        self.turn_seat = 0
+        self.actions_left = 0
+        self.abilities_used: set[int] = set()  # leaders whose free ability was used this turn
+        for card, owner in enumerate(rules.instance_owner):
+            kind = rules.instance_defs[card].type
+            pile = "conspiracy" if kind == "leader" else "hand" if kind == "ritual" else "deck"
+            self.zones_.deal([self.instances[card]], self.pile_names[owner][pile])
+            self._lists[owner][pile].append(card)
+        # ---- per-card values the board arithmetic reads ----
+        defs = rules.instance_defs
+        # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
+        self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in defs]
+        # ... the same for followers and 0 for every other card (what a field's stardust sums)
+        self.follower_stardust_of = [
+            given if d.type == "follower" else 0 for given, d in zip(self.stardust_of, defs, strict=True)
+        ]
+        self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in defs]
+        self.guard_of = [d.guard for d in defs]
+        self.requirements_of = [tuple(Counter(d.requirements).items()) for d in defs]
+        self.symbols_of = [tuple(d.symbols) for d in defs]  # per card: the symbols printed on it
+        # per card, for the main-phase options: what it adds to a raid while innocent (聲量 and its
+        # 'raid_bonus'; 0 for a card of 聲量 0, which cannot raid), its 'raid_bonus_all' passive,
+        # and whether it has a free ability or a location action
+        self.raider_value_of = [
+            (d.volume or 0) + d.effect.passives.get("raid_bonus", 0) if (d.volume or 0) >= 1 else 0
+            for d in defs
+        ]
+        self.raid_bonus_all_of = [d.effect.passives.get("raid_bonus_all", 0) for d in defs]
+        self.has_ability = [bool(d.steps("ability")) for d in defs]
+        self.has_action = [bool(d.steps("action")) for d in defs]
+        # Each seat's field symbols, beside the field list they were counted from (a new list
+        # stands for a changed field, as `pile` replaces a list rather than change it).
+        self._symbols_of: dict[int, tuple[list[int], Counter]] = {}
+        # (follower moves, guilty, values) and (location moves, location guilt, garrisoning, values):
+        # the sums of every seat beside what they were read at (marks are replaced when they change).
+        self._stardusts: tuple[int, frozenset[int], tuple[int, ...]] = (NOT_READ, frozenset(), ())
+        # ... and each seat's stardust beside the field list it was summed from (at those guilty marks)
+        self._stardust_seats: list[tuple[list[int] | None, int]] = [(None, 0) for _ in range(self.players)]
+        self._guards: tuple[int, int, object, tuple[tuple[int, int], ...]] = (NOT_READ, 0, None, ())
+        self._guard_map: tuple[object, dict[int, int]] = (None, {})
         self.history: list[AccusationAction] = []
         for seat, cult in enumerate(rules.seat_cults):
             self.faction(seat, cult)
-        self._turns = self.game()
+        self._turns = flow.game(self)
         self.decision: Decision | None = None
         # the pile and mark checks, made by the first check (games nobody checks do not pay for its watcher)
         self._board_checks: BoardChecks | None = None
@@ -98,13 +203,13 @@ class AccusationState(TurnFlow, State):
     def scores_from_rules(self) -> list[float]:
         """Recompute the result from the final piles: completed rituals, else the deck-out."""
         for team in range(2 if self.players == 4 else self.players):
-            seats = self.team_seats(team)
-            if self.team_rituals(team) >= self.rituals_to_win():
+            seats = board.team_seats(self, team)
+            if board.team_rituals(self, team) >= board.rituals_to_win(self):
                 return [1.0 if seat in seats else -1.0 for seat in range(self.players)]
         seat = self.turn_seat
-        if self.pile(seat, "deck") or self.executable_rituals(seat):
+        if board.pile(self, seat, "deck") or arithmetic.executable_rituals(self, seat):
             return [0.0] * self.players  # neither ending applies: not a finished game
-        losers = self.team_seats(self.team(seat))
+        losers = board.team_seats(self, board.team(self, seat))
         return [-1.0 if other in losers else 1.0 for other in range(self.players)]
 
     def winners(self) -> list[int]:
@@ -159,7 +264,7 @@ class AccusationState(TurnFlow, State):
         if code == FIRST:
             card = str(chosen[-1])
         else:
-            card = self.label(chosen[1]) if len(chosen) > 1 else ""
+            card = board.label(self, chosen[1]) if len(chosen) > 1 else ""
         template = ACTION_WORDS.get(code)
         text = template.format(card=card) if template else str(chosen)
         decision = self.decision

@@ -7,12 +7,14 @@ marks), action cards (effect, amount) and villains (order, effect, effect_value)
 numbers that are rules rather than cards (hand limit 7, end at 10 / 8 placement cards,
 location refills 1 / 2 up to 4, the extra −2 blacklist penalty) are constants in `data`.
 
-The package: `data` reads the cards with the kit's field readers, `rules` binds them to the
-declared options, `state` is one position built from the rule steps in `base` (piles, the
-step stack, chance), `flow` (set-up, rounds, turns), `actions` (action cards, the
-Launderer), `buying` (paying for placement cards) and `scoring`; `piles` adds cheap reads
-to the kit's piles, `text` puts actions into words, and `agents` holds what a seat may see
-(its observation) and the greedy agent's values, computed from that observation alone.
+The package has the engine shape of CONTRIBUTING: `data` reads the cards with the kit's
+field readers, `rules` binds them to the declared options, `state` holds one position's data
+and the engine interface, with `STEPS` naming each step kind's functions; the rules are
+functions over the state in `board` (piles, owners, markers, the step stack, chance), `flow`
+(set-up, rounds, turns), `action_cards` (action cards, the Launderer), `buying` (paying for
+placement cards), `scoring` and `invariants`; `actions` puts actions into words, and `agents`
+holds what a seat may see (its observation) and the greedy agent's values, computed from that
+observation alone.
 
 Readings where the rulebook is silent or ambiguous (each is one line to change):
 * The money deck is reshuffled from the discard pile when it runs out.
@@ -39,14 +41,13 @@ from typing import Any
 from pnpforge.rules.games.dirty_money.data import SLUG, art_set_score, read_cards
 from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
 from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
+from pnpforge.rules.kit import game_cards, game_info
 
 __all__ = ["SLUG", "DirtyMoneyRules", "DirtyMoneyState", "art_set_score", "make_rules"]
 
 
 def make_rules(db: Any, options: Mapping[str, Any] | None = None) -> DirtyMoneyRules:
     """Bind the engine to the database's cards (an edit changes the next check); options are validated."""
-    from pnpforge.rules.kit import game_info
-    from pnpforge.store import repo
 
-    cards = read_cards(repo.list_cards(db, SLUG))
+    cards = read_cards(game_cards(db, SLUG))
     return DirtyMoneyRules(cards, game_info(db, SLUG, max_steps=0), options or {})

@@ -13,10 +13,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance, RuleViolation
-from pnpforge.rules.games.dirty_money.base import StateBase, Step
+from pnpforge.rules.games.dirty_money import board
+from pnpforge.rules.games.dirty_money.board import Step
 from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, REGIONS, SELECTION_DISPLAY, SPOT_CAP
+
+if TYPE_CHECKING:
+    from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
+
 
 # Steps that bring a hand back under its limit before the turn goes on.
 HAND_FIXERS = ("hand_limit", "resolve_card", "launder")
@@ -108,91 +114,90 @@ class PileNames:
         )
 
 
-class InvariantChecks(StateBase):
-    """`check_invariants` for the state; what it reads is kept by the state's constructor."""
+def check_invariants(st: DirtyMoneyState) -> None:
+    """The rules' own limits, checked after every step."""
+    views = st.views
+    if st._checked_changes != st.piles.changes:
+        _check_piles(st, views)
+    over = st._over_limit
+    if over:  # hand sizes change only with a move; limits only as banks join a tableau
+        for seat, size in sorted(over.items()) if len(over) > 1 else over.items():
+            if size > board.hand_limit(st, seat):
+                _check_hand_limit(st, seat, size)
+    stack = st.stack
+    # Most steps have no purchase or resolution open and nothing in their zones: seen in C,
+    # without a list of the pending kinds.
+    if views["payment"] or views["resolving"] or not _OPEN_KINDS.isdisjoint(map(_kind_of, stack)):
+        _check_open_steps(st, stack, views)
+    if not 0 <= st.marker < st.players:
+        raise RuleViolation("first-player marker is off the table")
 
-    ledger: Ledger
-    _unchecked: set[str]  # piles moved since the check last read them (a `Zones.watch()`)
-    _checked_changes: int  # the piles' `changes` at the last check of the piles
-    _over_limit: dict[int, int]  # seat -> hand size, for hands over HAND_LIMIT
 
-    def check_invariants(self) -> None:
-        """The rules' own limits, checked after every step."""
-        views = self.views
-        if self._checked_changes != self.piles.changes:
-            self._check_piles(views)
-        over = self._over_limit
-        if over:  # hand sizes change only with a move; limits only as banks join a tableau
-            for seat, size in sorted(over.items()) if len(over) > 1 else over.items():
-                if size > self.hand_limit(seat):
-                    self._check_hand_limit(seat, size)
-        stack = self.stack
-        # Most steps have no purchase or resolution open and nothing in their zones: seen in C,
-        # without a list of the pending kinds.
-        if views["payment"] or views["resolving"] or not _OPEN_KINDS.isdisjoint(map(_kind_of, stack)):
-            self._check_open_steps(stack, views)
-        if not 0 <= self.marker < self.players:
-            raise RuleViolation("first-player marker is off the table")
+def _check_open_steps(
+    st: DirtyMoneyState, stack: list[Step], views: Mapping[str, Sequence[CardInstance]]
+) -> None:
+    """The payment zone holds what the open purchases paid; the resolving zone one card per
+    resolution step."""
+    kinds = list(map(_kind_of, stack))
+    paid = 0
+    if "buy" in kinds:
+        for step in stack:
+            if step.kind == "buy":
+                paid += len(step.data["paid"])
+    if paid != len(views["payment"]):
+        raise RuleViolation("payment zone and open purchases disagree")
+    if len(views["resolving"]) != kinds.count("resolve_card"):
+        raise RuleViolation("an action card is resolving outside a resolution step")
 
-    def _check_open_steps(self, stack: list[Step], views: Mapping[str, Sequence[CardInstance]]) -> None:
-        """The payment zone holds what the open purchases paid; the resolving zone one card per
-        resolution step."""
-        kinds = list(map(_kind_of, stack))
-        paid = 0
-        if "buy" in kinds:
-            for step in stack:
-                if step.kind == "buy":
-                    paid += len(step.data["paid"])
-        if paid != len(views["payment"]):
-            raise RuleViolation("payment zone and open purchases disagree")
-        if len(views["resolving"]) != kinds.count("resolve_card"):
-            raise RuleViolation("an action card is resolving outside a resolution step")
 
-    def _check_piles(self, views: Mapping[str, Sequence[CardInstance]]) -> None:
-        """Markers against the ledger, and the per-pile limits, for the piles that moved; then the
-        ledger entries that changed without a move."""
-        touched, ledger, limits = self._unchecked, self.ledger, self.names.limits
-        for pile in touched:
-            kind = limits.get(pile)
-            if kind is None:  # most moves touch a deck, the discard or a payment as well
-                continue
-            if kind is _HAND:
-                self._check_hand(pile, views[pile])
-            elif kind is _MARKERS:
-                if ledger.get(pile, 0) != len(views[pile]):  # a pile no ledger entry counts holds none
-                    self._check_markers(pile, views)
-            elif kind is _SPOT:
-                if len(views[pile]) > SPOT_CAP:
-                    raise RuleViolation(f"{pile} has more than {SPOT_CAP} money cards")
-            elif len(views[pile]) > SELECTION_DISPLAY:
-                raise RuleViolation(f"{pile} is too long")
-        touched.clear()
-        if ledger.changed:  # entries counted or discounted without their pile moving
-            for pile in ledger.changed:
-                if pile in ledger:
-                    self._check_markers(pile, views)
-            ledger.changed.clear()
-        self._checked_changes = self.piles.changes
+def _check_piles(st: DirtyMoneyState, views: Mapping[str, Sequence[CardInstance]]) -> None:
+    """Markers against the ledger, and the per-pile limits, for the piles that moved; then the
+    ledger entries that changed without a move."""
+    touched, ledger, limits = st._unchecked, st.ledger, st.names.limits
+    for pile in touched:
+        kind = limits.get(pile)
+        if kind is None:  # most moves touch a deck, the discard or a payment as well
+            continue
+        if kind is _HAND:
+            _check_hand(st, pile, views[pile])
+        elif kind is _MARKERS:
+            if ledger.get(pile, 0) != len(views[pile]):  # a pile no ledger entry counts holds none
+                _check_markers(st, pile, views)
+        elif kind is _SPOT:
+            if len(views[pile]) > SPOT_CAP:
+                raise RuleViolation(f"{pile} has more than {SPOT_CAP} money cards")
+        elif len(views[pile]) > SELECTION_DISPLAY:
+            raise RuleViolation(f"{pile} is too long")
+    touched.clear()
+    if ledger.changed:  # entries counted or discounted without their pile moving
+        for pile in ledger.changed:
+            if pile in ledger:
+                _check_markers(st, pile, views)
+        ledger.changed.clear()
+    st._checked_changes = st.piles.changes
 
-    def _check_hand(self, pile: str, hand: Sequence[CardInstance]) -> None:
-        """No action card in a hand; note whether the hand is over the base limit."""
-        seat = self.names.seat_of_hand[pile]
-        if not self.rules.action_cards.isdisjoint(hand):
-            raise RuleViolation(f"seat {seat} holds an action card in hand")
-        if len(hand) > HAND_LIMIT:
-            self._over_limit[seat] = len(hand)
-        elif self._over_limit:
-            self._over_limit.pop(seat, None)
 
-    def _check_markers(self, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
-        count = self.ledger.get(pile, 0)
-        if count != len(views[pile]):
-            raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
+def _check_hand(st: DirtyMoneyState, pile: str, hand: Sequence[CardInstance]) -> None:
+    """No action card in a hand; note whether the hand is over the base limit."""
+    seat = st.names.seat_of_hand[pile]
+    if not st.rules.action_cards.isdisjoint(hand):
+        raise RuleViolation(f"seat {seat} holds an action card in hand")
+    if len(hand) > HAND_LIMIT:
+        st._over_limit[seat] = len(hand)
+    elif st._over_limit:
+        st._over_limit.pop(seat, None)
 
-    def _check_hand_limit(self, seat: int, size: int) -> None:
-        """A hand over its limit is allowed only while a pending step will bring it back."""
-        limit = self.hand_limit(seat)
-        if size > limit and not any(step.seat == seat and step.kind in HAND_FIXERS for step in self.stack):
-            raise RuleViolation(
-                f"seat {seat} holds {size} money cards, over the limit {limit}, with nothing to fix it"
-            )
+
+def _check_markers(st: DirtyMoneyState, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:
+    count = st.ledger.get(pile, 0)
+    if count != len(views[pile]):
+        raise RuleViolation(f"{pile}: {count} markers placed, {len(views[pile])} there")
+
+
+def _check_hand_limit(st: DirtyMoneyState, seat: int, size: int) -> None:
+    """A hand over its limit is allowed only while a pending step will bring it back."""
+    limit = board.hand_limit(st, seat)
+    if size > limit and not any(step.seat == seat and step.kind in HAND_FIXERS for step in st.stack):
+        raise RuleViolation(
+            f"seat {seat} holds {size} money cards, over the limit {limit}, with nothing to fix it"
+        )

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
 from pnpforge.rules.games.dirty_money.agents import PublicTable, greedy_value, greedy_values, pay_value
-from pnpforge.rules.games.dirty_money.base import TablePlan
+from pnpforge.rules.games.dirty_money.board import TablePlan
 from pnpforge.rules.games.dirty_money.data import (
     ACTION_EFFECTS,
     END_TARGET,

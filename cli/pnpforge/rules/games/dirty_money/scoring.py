@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from pnpforge.rules.games.dirty_money.base import StateBase
+from pnpforge.rules.games.dirty_money import board
 from pnpforge.rules.games.dirty_money.data import (
     BLACKLIST_EXTRA,
     EMBEZZLER_POINTS,
@@ -18,6 +19,10 @@ from pnpforge.rules.games.dirty_money.data import (
     TUCK_EFFECTS,
     art_set_score,
 )
+
+if TYPE_CHECKING:
+    from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
+
 
 SOURCE_WORDS = {
     "printed": "printed points of placement cards",
@@ -44,89 +49,89 @@ def blacklist_penalties(points: list[int]) -> list[int]:
     return penalties
 
 
-class Scoring(StateBase):
-    """Scores, their breakdown by source, and the winner."""
+def _raw_blacklists(st: DirtyMoneyState, count: Callable[[int], int]) -> list[int]:
+    """Blacklist points per seat after each seat's charities discard theirs."""
+    points = []
+    for seat in range(st.players):
+        charity = sum(pl.value for _c, pl in board._owned(st, seat, "charity"))
+        points.append(max(0, count(seat) - charity))
+    return points
 
-    blacklist_penalties = staticmethod(blacklist_penalties)
 
-    def _raw_blacklists(self, count: Callable[[int], int]) -> list[int]:
-        """Blacklist points per seat after each seat's charities discard theirs."""
-        points = []
-        for seat in range(self.players):
-            charity = sum(pl.value for _c, pl in self._owned(seat, "charity"))
-            points.append(max(0, count(seat) - charity))
-        return points
+def score_breakdown(st: DirtyMoneyState, seat: int) -> dict[str, int]:
+    """Points of a seat by source, from the ledger of markers placed during play."""
+    placements = st.rules.placements
+    tableau = [placements[c.card] for c in board.cards(st, f"tableau:{seat}")]
+    by_region = Counter(pl.region for pl in tableau)
+    breakdown = Counter(
+        printed=sum(pl.points for pl in tableau),
+        art=art_set_score(sum(pl.effect == "art" for pl in tableau), st.rules.art_table),
+    )
+    for card in board.cards(st, f"tableau:{seat}"):
+        pl = placements[card.card]
+        if pl.effect in TUCK_EFFECTS:
+            breakdown[pl.effect] += pl.value * st.ledger[f"under:{card}"]
+        elif pl.effect == "digital_bank":
+            breakdown[pl.effect] += pl.value * len(board.cards(st, f"hand:{seat}"))
+        elif pl.effect == "remittance":
+            breakdown[pl.effect] += pl.value * min(by_region[r] for r in REGIONS)
+        elif pl.effect == "restaurant_chain":
+            breakdown[pl.effect] += pl.value * by_region[pl.region]
+    breakdown["overpay"] = EMBEZZLER_POINTS * st.ledger[f"overpay:{seat}"]
+    return dict(breakdown)
 
-    def score_breakdown(self, seat: int) -> dict[str, int]:
-        """Points of a seat by source, from the ledger of markers placed during play."""
-        placements = self.rules.placements
-        tableau = [placements[c.card] for c in self.cards(f"tableau:{seat}")]
-        by_region = Counter(pl.region for pl in tableau)
-        breakdown = Counter(
-            printed=sum(pl.points for pl in tableau),
-            art=art_set_score(sum(pl.effect == "art" for pl in tableau), self.rules.art_table),
-        )
-        for card in self.cards(f"tableau:{seat}"):
-            pl = placements[card.card]
-            if pl.effect in TUCK_EFFECTS:
-                breakdown[pl.effect] += pl.value * self.ledger[f"under:{card}"]
-            elif pl.effect == "digital_bank":
-                breakdown[pl.effect] += pl.value * len(self.cards(f"hand:{seat}"))
-            elif pl.effect == "remittance":
-                breakdown[pl.effect] += pl.value * min(by_region[r] for r in REGIONS)
-            elif pl.effect == "restaurant_chain":
-                breakdown[pl.effect] += pl.value * by_region[pl.region]
-        breakdown["overpay"] = EMBEZZLER_POINTS * self.ledger[f"overpay:{seat}"]
-        return dict(breakdown)
 
-    def _score_events(self) -> None:
-        """Each seat's final points by source, and its blacklist penalty, as "score" events."""
-        blacklists = self._raw_blacklists(lambda seat: self.ledger[f"blacklist:{seat}"])
-        penalties = blacklist_penalties(blacklists)
-        for seat in range(self.players):
-            for source, points in self.score_breakdown(seat).items():
-                if points:
-                    self.score(seat, points, SOURCE_WORDS.get(source, source))
-            if penalties[seat]:
-                self.score(seat, penalties[seat], f"blacklist: {blacklists[seat]} points after charities")
+def _score_events(st: DirtyMoneyState) -> None:
+    """Each seat's final points by source, and its blacklist penalty, as "score" events."""
+    blacklists = _raw_blacklists(st, lambda seat: st.ledger[f"blacklist:{seat}"])
+    penalties = blacklist_penalties(blacklists)
+    for seat in range(st.players):
+        for source, points in score_breakdown(st, seat).items():
+            if points:
+                st.score(seat, points, SOURCE_WORDS.get(source, source))
+        if penalties[seat]:
+            st.score(seat, penalties[seat], f"blacklist: {blacklists[seat]} points after charities")
 
-    def returns(self) -> list[float]:
-        blacklists = self._raw_blacklists(lambda seat: self.ledger[f"blacklist:{seat}"])
-        penalties = blacklist_penalties(blacklists)
-        return [float(sum(self.score_breakdown(q).values()) + penalties[q]) for q in range(self.players)]
 
-    def scores_from_rules(self) -> list[float]:
-        """Recount from the piles alone (an independent path from the marker ledger)."""
-        piles = self.piles.as_dict()
-        placements = self.rules.placements
-        scores = []
-        for seat in range(self.players):
-            mine = [(c, placements[c.card]) for c in piles[f"tableau:{seat}"]]
-            regions = [pl.region for _c, pl in mine]
-            hand = len(piles[f"hand:{seat}"])
-            score = 0
-            for card, pl in mine:
-                under = len(piles.get(f"under:{card}", []))
-                score += pl.points + {
-                    "accounting_firm": pl.value * under,
-                    "casino": pl.value * under,
-                    "law_firm": pl.value * under,
-                    "digital_bank": pl.value * hand,
-                    "remittance": pl.value * min(regions.count(r) for r in REGIONS),
-                    "restaurant_chain": pl.value * regions.count(pl.region),
-                }.get(pl.effect, 0)
-            score += art_set_score(sum(1 for _c, pl in mine if pl.effect == "art"), self.rules.art_table)
-            score += EMBEZZLER_POINTS * len(piles[f"overpay:{seat}"])
-            scores.append(score)
-        blacklists = self._raw_blacklists(lambda seat: len(piles[f"blacklist:{seat}"]))
-        return [float(s + pen) for s, pen in zip(scores, blacklist_penalties(blacklists), strict=True)]
+def returns(st: DirtyMoneyState) -> list[float]:
+    blacklists = _raw_blacklists(st, lambda seat: st.ledger[f"blacklist:{seat}"])
+    penalties = blacklist_penalties(blacklists)
+    return [float(sum(score_breakdown(st, q).values()) + penalties[q]) for q in range(st.players)]
 
-    def winners(self) -> list[int]:
-        """Highest score; then most money left in hand; then who played last this round."""
-        scores = self.returns()
-        best = max(scores)
-        tied = [q for q in range(self.players) if scores[q] == best]
-        cash = {q: self.money_in_hand(q) for q in tied}
-        tied = [q for q in tied if cash[q] == max(cash.values())]
-        order = self.round_order or list(range(self.players))
-        return [max(tied, key=order.index)]
+
+def scores_from_rules(st: DirtyMoneyState) -> list[float]:
+    """Recount from the piles alone (an independent path from the marker ledger)."""
+    piles = st.piles.as_dict()
+    placements = st.rules.placements
+    scores = []
+    for seat in range(st.players):
+        mine = [(c, placements[c.card]) for c in piles[f"tableau:{seat}"]]
+        regions = [pl.region for _c, pl in mine]
+        hand = len(piles[f"hand:{seat}"])
+        score = 0
+        for card, pl in mine:
+            under = len(piles.get(f"under:{card}", []))
+            score += pl.points + {
+                "accounting_firm": pl.value * under,
+                "casino": pl.value * under,
+                "law_firm": pl.value * under,
+                "digital_bank": pl.value * hand,
+                "remittance": pl.value * min(regions.count(r) for r in REGIONS),
+                "restaurant_chain": pl.value * regions.count(pl.region),
+            }.get(pl.effect, 0)
+        score += art_set_score(sum(1 for _c, pl in mine if pl.effect == "art"), st.rules.art_table)
+        score += EMBEZZLER_POINTS * len(piles[f"overpay:{seat}"])
+        scores.append(score)
+    blacklists = _raw_blacklists(st, lambda seat: len(piles[f"blacklist:{seat}"]))
+    return [float(s + pen) for s, pen in zip(scores, blacklist_penalties(blacklists), strict=True)]
+
+
+def winners(st: DirtyMoneyState) -> list[int]:
+    """Highest score; then most money left in hand; then who played last this round."""
+    scores = returns(st)
+    best = max(scores)
+    tied = [q for q in range(st.players) if scores[q] == best]
+    cash = {q: board.money_in_hand(st, q) for q in tied}
+    tied = [q for q in tied if cash[q] == max(cash.values())]
+    order = st.round_order or list(range(st.players))
+    return [max(tied, key=order.index)]

@@ -6,26 +6,24 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence, Sized
 from itertools import repeat
 from operator import truediv
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
-from pnpforge.rules.games.dirty_money import worlds
-from pnpforge.rules.games.dirty_money.actions import ActionCardSteps
+from pnpforge.rules.games.dirty_money import action_cards, board, buying, flow, invariants, scoring, worlds
+from pnpforge.rules.games.dirty_money.actions import describe_action
 from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, PublicTable, Purchase
-from pnpforge.rules.games.dirty_money.base import AUTO, Action, Step, TablePlan
-from pnpforge.rules.games.dirty_money.buying import BuyingSteps
+from pnpforge.rules.games.dirty_money.board import AUTO, Action, Step, TablePlan
 from pnpforge.rules.games.dirty_money.data import (
     REGION_CURRENCY,
     REGIONS,
     SLUG,
     TUCK_EFFECTS,
     Location,
+    Placement,
+    Villain,
 )
-from pnpforge.rules.games.dirty_money.flow import FlowSteps
-from pnpforge.rules.games.dirty_money.invariants import InvariantChecks, Ledger, PileNames
-from pnpforge.rules.games.dirty_money.scoring import Scoring
-from pnpforge.rules.games.dirty_money.text import describe_action
+from pnpforge.rules.games.dirty_money.invariants import Ledger, PileNames
 from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
@@ -42,16 +40,55 @@ TABLE_PILES = (
     "resolving",
     "payment",
 )
+
 SEAT_PILES = ("villain", "hand", "blacklist", "tableau", "overpay", "pending")
 # Piles whose cards are markers counted in the ledger as they arrive.
 MARKER_PILES = ("blacklist:", "under:", "overpay:")
 
 
-class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, InvariantChecks, State):
-    """One position of a Dirty Money game."""
+class DirtyMoneyState(State):
+    """One position of a Dirty Money game: its data and the engine interface.
 
-    # Step kind -> its actor, legal-action and apply functions, looked up once per class.
-    _handlers: ClassVar[dict[str, tuple[Callable[..., Any], ...]]] = {}
+    Every rule is a function over this data, in `board` (piles, owners, markers, the step
+    stack, chance), `flow`, `action_cards`, `buying`, `scoring` and `invariants`; `STEPS`
+    names each step kind's actor, legal-action and apply functions.
+    """
+
+    rules: DirtyMoneyRules
+    players: int
+    piles: Zones
+    names: PileNames  # the piles read at every step, by group
+    ledger: Ledger  # markers counted as they are placed (scoring path 1)
+    villain_of: list[str | None]
+    _villain_cards: list[Villain | None]  # each seat's villain card, once dealt (as `villain_of`)
+    in_play: list[Location]
+    marker: int  # seat holding the first-player marker
+    round_number: int
+    round_order: list[int]
+    shark_used: bool
+    terminal: bool
+    reason: str
+    stack: list[Step]
+    version: int
+    # ---- read-outs derived from the data above, kept until what they read changes ----
+    # seat -> effect -> the seat's tableau cards with that effect, with their placements
+    _owned_by: list[dict[str, list[tuple[CardInstance, Placement]]]]
+    # pile -> the draw from it for its current ids (as `_drawn`), kept while the ids stay the same
+    _draw_lists: dict[str, tuple[list[Action], Sequence[str], Mapping[str, int], Sized]]
+    _payable_of: dict[tuple[int, str, bool], tuple[Sequence[str], int]]  # see `max_payable`
+    # the open purchase's price: (the exchanges, the chosen-cards list, its length, the price)
+    _due_of: tuple[Sequence[tuple[CardInstance, Placement]], list[Any], int, int] | None
+    _limit_of: dict[int, tuple[Sequence[tuple[CardInstance, Placement]], int]]  # seat -> (its banks, limit)
+    views: Mapping[str, Sequence[CardInstance]]  # every pile by name (the piles' own lists: read only)
+    _money_deck: Sequence[CardInstance]  # the money deck's own list
+    _deck_copies: dict[str, Mapping[str, Sequence[CardInstance]]]  # deck -> its copies by card id (live)
+    # The last chance draw list, its card ids in order, the copies left per id, and the cards they
+    # total (for a deck, the deck itself: its length is the live total)
+    _drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None
+    _unchecked: set[str]  # piles moved since the check last read them (a `Zones.watch()`)
+    _checked_changes: int  # the piles' `changes` at the last check of the piles
+    _over_limit: dict[int, int]  # seat -> hand size, for hands over HAND_LIMIT
+
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
@@ -63,30 +100,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         "villain_of",
     )  # fmt: skip
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._handlers = {}
-
-    @classmethod
-    def _step_handlers(cls) -> dict[str, tuple[Callable[..., Any], ...]]:
-        """Every step kind's (actor, legal, apply) functions, found by their `_actor_<kind>` names."""
-        if not cls._handlers:
-            for name in dir(cls):
-                if name.startswith("_actor_") and callable(getattr(cls, name)):  # not a slot
-                    kind = name.removeprefix("_actor_")
-                    legal = getattr(cls, f"_legal_{kind}", None)
-                    cls._handlers[kind] = (
-                        getattr(cls, name),
-                        legal or cls._no_decision,
-                        getattr(cls, f"_apply_{kind}"),
-                    )
-        return cls._handlers
-
-    def _no_decision(self, step: Step) -> list[Action]:
-        raise RuleViolation(f"step {step.kind} never waits for a decision")
-
     def __init__(self, rules: DirtyMoneyRules, players: int) -> None:
-        self._step_handlers()
         self.rules = rules
         self.players = players
         self.ledger = Ledger()
@@ -171,9 +185,9 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             # `_advance` left the actor of this very position (the version it was found at)
             actor = self._current_actor if self._actor_version == self.version else self.current_player()
             if actor == CHANCE:
-                legal: list[Action] = self._legal_chance(step)
+                legal: list[Action] = board._legal_chance(self, step)
             else:
-                legal = sorted(self._handlers[step.kind][1](self, step))
+                legal = sorted(STEPS[step.kind].legal(self, step))
             self._legal, self._legal_version = legal, self.version
         return self._legal
 
@@ -202,17 +216,17 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         if index == len(legal) or legal[index] != action:
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
-        self._handlers[step.kind][2](self, step, action)
+        STEPS[step.kind].apply(self, step, action)
         self._advance()
 
     def _actor(self, step: Step) -> int:
-        actor: int = self._handlers[step.kind][0](self, step)
+        actor: int = STEPS[step.kind].actor(self, step)
         return actor
 
     def _advance(self) -> None:
         """Run bookkeeping steps until a decision or a chance draw is due."""
         guard = 0
-        handlers = self._handlers
+        handlers = STEPS
         while self.stack:  # the game's end replaces the stack: read it afresh each time
             step = self.stack[-1]
             actor_of, _legal, apply = handlers[step.kind]
@@ -257,7 +271,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             phase=self.phase(),
             hand=self._sorted_ids(self.names.hands[seat]),
             pending=self._sorted_ids(f"pending:{seat}"),
-            hand_limit=self.hand_limit(seat),
+            hand_limit=board.hand_limit(self, seat),
             purchase=self._purchase(),
             round_number=self.round_number,
             first_player=self.marker,
@@ -308,14 +322,26 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
         step = self.stack[-1] if self.stack else None
         if step is None or step.kind != "buy" or not step.data["group"]:
             return None
-        group = self._group_cards(step)
+        group = buying._group_cards(self, step)
         return Purchase(
             cards=tuple(pl.id for pl in group),
             currency=REGION_CURRENCY[group[0].region],
-            due=self.due(step.seat, group),
+            due=buying.due(self, step.seat, group),
             paid=step.data["value"],
-            shark_free=self._shark_free(step.seat) is not None,
+            shark_free=buying._shark_free(self, step.seat) is not None,
         )
+
+    def returns(self) -> list[float]:
+        return scoring.returns(self)
+
+    def scores_from_rules(self) -> list[float]:
+        return scoring.scores_from_rules(self)
+
+    def winners(self) -> list[int]:
+        return scoring.winners(self)
+
+    def check_invariants(self) -> None:
+        invariants.check_invariants(self)
 
     def end_reason(self) -> str:
         return self.reason
@@ -342,7 +368,7 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
             key=lambda name: (not name.startswith(self._SUPPLY_FIRST), name),
         )
         for name in names:
-            candidates = [c for c in self.cards(name) if c.card == card_id]
+            candidates = [c for c in board.cards(self, name) if c.card == card_id]
             if candidates:
                 inst = min(candidates, key=lambda c: c.copy)
                 self._relocate(inst, name, pile)
@@ -351,15 +377,15 @@ class DirtyMoneyState(FlowSteps, ActionCardSteps, BuyingSteps, Scoring, Invarian
 
     def clear(self, pile: str) -> None:
         """Return every card in `pile` to its supply (money deck or region deck)."""
-        for inst in list(self.cards(pile)):
+        for inst in list(board.cards(self, pile)):
             placement = self.rules.placements.get(inst.card)
             self._relocate(inst, pile, f"pdeck:{placement.region}" if placement else "money_deck")
 
     def _relocate(self, inst: CardInstance, src: str, dst: str) -> None:
-        self._move(inst, src, dst)
+        board._move(self, inst, src, dst)
         for pile in (src, dst):
             if pile.startswith("tableau:"):
-                self._index_tableau(int(pile.removeprefix("tableau:")))
+                board._index_tableau(self, int(pile.removeprefix("tableau:")))
         if src.startswith(MARKER_PILES):
             self.ledger[src] -= 1
         if dst.startswith(MARKER_PILES):
@@ -395,3 +421,46 @@ def _table_plan(rules: DirtyMoneyRules, players: int, in_play: list[Location]) -
             pile = "locations" if inst.card in in_play_ids else "box"
         start.setdefault(pile, []).append(inst)
     return tuple(names), tuple((pile, tuple(cards)) for pile, cards in start.items())
+
+
+class StepRule(NamedTuple):
+    """One step kind's functions: who acts (a seat, CHANCE, or AUTO), the legal actions of a
+    decision, and what an action (None for an AUTO step) does."""
+
+    actor: Callable[[DirtyMoneyState, Step], int]
+    legal: Callable[[DirtyMoneyState, Step], list[Action]]
+    apply: Callable[[DirtyMoneyState, Step, Any], None]
+
+
+def no_decision(st: DirtyMoneyState, step: Step) -> list[Action]:
+    """The legal actions of a step that never waits for a decision: asking is a bug."""
+    raise RuleViolation(f"step {step.kind} never waits for a decision")
+
+
+# Every step kind of the procedure, by name (a step on the stack names its kind).
+STEPS: dict[str, StepRule] = {
+    "acquire": StepRule(buying.actor_acquire, no_decision, buying.apply_acquire),
+    "after_villains": StepRule(flow.actor_after_villains, no_decision, flow.apply_after_villains),
+    "bear_choose": StepRule(flow.actor_bear_choose, flow.legal_bear_choose, flow.apply_bear_choose),
+    "buy": StepRule(buying.actor_buy, buying.legal_buy, buying.apply_buy),
+    "deal_villain": StepRule(flow.actor_deal_villain, flow.legal_deal_villain, flow.apply_deal_villain),
+    "draw_money": StepRule(flow.actor_draw_money, flow.legal_draw_money, flow.apply_draw_money),
+    "draw_placement": StepRule(
+        flow.actor_draw_placement, flow.legal_draw_placement, flow.apply_draw_placement
+    ),
+    "hand_limit": StepRule(flow.actor_hand_limit, flow.legal_hand_limit, flow.apply_hand_limit),
+    "inspect": StepRule(action_cards.actor_inspect, action_cards.legal_inspect, action_cards.apply_inspect),
+    "launder": StepRule(action_cards.actor_launder, action_cards.legal_launder, action_cards.apply_launder),
+    "location": StepRule(flow.actor_location, flow.legal_location, flow.apply_location),
+    "merge_actions": StepRule(flow.actor_merge_actions, no_decision, flow.apply_merge_actions),
+    "resolve_actions": StepRule(
+        action_cards.actor_resolve_actions,
+        action_cards.legal_resolve_actions,
+        action_cards.apply_resolve_actions,
+    ),
+    "resolve_card": StepRule(
+        action_cards.actor_resolve_card, action_cards.legal_resolve_card, action_cards.apply_resolve_card
+    ),
+    "round": StepRule(flow.actor_round, no_decision, flow.apply_round),
+    "turn": StepRule(flow.actor_turn, flow.legal_turn, flow.apply_turn),
+}

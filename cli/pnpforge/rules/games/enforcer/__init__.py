@@ -44,6 +44,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pnpforge.rules.kit import game_cards
+
 from .data import SLUG, load_cards
 from .rules import EnforcerRules
 from .state import EnforcerState
@@ -53,6 +55,5 @@ __all__ = ["SLUG", "EnforcerRules", "EnforcerState", "make_rules"]
 
 def make_rules(db, options: Mapping[str, Any] | None = None) -> EnforcerRules:
     """The enforcer engine bound to `db`'s cards (copies, numbers, effects)."""
-    from pnpforge.store import repo
 
-    return EnforcerRules(db, load_cards(repo.list_cards(db, SLUG)), options or {})
+    return EnforcerRules(db, load_cards(game_cards(db, SLUG)), options or {})

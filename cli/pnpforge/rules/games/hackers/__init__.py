@@ -11,11 +11,11 @@ bonuses) and copies come from the database, so editing a card changes the
 next check.  The effect *rules* (e.g. Trojan Horse: +2 attack) are the
 rulebook's text and live here, keyed by each defence card's `effect` field.
 
-Modules: `data` (cards → specs), `table` (piles, servers, work queue),
-`actions` (deal, set-up, secret choice, install, defend), `effects` (attack,
-repair, round end), `effects_math` (attack and defence arithmetic shared with
-the agents), `state` (the engine interface), `agents` (observation and greedy
-values), `game` (options and the rules object).
+Modules (the engine shape of CONTRIBUTING): `data` (cards → specs), `rules` (options and
+the rules object), `board` (piles, servers, work queue), `actions` (deal, set-up, secret
+choice, install, defend), `effects` (attack, repair, round end), `arithmetic` (attack and
+defence arithmetic shared with the agents), `state` (the engine interface), `agents`
+(observation and greedy values), `worlds` (sampled worlds for the search agent).
 
 Where the rulebook leaves a detail open the engine decides, and says so here:
 * the payment for Install is declared when choosing; at resolution the player
@@ -42,7 +42,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .game import SLUG, HackersRules
+from pnpforge.rules.kit import game_cards, game_info
+
+from .rules import SLUG, HackersRules
 
 __all__ = ["SLUG", "HackersRules", "make_rules"]
 
@@ -51,11 +53,9 @@ MAX_STEPS = 2000
 
 def make_rules(db: Any, options: Mapping[str, Any]) -> HackersRules:
     """The engine bound to the database's League of Hackers cards; options are parsed and validated."""
-    from pnpforge.rules.kit import game_info
-    from pnpforge.store import repo
 
     from .data import load_catalogue
 
     return HackersRules(
-        load_catalogue(repo.list_cards(db, SLUG)), game_info(db, SLUG, max_steps=MAX_STEPS), options
+        load_catalogue(game_cards(db, SLUG)), game_info(db, SLUG, max_steps=MAX_STEPS), options
     )

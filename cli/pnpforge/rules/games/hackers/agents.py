@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from pnpforge.rules.engine import Observation
 
+from .arithmetic import attack_strength, defence_in, free_slots, landed, virtual_defence
 from .data import (
     ATTACK,
     DEFEND,
@@ -33,7 +34,6 @@ from .data import (
     Catalogue,
     ServerSpec,
 )
-from .effects_math import attack_strength, defence_in, free_slots, landed, virtual_defence
 
 CARD_COST = 0.8  # what paying one card away is worth, in VP, when weighing an action's price
 # What each defence effect is worth per round left, in VP (audits: per server owned).

@@ -1,28 +1,31 @@
 """One position of League of Hackers behind the engine interface.
 
-`HackersState` joins the choosing steps (`actions.py`) and the resolution steps
-(`effects.py`) on the shared table, and adds what the runner asks of every
-state: legality, observations, piles, invariants and the scoring check.
+`HackersState` holds the table's data and answers what the runner asks of every
+state: legality, observations, piles, invariants and the scoring check.  The
+rules are functions over it: `board` (piles, servers, the work queue), `actions`
+(choosing and installing) and `effects` (attack, repair, round end); `JOBS` and
+`DECISIONS` name the function each queued job and each kind of decision runs.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
-from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation
+from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
 from pnpforge.rules.kit import Zones
 
-from . import worlds
-from .actions import ChoosingSteps
+from . import actions, board, effects, worlds
 from .agents import HackersObservation
+from .board import AttackRecord, BoardChoice, Decision, Server
 from .data import BOARD_NAMES, TAPPABLE, UNDERGROUND_VP, Catalogue
-from .effects import ResolutionSteps
 
 CHOOSING = ("board", "key", "pay")  # decisions taken while the boards are still face down
 
 
-class HackersState(ChoosingSteps, ResolutionSteps):
+class HackersState(State):
     """A game from the deal to the third round's scoring."""
 
     # Every attribute of a position as a slot: read through the class (a position has more
@@ -36,7 +39,47 @@ class HackersState(ChoosingSteps, ResolutionSteps):
     )  # fmt: skip
 
     def __init__(self, catalogue: Catalogue, players: int, handicap: tuple[int, ...]) -> None:
-        super().__init__(catalogue, players, handicap)
+        self.catalogue = catalogue
+        self.players = players
+        self.has_virtual = players == 2
+        self.virtual_owner = players if self.has_virtual else -1
+        self.owner_count = players + (1 if self.has_virtual else 0)
+        self.action_limit = 4 if players == 2 else 5
+        self.server_limit = 4 if players == 2 else 5
+        self.handicap = handicap
+        levels = sorted({spec.level for spec in catalogue.server.values()})
+        self.piles = Zones(["deck", "discard", "supply", "box", *[f"stock:{lvl}" for lvl in levels]])
+        self.hand_pile = [f"hand:{seat}" for seat in range(players)]
+        self.board_pile = [f"board:{seat}" for seat in range(players)]
+        self.tableau_pile = [f"tableau:{seat}" for seat in range(players)]
+        for names in (self.hand_pile, self.board_pile, self.tableau_pile):
+            for name in names:
+                self.piles.add_pile(name)
+        for owner in range(self.owner_count):
+            self.piles.add_pile(board.server_pile(self, owner))
+        self.piles.deal(catalogue.instances([*catalogue.defence, *catalogue.attack]), "deck")
+        self.deck_counts: Counter[str] = Counter(card.card for card in self.piles.pile("deck"))
+        self.deck_ids = sorted(self.deck_counts)  # every id the deck can hold, in action order
+        for sid, spec in catalogue.server.items():
+            self.piles.deal(catalogue.instances([sid]), f"stock:{spec.level}")
+        self.choice: list[BoardChoice | None] = [None] * players
+        self.tapped: set[CardInstance] = set()
+        self._tableaux_seen: tuple[tuple[tuple[str, bool], ...], ...] | None = None
+        self._servers_seen: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] | None = None
+        self.servers: list[list[Server]] = [[] for _ in range(self.owner_count)]
+        self.vp = [0] * players
+        self.disc_height = list(range(players))  # the later arrival on a space sits higher
+        self._top_height = players - 1
+        self.round_no = 1
+        self.action_no = 1
+        self.to_draw: deque[int] = deque()
+        self.jobs: deque[tuple[Any, ...]] = deque()
+        self.decision: Decision | None = None
+        self.attacks: list[AttackRecord] = []
+        self.installs: list[tuple[int, int]] = []  # (seat, Solid State Caches in play)
+        self.snapshots: list[list[tuple[tuple[tuple[tuple[int, ...], int], ...], int]]] = []
+        self.revealed = [False] * players
+        self.terminal = False
         self.piles.move_all("stock:1", "supply")
         self.jobs.extend([("deal",), ("handicap",), ("setup",), ("select",)])
         self.round("round 1 begins: level 1 servers in the supply")
@@ -57,6 +100,16 @@ class HackersState(ChoosingSteps, ResolutionSteps):
         total = self.piles.count("deck")
         return [(action, self.deck_counts[action[1]] / total) for action in self.decision.actions]
 
+    def advance(self) -> None:
+        """Run queued jobs until one needs a decision or none is left (the game is over)."""
+        while self.decision is None:
+            if not self.jobs:
+                self.terminal = True
+                self.end("three rounds played")
+                return
+            job = self.jobs.popleft()
+            JOBS[job[0]](self, *job[1:])
+
     def is_terminal(self) -> bool:
         return self.terminal
 
@@ -65,7 +118,7 @@ class HackersState(ChoosingSteps, ResolutionSteps):
         if decision is None or action not in decision.actions:
             raise RuleViolation(f"illegal action {action!r} at {decision.kind if decision else 'terminal'}")
         self.decision = None
-        getattr(self, f"_on_{decision.kind}")(decision, action)
+        DECISIONS[decision.kind](self, decision, action)
         self.advance()
 
     def returns(self) -> list[float]:
@@ -95,8 +148,8 @@ class HackersState(ChoosingSteps, ResolutionSteps):
         """Most VP; a tie goes to the least damage on the servers; still tied, all win."""
         best = max(self.vp)
         top = [s for s in range(self.players) if self.vp[s] == best]
-        least = min(self.total_damage(s) for s in top)
-        return [s for s in top if self.total_damage(s) == least]
+        least = min(board.total_damage(self, s) for s in top)
+        return [s for s in top if board.total_damage(self, s) == least]
 
     def end_reason(self) -> str:
         return "three rounds played"
@@ -147,8 +200,8 @@ class HackersState(ChoosingSteps, ResolutionSteps):
             deck_size=self.piles.count("deck"),
             discard_size=self.piles.count("discard"),
             supply=tuple(sorted(self.piles.ids("supply"))),
-            servers=self.servers_seen(),
-            tableaux=self.tableaux_seen(),
+            servers=board.servers_seen(self),
+            tableaux=board.tableaux_seen(self),
         )
 
     def _board_seen(self, seat: int, other: int, choosing: bool) -> tuple[int, int, tuple[str, ...]]:
@@ -171,8 +224,8 @@ class HackersState(ChoosingSteps, ResolutionSteps):
         scrapping = 1 if self.decision and self.decision.kind in ("scrap", "vscrap") else 0
         for owner, servers in enumerate(self.servers):
             if len(servers) > self.server_limit + scrapping:
-                raise RuleViolation(f"{self.owner_name(owner)} owns {len(servers)} servers")
-        self.servers_seen()  # checks the damage of every hole whenever it changed
+                raise RuleViolation(f"{board.owner_name(self, owner)} owns {len(servers)} servers")
+        board.servers_seen(self)  # checks the damage of every hole whenever it changed
         for seat in range(self.players):
             if self.vp[seat] < 0:
                 raise RuleViolation(f"seat {seat} has negative VP")
@@ -203,3 +256,46 @@ class HackersState(ChoosingSteps, ResolutionSteps):
             "fix": lambda: f"remove a damage token from hole {action[2]} of server #{action[1]}",
         }
         return texts[kind]() if kind in texts else repr(action)
+
+
+# The automatic steps queued in `jobs`, by the name a job starts with.
+JOBS: dict[str, Callable[..., None]] = {
+    "attack": effects._job_attack,
+    "attack_phase": effects._job_attack_phase,
+    "choose": actions._job_choose,
+    "cleanup": effects._job_cleanup,
+    "deal": actions._job_deal,
+    "defend": actions._job_defend,
+    "fix": effects._job_fix,
+    "handicap": actions._job_handicap,
+    "hit": effects._job_hit,
+    "install": actions._job_install,
+    "place": effects._job_place,
+    "repair": effects._job_repair,
+    "reveal": actions._job_reveal,
+    "round_end": effects._job_round_end,
+    "round_score": effects._job_round_score,
+    "select": actions._job_select,
+    "setup": actions._job_setup,
+    "setup_pick": actions._job_setup_pick,
+    "step_end": effects._job_step_end,
+    "trim": actions._job_trim,
+    "virtual_check": actions._job_virtual_check,
+}
+
+# What a decision's chosen action does, by the decision's kind.
+DECISIONS: dict[str, Callable[[HackersState, Decision, Any], None]] = {
+    "board": actions._on_board,
+    "buy": actions._on_buy,
+    "colour": effects._on_colour,
+    "discard": actions._on_discard,
+    "draw": actions._on_draw,
+    "fix": effects._on_fix,
+    "key": actions._on_key,
+    "pay": actions._on_pay,
+    "place": effects._on_place,
+    "scrap": actions._on_scrap,
+    "setup": actions._on_setup,
+    "vpick": actions._on_vpick,
+    "vscrap": actions._on_scrap,  # the virtual player scraps as a player does
+}

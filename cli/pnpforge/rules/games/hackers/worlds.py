@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance
 
+from . import board
+from .board import BoardChoice
 from .data import ATTACK, DEFEND, INSTALL, MAX_PAYMENT, REPAIR
-from .table import BoardChoice
 
 if TYPE_CHECKING:
     from .state import HackersState
@@ -54,7 +55,7 @@ def rechoose(world: HackersState, seat: int, rng: random.Random) -> None:
         cards = sorted(world.piles.view(world.board_pile[q]))
         n = len(cards)
         options: list[BoardChoice] = []
-        costs = [world.effective_cost(q, catalogue.server[c.card]) for c in world.piles.view("supply")]
+        costs = [board.effective_cost(world, q, catalogue.server[c.card]) for c in world.piles.view("supply")]
         if costs and n >= min(costs):
             options.append(BoardChoice(INSTALL, None, n))
         defence = [

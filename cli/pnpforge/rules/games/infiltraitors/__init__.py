@@ -40,7 +40,7 @@ special card played as a hint, and a mission card laid out as the mission;
 the check plays every mission (`scenarios()`).
 
 Package layout: `data` reads cards and missions through the engine kit's field
-readers, `rules` binds one mission (options, scenarios, greedy hook), `table`
+readers, `rules` binds one mission (options, scenarios, greedy hook), `board`
 holds the piles (kit `Zones`) and counters, `actions` lists legal actions,
 `effects` resolves them and records the events, `state` is the engine
 interface, `agents` builds a seat's observation and `deduction` the greedy
@@ -51,10 +51,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .board import ASIDE, CENTRE
 from .data import SLUG, factor_relations, mission_id, related
 from .rules import InfiltraitorsRules
 from .state import InfiltraitorsState
-from .table import ASIDE, CENTRE
 
 __all__ = [
     "ASIDE",

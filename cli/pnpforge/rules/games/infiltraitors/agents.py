@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance, Observation
 
-from .table import ASIDE_PILE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+from . import board
+from .board import ASIDE_PILE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState
@@ -86,7 +87,7 @@ def observe(state: InfiltraitorsState, seat: int) -> SeatObservation:
         occupied=occupied,
         has_cover=tuple(bool(cover) for cover in covers),
         tiles=tuple(state.tile_of),
-        hints=state.hints_view(),
+        hints=board.hints_view(state),
         discard_up=tuple(piles.pile(DISCARD_UP)),
         discard_down_count=len(views[DISCARD_DOWN]),
         shared_specials=tuple(piles.pile(SHARED)),

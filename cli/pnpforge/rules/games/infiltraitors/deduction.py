@@ -13,8 +13,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from .agents import SeatObservation
+from .board import ASIDE
 from .data import NUMBERS, SPECIAL_NUMBER, CardSpec, related
-from .table import ASIDE
 
 if TYPE_CHECKING:
     from .rules import InfiltraitorsRules

@@ -14,8 +14,7 @@ from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameRules, Observation, UnknownEffect
-from pnpforge.rules.kit import DeckError, Option, check_players, game_info, parse_options
-from pnpforge.store import repo
+from pnpforge.rules.kit import DeckError, Option, check_players, game_cards, game_info, parse_options
 
 from .data import (
     CARD_EFFECTS,
@@ -53,7 +52,7 @@ class InfiltraitorsRules(GameRules):
         self.specs: dict[str, CardSpec] = load_cards(db)
         if not self.specs:
             raise PnpError(f"{SLUG}: the database has no numbered or special cards")
-        self.mission_cards = {card.id: card for card in repo.list_cards(db, SLUG, "mission")}
+        self.mission_cards = {card.id: card for card in game_cards(db, SLUG, "mission")}
         wanted = mission_id(chosen["mission"])
         if wanted not in self.mission_cards:
             raise PnpError(

@@ -14,16 +14,31 @@ from typing import Any
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
 from pnpforge.rules.kit import Zones
 
-from . import worlds
+from . import actions, board, effects, worlds
 from .actions import Action
 from .agents import SeatObservation, observe
-from .effects import Effects
+from .board import (
+    ASIDE,
+    ASIDE_PILE,
+    BOX,
+    CENTRE,
+    DECK,
+    DISCARD_DOWN,
+    DISCARD_UP,
+    LINEUP,
+    MISSION,
+    REWARDS,
+    SHARED,
+    ChanceEvent,
+)
+from .data import Mission
 from .rules import InfiltraitorsRules
-from .table import ASIDE, ASIDE_PILE, CENTRE, LINEUP, ChanceEvent
 
 
-class InfiltraitorsState(Effects, State):
-    """One position.  `stage` says what is being decided; `chance_queue` holds pending chance draws."""
+class InfiltraitorsState(State):
+    """One position: its data and the engine interface.  `stage` says what is being decided;
+    `chance_queue` holds pending chance draws.  The rules are functions over it in `board`
+    (piles and suspects), `actions` (what is legal) and `effects` (what actions and draws do)."""
 
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
@@ -35,7 +50,47 @@ class InfiltraitorsState(Effects, State):
     )  # fmt: skip
 
     def __init__(self, rules: InfiltraitorsRules, players: int) -> None:
-        super().__init__(rules, players)
+        mission = rules.mission
+        self.rules = rules
+        self.mission: Mission = mission
+        self.players = players
+        self.hand_piles = [f"hand_{s}" for s in range(players)]
+        self.stand_piles = [f"stand_{s}" for s in range(players)]
+        self.cover_piles = [f"cover_{s}" for s in range(players)]
+        self.hint_piles: dict[int, str] = {s: f"hints_{s}" for s in range(players)}
+        self.hint_piles[ASIDE] = "hints_aside"
+        self.piles = Zones(
+            [DECK, LINEUP, ASIDE_PILE, DISCARD_UP, DISCARD_DOWN, SHARED, REWARDS, BOX, MISSION]
+            + self.hand_piles
+            + self.stand_piles
+            + self.cover_piles
+            + list(self.hint_piles.values())
+        )
+        self.piles.deal(rules.in_play, DECK)  # unordered: every draw is a chance outcome
+        self.piles.deal(rules.box, BOX)
+        self.piles.deal(rules.shared_specials, SHARED)
+        self.piles.deal([rules.mission_card] if rules.mission_card else [], MISSION)
+        self.piles.deal(rules.other_missions, BOX)
+        self.upright: dict[CardInstance, bool] = {}  # orientation of each hint on the table
+        self.tile_of: list[int | None] = [None] * players  # number tile beside each stand (missions 3, 14)
+        self.next_tile = 1
+        self.bullets_start = mission.bullet_count(players)
+        self.bullets = self.bullets_start
+        self.suspects_total = mission.suspect_count(players)
+        self.solved = 0
+        self.withdrawn = [False] * players
+        self.peeked: set[int] = set()  # seats that looked at the aside suspect (mission 19)
+        self.eliminator: int | None = None  # the only seat that may shoot (mission 12)
+        self.final_phase = False  # mission 18: the last suspect, played with the pooled rewards
+        self.turn = 0  # seat whose turn it is
+        self.actor = 0  # seat deciding now (the turn's seat, or one discarding down)
+        self.stage = "act"
+        self.extra_hints_left = 0
+        self.passes = 0
+        self.result: tuple[str, str] | None = None  # ("win" | "lose", why)
+        self.rounds = 0
+        self.chance_queue: list[ChanceEvent] = []
+        self._hints_view: tuple | None = None  # cache of hints_view(); None when hints changed
         self._legal: list[Action] | None = None
         self.chance_queue = self._setup_events()
         self._announce_mission()
@@ -86,9 +141,9 @@ class InfiltraitorsState(Effects, State):
         the aside suspect counts there (it leaves only when that shot hits).
         """
         if self.mission.has("solo_final"):
-            won = self.aside() is None
+            won = board.aside(self) is None
         else:
-            won = self.unsolved() == 0
+            won = board.unsolved(self) == 0
         return [1.0 if won else 0.0] * self.players
 
     def winners(self) -> list[int]:
@@ -104,14 +159,14 @@ class InfiltraitorsState(Effects, State):
 
     def legal_actions(self) -> list[Any]:
         if self._legal is None:
-            self._legal = self.compute_legal()
+            self._legal = actions.compute_legal(self)
         return list(self._legal)
 
     def apply(self, action: Any) -> None:
         if self.result is not None:
             raise RuleViolation("the game is over")
         if self._legal is None:
-            self._legal = self.compute_legal()
+            self._legal = actions.compute_legal(self)
         if not self._is_legal(action):
             raise RuleViolation(f"illegal action {action!r} at stage {self.stage}")
         # The hints view stays: the only two changes of a hint pile (`_place`, `_discard_hints`)
@@ -119,10 +174,10 @@ class InfiltraitorsState(Effects, State):
         self._legal = None
         assert isinstance(action, tuple)
         if self.chance_queue:
-            self.resolve_chance(action)
+            effects.resolve_chance(self, action)
         else:
-            self.decide(action)
-        self.settle()
+            effects.decide(self, action)
+        effects.settle(self)
 
     def _is_legal(self, action: Any) -> bool:
         """Binary search in the sorted legal actions (an action of another shape is illegal)."""
@@ -201,35 +256,38 @@ class InfiltraitorsState(Effects, State):
         kind = action[0]
         if kind == "card":
             what = self.chance_queue[0][0] if self.chance_queue else "card"
-            return f"{what} {self.card_name(action[1])}"
+            return f"{what} {board.card_name(self, action[1])}"
         if kind == "seat":
             return f"seat {action[1]} is the sole eliminator"
         if kind == "hint":
             frm = "" if action[1] == self.actor else f" from seat {action[1]}'s hand"
-            up = self.has_suspect(self.actor) and self.orientation(
-                CardInstance(action[2], action[3]), self.actor
+            up = board.has_suspect(self, self.actor) and board.orientation(
+                self, CardInstance(action[2], action[3]), self.actor
             )
-            return f"給予提示 {self.card_name(action[2])}{frm}: {'upright' if up else 'sideways'}"
+            return f"給予提示 {board.card_name(self, action[2])}{frm}: {'upright' if up else 'sideways'}"
         if kind == "exchange":
             frm = "centre" if action[1] == CENTRE else f"seat {action[1]}'s hand"
-            up = self.orientation(CardInstance(action[3], action[4]), action[2])
+            up = board.orientation(self, CardInstance(action[3], action[4]), action[2])
+            to = board.place_name(self, action[2])
             return (
-                f"交換情報 {self.card_name(action[3])} from {frm} to {self.place_name(action[2])}: "
+                f"交換情報 {board.card_name(self, action[3])} from {frm} to {to}: "
                 f"{'upright' if up else 'sideways'}{', draw 1' if action[5] else ''}"
             )
         if kind == "eliminate":
-            return f"剷除叛徒 {self.place_name(action[1])}: guess {action[2]} {action[3]}"
+            return f"剷除叛徒 {board.place_name(self, action[1])}: guess {action[2]} {action[3]}"
         if kind == "discard":
-            return f"hand limit: discard {self.card_name(self.hand(self.actor)[action[1]].card)}"
+            return (
+                f"hand limit: discard {board.card_name(self, board.hand(self, self.actor)[action[1]].card)}"
+            )
         if kind == "reward":
-            return f"reward: take {self.card_name(action[1])} from the discard pile"
+            return f"reward: take {board.card_name(self, action[1])} from the discard pile"
         if kind == "wait":
             return f"等待時機: burn the top card, draw {action[1]}"
         if kind == "peek":
             return "look at the aside suspect and withdraw" if action[1] else "do not look"
         if kind == "extra_hint":
             where = "hand" if action[1] == 0 else "discard"
-            return f"hint on the aside suspect with {self.card_name(action[2])} from {where}"
+            return f"hint on the aside suspect with {board.card_name(self, action[2])} from {where}"
         return _FIXED_TEXT.get(kind, repr(action))
 
 

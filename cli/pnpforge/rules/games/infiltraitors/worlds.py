@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from pnpforge.rules.engine import CardInstance
 
-from .table import ASIDE, ASIDE_PILE, DECK, DISCARD_DOWN, LINEUP
+from . import board
+from .board import ASIDE, ASIDE_PILE, DECK, DISCARD_DOWN, LINEUP
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState
@@ -65,7 +66,7 @@ def redeal(st: InfiltraitorsState, seat: int, rng: random.Random) -> None:
     deal: list[tuple[CardInstance, str]] = []
     for target, pile in hinted:
         allowed = tables.all_bits
-        for card, up in st.hints(target):
+        for card, up in board.hints(st, target):
             bits = tables.relate_bits.get(card.card, 0)
             allowed &= bits if up else ~bits
         pick = next(

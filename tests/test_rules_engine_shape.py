@@ -1,0 +1,126 @@
+"""The engine shape every engine shares.
+
+Every engine's positions can be copied (`clone()`) and rebuilt from their action list
+(`kit.replay`): a copy goes its own way, and the replayed and copied positions play on exactly
+as the original did."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from dbcopies import SHIPPED_DB
+from pnpforge.rules.engine import CHANCE, State
+from pnpforge.rules.games import load_rules
+from pnpforge.rules.kit import replay
+from pnpforge.rules.runner import pick_chance
+from pnpforge.store.db import open_db
+
+CASES = [
+    ("enforcer", 3, {}),
+    ("dirty-money", 3, {}),
+    ("hackers", 2, {}),
+    ("infiltraitors", 3, {"mission": "M03"}),
+    ("accusation", 2, {}),
+    ("accusation", 4, {"mode": "2v2"}),
+]
+
+
+@pytest.fixture(scope="module")
+def db():
+    return open_db(SHIPPED_DB, readonly=True)
+
+
+def _position(state):
+    """What a position shows: whose turn, the legal actions, every pile (an unordered pile's
+    cards as a sorted list: its order is no part of the game) and the events so far."""
+    zones = state.card_zones()
+    piles = {
+        name: sorted(cards) if zones.is_unordered(name) else list(cards)
+        for name, cards in state.zones().items()
+    }
+    terminal = state.is_terminal()
+    return (
+        state.current_player(),
+        [] if terminal else state.legal_actions(),
+        piles,
+        [(e.kind, e.seat, e.text) for e in state.events],
+        state.returns() if terminal else None,
+    )
+
+
+def _random_game(rules, players, seed):
+    """A seeded random game: its action list, with the position after each of a few steps."""
+    rng = random.Random(seed)
+    state = rules.new_initial_state(players, rng)
+    actions, marks = [], {}
+    while not state.is_terminal() and len(actions) < 400:
+        if len(actions) in (0, 5, 20, 60, 250):
+            marks[len(actions)] = (state.clone(), _position(state))
+        legal = state.legal_actions()
+        action = (
+            pick_chance(state, rng) if state.current_player() == CHANCE else legal[rng.randrange(len(legal))]
+        )
+        state.apply(action)
+        actions.append(action)
+    return state, actions, marks
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), CASES)
+def test_replay_and_clone_rebuild_every_position(db, slug, players, options):
+    rules = load_rules(db, slug, options)
+    final, actions, marks = _random_game(rules, players, seed=11)
+    assert len(marks) >= 3, "the game is long enough to copy positions along the way"
+    for step, (copy, seen) in marks.items():
+        # the copy stayed where it was made while the original played on
+        assert _position(copy) == seen, (slug, step)
+        # the same position from the action list alone
+        assert _position(replay(rules, players, actions[:step])) == seen, (slug, step)
+        # and the copy, given the rest of the actions, ends where the original ended
+        for action in actions[step:]:
+            copy.apply(action)
+        assert _position(copy) == _position(final), (slug, step)
+
+
+def test_a_clone_is_independent_of_its_original(db):
+    rules = load_rules(db, "dirty-money", {})
+    state = rules.new_initial_state(3, random.Random(1))
+    copy = state.clone()
+    rng = random.Random(2)
+    while copy.current_player() == CHANCE:
+        copy.apply(pick_chance(copy, rng))
+    assert _position(state) != _position(copy)
+    assert _position(state) == _position(rules.new_initial_state(3, random.Random(1)))
+
+
+def test_engines_never_read_the_database():
+    """Engines receive their cards and player counts from the kit (`kit.game_cards`,
+    `kit.game_info`): no engine module, shipped or the contributing guide's example, imports the store."""
+    root = Path(__file__).resolve().parent.parent
+    engines = [
+        *(root / "cli/pnpforge/rules/games").glob("*/*.py"),
+        *(root / "tests/fixtures").glob("*/engines/*/*.py"),
+    ]
+    assert len(engines) > 40
+    readers = []
+    for path in engines:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += (
+                [alias.name for alias in node.names] if isinstance(node, ast.Import | ast.ImportFrom) else []
+            )
+            if any(name == "pnpforge.store" or name.startswith("pnpforge.store.") for name in names):
+                readers.append(str(path.relative_to(root)))
+    assert readers == []
+
+
+@pytest.mark.parametrize("slug", sorted({slug for slug, _players, _options in CASES}))
+def test_a_state_is_one_class_over_the_engine_interface(db, slug):
+    """The rules are functions over the state, not base classes or mixins it is built from."""
+    slug_cases = [(players, options) for s, players, options in CASES if s == slug]
+    players, options = slug_cases[0]
+    state = load_rules(db, slug, options).new_initial_state(players, random.Random(0))
+    assert type(state).__bases__ == (State,), type(state).__mro__
