@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -46,6 +49,24 @@ INTEGRATION_MODULES = frozenset(
         "test_watch",
     }
 )
+
+
+_OWN_CACHE: list[str] = []  # the cache folder this run made, if it made one
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's own cache folder (unless PNP_CACHE_DIR names one): a test run neither reads what
+    a user's prints left in their cache nor leaves its own entries there, and processes the tests
+    start inherit it."""
+    if not os.environ.get("PNP_CACHE_DIR"):
+        _OWN_CACHE.append(tempfile.mkdtemp(prefix="pnp-test-cache-"))
+        os.environ["PNP_CACHE_DIR"] = _OWN_CACHE[-1]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's own cache folder goes when the run ends."""
+    if _OWN_CACHE:
+        shutil.rmtree(_OWN_CACHE.pop(), ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -421,114 +421,6 @@ def _canvas() -> Any:
 _STRINGS = ["執行官查封土地", "Unit 12 (x) \\ back", "", "混合 mixed 文字 123", "†"]
 
 
-@pytest.mark.parametrize("bold", [False, True])
-def test_draw_string_writes_reportlabs_bytes(bold: bool) -> None:
-    from pnpforge.render import pdf_ops
-    from pnpforge.render.fonts import ensure_fonts
-
-    fonts = ensure_fonts("zh-Hant")
-    font = fonts.bold if bold else fonts.regular
-    # more than 256 distinct glyphs: the text crosses into a second font subset
-    many = "".join(chr(0x4E00 + i * 7) for i in range(300))
-    ours, theirs = _canvas(), _canvas()
-    for n, text in enumerate([*_STRINGS, many, many[::-1]]):
-        size, x, y = 5.5 + n * 0.37, 10.123456 + n, 200.5 - n * 9.75
-        pdf_ops.fill_hex(ours, "#3d4a57")
-        pdf_ops.draw_string(ours, font, size, x, y, text)
-        theirs.setFillColorRGB(0x3D / 255, 0x4A / 255, 0x57 / 255)
-        theirs.setFont(font, size)
-        theirs.drawString(x, y, text)
-    assert ours._code == theirs._code
-    assert any("+1 " in line for line in ours._code)  # the second subset was exercised
-    assert (ours._fontname, ours._fontsize, ours._fillColorObj) == (
-        theirs._fontname,
-        theirs._fontsize,
-        theirs._fillColorObj,
-    )
-
-
-def test_repeated_strings_reuse_their_operators_byte_for_byte() -> None:
-    from pnpforge.render import pdf_ops
-    from pnpforge.render.fonts import ensure_fonts
-
-    fonts = ensure_fonts("zh-Hant")
-    # labels recur between new text; the 300 new glyphs push later strings into subset 1
-    fresh = "".join(chr(0x4E00 + i * 7) for i in range(300))
-    texts = ["費用", "陣營", fresh, "費用", "Unit 7", "陣營", fresh[::-1], "費用", "Unit 7"]
-    ours, theirs = _canvas(), _canvas()
-    for n, text in enumerate(texts):
-        font = fonts.bold if n % 2 else fonts.regular
-        size = 7.0 if n % 3 else 6.5
-        pdf_ops.draw_string(ours, font, size, 12.5 + n, 300.25 - n * 8, text)
-        theirs.setFont(font, size)
-        theirs.drawString(12.5 + n, 300.25 - n * 8, text)
-    assert ours._code == theirs._code
-    assert len(ours._pnp_shown) < len(texts)  # repeats came from the per-canvas store
-
-
-def test_fast_state_save_matches_reportlabs() -> None:
-    from pnpforge.render import op_replay
-    from pnpforge.render.fonts import ensure_fonts
-
-    fonts = ensure_fonts("zh-Hant")
-
-    def op(c: Any) -> None:
-        c.setFont(fonts.bold, 9)
-        c.setFillColorRGB(0.2, 0.3, 0.4)
-        c.setLineWidth(2.5)
-        c.translate(10, 20)
-        c.rotate(90)
-        c.saveState()  # nested reportlab save inside ours
-        c.setStrokeColorRGB(1, 0, 0)
-        c.restoreState()
-
-    ours, theirs = _canvas(), _canvas()
-    for c in (ours, theirs):
-        c.setFont(fonts.regular, 6)
-    saved = op_replay.save_state(ours)
-    op(ours)
-    op_replay.restore_state(ours, saved)
-    theirs.saveState()
-    op(theirs)
-    theirs.restoreState()
-    assert ours._code == theirs._code
-    for name in type(ours).STATE_ATTRIBUTES:
-        if name != "_extgstate":
-            assert getattr(ours, name) == getattr(theirs, name), name
-    assert ours._extgstate.__dict__ == theirs._extgstate.__dict__
-    assert ours.state_stack == theirs.state_stack == []
-
-
-def test_static_ops_are_replayed_byte_for_byte() -> None:
-    from pnpforge.render import op_replay
-    from pnpforge.render.face_paint import background_op, badge_op
-    from pnpforge.render.fonts import ensure_fonts
-
-    fonts = ensure_fonts("zh-Hant")
-    ops = [
-        background_op("#faf5ee", 63.0, 88.0),
-        badge_op("†", 3.0, 3.0, 5.0, 88.0, "#b03a2e", "#fff", fonts.bold, True),
-    ]
-    calls = []
-
-    def counted(c: Any, x: float, y: float, bleed: float) -> None:
-        calls.append(1)
-        ops[0](c, x, y, bleed)
-
-    op_replay.mark_static(counted)
-    replayed, drawn = _canvas(), _canvas()
-    for _card in range(3):
-        for op in [*ops, counted]:
-            op_replay.draw_op(replayed, op, 0.0, 0.0, 8.5)
-            drawn.saveState()
-            op(drawn, 0.0, 0.0, 8.5)
-            drawn.restoreState()
-    assert replayed._code == drawn._code
-    assert len(calls) == 1 + 3  # once when recorded on `replayed`, three times on `drawn`
-    op_replay.draw_op(replayed, counted, 0.0, 0.0, 0.0)  # another bleed: drawn afresh
-    assert len(calls) == 5
-
-
 def test_template_code_is_cached_on_disk_and_survives_a_bad_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -572,26 +464,6 @@ def test_template_code_is_cached_on_disk_and_survives_a_bad_entry(
     assert template_entry.read_bytes() != b"not code"
     # the finalize environment's code, then this one's again: recompiled and rewritten
     assert len(compiled) == 2 and entry.read_bytes() != b"not code"
-
-
-def test_plain_views_read_as_the_sandbox_allows() -> None:
-    from jinja2.sandbox import SandboxedEnvironment
-
-    from pnpforge.render.templating import PlainView, sandboxed_environment
-
-    class View(PlainView):
-        def __init__(self) -> None:
-            self.name, self._secret = "卡", "hidden"
-
-        def get(self, key: str) -> str:
-            return key * 2
-
-    source = (
-        "{{ v.name }}|{{ v._secret }}|{{ v.get('a') }}|{{ v.missing }}|{{ v.__class__ }}|{{ v.get.__self__ }}"
-    )
-    ours = sandboxed_environment().from_string(source).render(v=View())
-    theirs = SandboxedEnvironment().from_string(source).render(v=View())
-    assert ours == theirs == "卡||aa|||"
 
 
 # ---- short paths: the same answers and bytes as the general ones -----------------------------------
@@ -645,169 +517,6 @@ def test_one_line_fit_leaves_markup_breaks_and_missing_glyphs_to_the_general_pat
         assert fit_one_line(spans, 60, 20, 7, 1.2, measure) is None
 
 
-_PLAIN_CASES = {
-    "{{ card.name }}": True,
-    "{{ game.title }} v{{ game.version }} · {{ date }} · {{ card.id }}": True,
-    "{{ type.name }}{% if card.name_en %} · {{ card.name_en }}{% endif %}": True,
-    "{{ card.text }}{% if card.flavor %}\n\n{{ card.flavor }}{% endif %}": True,
-    "{{ f.cost }}{{ game.items }}{{ f.missing }}{{ nothere }}": True,  # read by Jinja when unsure
-    "{{ card.name | upper }}": False,
-    "{{- card.name }}": False,
-    "{{ none }}": False,
-    "{# note #}{{ card.name }}": False,
-    "  {% if card.flavor %}x{% endif %}": False,
-    "{% if card.flavor %}{% if f.cost %}x{% endif %}{% endif %}": False,
-    "{% if card.flavor %}x{% else %}y{% endif %}": False,
-    "{{ card.name }}\n": False,
-    "plain text": False,
-    "{{ card.art or '' }}": True,
-    "{{ card.name_en or game.title }}|{{ f.missing or card.name }}|{{ nothere or 'x' }}": True,
-    '{{ card.flavor or card.name or "無" }}': True,
-    "{{ label('cost') }} **{{ f.cost }}**{{ label() }}": True,
-    "{{ card.name or f.cost | upper }}": False,
-    "{{ card.name and f.cost }}": False,
-    "{{ label('a', 'b') }}": False,
-    "{{ 'a\\'b' or card.name }}": False,
-    "{{ card.name or not f.cost }}": False,
-}
-
-
-def test_plain_templates_render_what_jinja_renders() -> None:
-    from pnpforge.render.face_values import CardView, FieldsView, ReadTracker, face_environment
-    from pnpforge.render.template_plain import plain_template
-
-    env, finalize = face_environment(True)
-    card = Card(
-        game="g",
-        id="X-1",
-        type="unit",
-        name="卡名",
-        name_en="",
-        text="文字",
-        flavor="風味",
-        fields={"cost": 3, "tags": ["甲", "乙"]},
-        provisional_fields=["cost"],
-    )
-    game = {"title": "遊戲", "version": "0.1", "items": "x"}  # `items` is a dict method: Jinja reads it
-    for source, plain in _PLAIN_CASES.items():
-        jinja_template = env.from_string(source)
-        fast = plain_template(source, env, finalize, jinja_template)
-        assert (fast is not None) == plain, source
-        if fast is None:
-            continue
-        for prov in (set(), {"cost", "name", "flavor"}):
-            outputs, reads = [], []
-            for render in (fast.render, jinja_template.render):
-                tracker = ReadTracker()
-                tracker.active = True
-                variables = {
-                    "card": CardView(card, prov, tracker),
-                    "f": FieldsView(card.fields, prov, tracker),
-                    "game": game,
-                    "type": {"name": "單位"},
-                    "date": "2026-01-01",
-                    "label": lambda key="x": f"<{key}>",
-                }
-                outputs.append(render(variables))
-                reads.append(tracker.read)
-            assert outputs[0] == outputs[1] and reads[0] == reads[1], source
-
-
-def test_plain_expressions_answer_what_jinja_answers() -> None:
-    from pnpforge.render.face_values import FieldsView, ReadTracker, face_environment
-    from pnpforge.render.template_plain import plain_expression
-
-    env, _ = face_environment(True)
-    cases = {
-        "not f.cost": True,
-        "not f.tags": True,
-        "f.cost is number": True,
-        "f.tags is number": True,
-        "f.missing is number": True,  # Jinja answers for a missing field
-        "not nothere": True,
-        "f.cost is not number": False,
-        "not f.cost or f.tags": False,
-        "not none": False,
-    }
-    for source, plain in cases.items():
-        jinja = env.compile_expression(source, undefined_to_none=True)
-        fast = plain_expression(source, jinja)
-        assert (fast is not None) == plain, source
-        if fast is None:
-            continue
-        for prov in (set(), {"cost"}):
-            got = []
-            for run in (fast, jinja):
-                tracker = ReadTracker()
-                tracker.active = True
-                fields = FieldsView({"cost": 3, "tags": [], "flag": True}, prov, tracker)
-                got.append((run(f=fields), tracker.read))
-            assert got[0] == got[1], source
-    other = env.overlay()
-    other.tests = {**env.tests, "number": lambda value: True}
-    assert plain_expression("f.cost is number", other.compile_expression("f.cost is number")) is None
-
-
-def test_plain_templates_and_expressions_of_every_game_match_jinja(db, renderers) -> None:
-    from pnpforge.render.template_plain import PlainExpression, PlainTemplate
-
-    compared = 0
-    for slug, r in renderers.items():
-        cards = list(repo.list_cards(db, slug))
-        for card in cards:
-            r.check(card)
-        fast = [t for t in r._templates.values() if isinstance(t, (PlainTemplate, PlainExpression))]
-        assert fast, slug
-        for card in cards:
-            ctx = r._context(card, r._ctype(card.type))
-            for t in fast:
-                got = []
-                runs: tuple[Any, Any] = (t, t.jinja)  # the plain reading, then Jinja's
-                for run in runs:
-                    ctx.tracker.active, ctx.tracker.read = True, set()
-                    value = run.render(ctx.vars) if isinstance(t, PlainTemplate) else run(**ctx.vars)
-                    got.append((value, type(value), ctx.tracker.read))
-                assert got[0] == got[1], (slug, card.id)
-                compared += 1
-    assert compared > 1000
-
-
-def test_faces_drawn_through_short_paths_match_plain_drawing(db, renderers) -> None:
-    """Line ops, replayed region ops and replayed copies write what drawing every op inside
-    a saved graphics state writes."""
-    from pnpforge.render import op_replay
-    from pnpforge.render.face_line import LineOp
-
-    lines = replayed = 0
-    for slug, r in renderers.items():
-        fast, plain = _canvas(), _canvas()
-        for card in [*repo.list_cards(db, slug)] * 2:  # the second round replays copies
-            r.draw_face(fast, card, 0.0, 0.0, 8.5)
-            for op in r._plan(card):
-                lines += type(op) is LineOp
-                plain.saveState()
-                op(plain, 0.0, 0.0, 8.5)
-                plain.restoreState()
-        assert fast._code == plain._code, slug
-        replayed += len(fast._pnp_faces) + sum(op_replay.is_static(p) for _, p in r._placed_ops.values())
-    assert lines > 100 and replayed > 50
-
-
-def test_split_matches_reportlabs_split_string() -> None:
-    from reportlab.pdfbase.pdfmetrics import getFont
-
-    from pnpforge.render import pdf_ops
-    from pnpforge.render.fonts import ensure_fonts
-
-    font_name = ensure_fonts("zh-Hant").regular
-    c = _canvas()
-    many = "".join(chr(0x4E00 + i * 11) for i in range(300))
-    pdf_ops.draw_string(c, font_name, 7, 0, 0, many)  # assigns two subsets' worth of slots
-    font, doc = getFont(font_name), c._doc
-    for text in [many[:20], many[-20:], many[250:270], "執行 Unit\u00a012", many[:5] + "新字", ""]:
-        assert pdf_ops._split(font, text, doc) == font.splitString(text, doc), text
-
-
 def test_expressions_are_cached_like_templates_and_fail_as_jinja_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -838,3 +547,32 @@ def test_expressions_are_cached_like_templates_and_fail_as_jinja_does(
                 env.compile_expression(bad)
             errors.append((e.value.message, e.value.lineno))
         assert errors[0] == errors[1], bad
+
+
+def test_card_views_are_read_through_the_full_sandbox() -> None:
+    """Templates see a card through Jinja's sandbox with no short cut: private state and
+    Python internals stay out of reach."""
+    from pnpforge.model import Card
+    from pnpforge.render.face_values import CardView, ReadTracker
+    from pnpforge.render.templating import sandboxed_environment
+
+    card = Card(id="A-1", game="g", type="unit", name="卡", fields={"cost": 3})
+    view = CardView(card, set(), ReadTracker())
+    env = sandboxed_environment()
+    source = "{{ card.name }}|{{ card.fields.cost }}|{{ card._card }}|{{ card.__class__ }}|"
+    source += "{{ card.fields._values }}"
+    assert env.from_string(source).render(card=view) == "卡|3|||"
+
+
+def test_the_art_cache_keeps_the_newest_within_its_byte_budget() -> None:
+    from pnpforge.render.face_cache import MISSING, SizedLRU
+
+    cache = SizedLRU(100)
+    for n in range(5):
+        cache.store(n, f"art{n}", 30)
+    assert cache.used <= 100 and [k for k in cache] == [2, 3, 4]
+    assert cache.lookup(2) == "art2" and cache.lookup(0) is MISSING
+    cache.store(5, "art5", 30)  # 2 was used last: 3 goes first
+    assert list(cache) == [4, 2, 5] and cache.used == 90
+    cache.store(6, "huge", 500)  # larger than the budget: kept alone until the next one
+    assert list(cache) == [6]

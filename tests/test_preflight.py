@@ -93,5 +93,5 @@ def test_colours_written_straight_as_operators_are_still_seen():
     from pnpforge.render.preflight import _recording_canvas
 
     canvas = _recording_canvas()
-    pdf_ops.fill_hex(canvas, "#ff0000")  # the fast path card text takes
+    pdf_ops.fill_hex(canvas, "#ff0000")  # as card text sets its colours
     assert (1.0, 0.0, 0.0) in canvas.colours

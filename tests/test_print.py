@@ -23,7 +23,6 @@ from pnpforge.render import (
     SheetOptions,
     pdf,
     pdf_calibration,
-    pdf_canvas,
     pdf_draw,
     print_calibration,
     print_cards,
@@ -453,23 +452,6 @@ def test_renderer_error_leaves_no_file(game_db, tmp_path):
         _print(game_db, tmp_path, "bad.pdf")
     assert not (tmp_path / "bad.pdf").exists()
     assert not list(tmp_path.glob(".bad.pdf*"))
-
-
-def test_pages_are_spooled_not_kept_in_memory(tmp_path):
-    from pnpforge.render.fonts import ensure_fonts
-
-    font = ensure_fonts("en").regular
-    c = pdf_canvas.open_canvas(tmp_path / "x.pdf", font, "t", "2024-01-02")
-    for i in range(3):
-        c.setFont(font, 12)
-        c.drawString(72, 72, f"page {i}")
-        c.showPage()
-    pages = c._doc.Pages.pages
-    assert all(p.stream is None and isinstance(p.Contents, pdf_canvas._SpooledStream) for p in pages)
-    with open(tmp_path / "x.pdf", "wb") as fh:
-        c.save_to(fh)
-    reader = pypdf.PdfReader(tmp_path / "x.pdf")
-    assert [p.extract_text().strip() for p in reader.pages] == ["page 0", "page 1", "page 2"]
 
 
 def test_calibration_back_scales_sit_behind_the_front_lines(tmp_path):

@@ -189,6 +189,6 @@ def test_cmyk_canvas_converts_colours_written_straight_as_operators():
     from pnpforge.shop.cmyk import CmykCanvas
 
     canvas = CmykCanvas(io.BytesIO())
-    pdf_ops.fill_hex(canvas, "#ff0000")  # the fast path card text takes
+    pdf_ops.fill_hex(canvas, "#ff0000")  # as card text sets its colours
     ops = " ".join(canvas._code)
     assert re.search(r"[\d.]+ [\d.]+ [\d.]+ [\d.]+ k$", ops) and " rg" not in ops

@@ -52,6 +52,33 @@ def code_digest(files: tuple[str, ...], *versions: str) -> str:
     return digest.hexdigest()
 
 
+_NEVER_DRAWS = frozenset(("rules", "commands"))  # engines and the command line shape no cached value
+
+
+@cache
+def drawing_code_digest() -> str:
+    """A cache-key part for values pnpforge's own code makes (checked layouts, font subsets):
+    every pnpforge source outside the rules engines and the command line, and the versions
+    of Python, Jinja, reportlab and zlib they run on (read once per process).  Derived, not
+    listed: a module that starts to take part in building a value cannot be left out."""
+    import zlib
+
+    import jinja2
+    from reportlab import Version
+
+    import pnpforge
+
+    package = Path(pnpforge.__file__).parent
+    digest = hashlib.sha256(
+        "\0".join((sys.version, jinja2.__version__, Version, zlib.ZLIB_RUNTIME_VERSION)).encode()
+    )
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package).as_posix()
+        if rel.split("/")[0] not in _NEVER_DRAWS:
+            digest.update(b"\0" + rel.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def compile_cached(source: str, filename: str) -> CodeType:
     """`compile(source, filename, "exec")`, read from the cache when it was compiled before."""
     key = hashlib.sha256(f"{filename}\0{sys.version}\0{source}".encode()).hexdigest()

@@ -15,15 +15,14 @@ and cards named by `ref()` are read from the database when asked for, so
 memory does not grow with the deck.  None of this changes a drawn byte.
 
 Planning once per card type: face_steps keeps each region's box, planner and
-fixed shape; templates that only print values skip Jinja (template_plain); a
-region showing a text planned before gets the same op (and its operators, once
-drawn, are replayed); a one-line text is fitted without atoms (text_line) and
-drawn as ready-made operators (face_line).  None of it changes a byte of output.
+fixed shape; a
+region showing a text planned before gets the same op; a one-line text is fitted
+without atoms (text_line).  Drawing goes through reportlab's public canvas API only.
 
 The planner is split by what it holds: face_cache (bounded caches), face_values
 (values as templates see them), face_context (set-up and template context),
 face_steps, face_regions and face_images (planning regions), face_geometry, face_paint,
-face_ops and face_line (drawing).
+face_ops (drawing).
 """
 
 from __future__ import annotations
@@ -38,12 +37,10 @@ from pnpforge.render.face_back import BackPlanner
 from pnpforge.render.face_cache import MISSING, plan_key
 from pnpforge.render.face_context import db_folder, default_templates_dir
 from pnpforge.render.face_geometry import Box, Op, rotated, tidy_text
-from pnpforge.render.face_line import line_op_for, replay_safe
 from pnpforge.render.face_ops import StampOp
 from pnpforge.render.face_paint import background_op, badge_op
 from pnpforge.render.face_steps import UNRESOLVED, RegionStep
 from pnpforge.render.face_values import PlanContext
-from pnpforge.render.op_replay import mark_static, replay_face
 from pnpforge.render.text_line import fit_one_line
 from pnpforge.render.units import MM
 
@@ -58,10 +55,11 @@ class FaceRenderer(BackPlanner):
         self._plan(card)
 
     def draw_face(self, canvas: Any, card: Card, x: float, y: float, bleed: float) -> None:
-        """Draw the face with its trim box's bottom-left at (x, y) points (a copy drawn
-        right after its card replays the operators written for it)."""
-        plan = self._plan(card)
-        replay_face(canvas, plan, x, y, bleed, replay_safe)
+        """Draw the face with its trim box's bottom-left at (x, y) points."""
+        for op in self._plan(card):
+            canvas.saveState()
+            op(canvas, x, y, bleed)
+            canvas.restoreState()
 
     def draw_back(self, canvas: Any, card_type_slug: str, x: float, y: float, bleed: float) -> None:
         """Draw the back of a card type (mirror-symmetric, so duplex offsets don't show)."""
@@ -149,17 +147,12 @@ class FaceRenderer(BackPlanner):
 
     def _placed(self, op: Any, box: Box, H: float, rotate: int) -> Op:
         """The region op placed on the card; a text or rows op shared by several cards
-        (the same fitted text in the same region) is placed once and marked static, so
-        its operators are formatted once per canvas and replayed for the others."""
+        (the same fitted text in the same region) is placed once."""
         key = (op, id(box), rotate)
         hit = self._placed_ops.lookup(key)
         if hit is not MISSING and hit[0] is box:
-            placed = hit[1]
-            if replay_safe(placed):
-                mark_static(placed)  # a second card shows it: keep its operators
-            return placed
+            return hit[1]
         placed = rotated(op, box, H, rotate)
-        placed = line_op_for(placed) or placed
         self._placed_ops.store(key, (box, placed))
         return placed
 
@@ -234,7 +227,7 @@ class FaceRenderer(BackPlanner):
         if fitted is None:
             fitted = self._fit_stamp(ctx, spans, text, box_w, box_h, where)
         stamp = StampOp(fitted, left, top, line_h, box_w, box_h, H, st["align"], ctx.measure, colour)
-        return [line_op_for(stamp) or stamp]
+        return [stamp]
 
     def _fit_stamp(
         self,

@@ -14,6 +14,7 @@ from typing import Any
 from pnpforge.model import Card
 
 PLAN_CACHE_SIZE = 512  # planned faces kept (copies of a card reuse its plan)
+ART_CACHE_BYTES = 192 * 2**20  # resampled art kept (RGB bytes; ~80 cards' art at 300 dpi)
 FIT_CACHE_SIZE = 512  # fitted texts kept (the same text in the same region: one fit)
 REF_CACHE_SIZE = 256  # cards looked up by ref(), kept
 
@@ -35,6 +36,34 @@ class LRU(OrderedDict):
         if len(self) >= self.size:
             self.popitem(last=False)
         self[key] = value
+        return value
+
+
+class SizedLRU(OrderedDict):
+    """A least-recently-used map bounded by the total size of its values (bytes, say),
+    for values as uneven as resampled art: the oldest go once `budget` is exceeded."""
+
+    def __init__(self, budget: int) -> None:
+        super().__init__()
+        self.budget = budget
+        self.used = 0
+
+    def lookup(self, key: Any) -> Any:
+        hit = self.get(key, MISSING)
+        if hit is MISSING:
+            return MISSING
+        self.move_to_end(key)
+        return hit[0]
+
+    def store(self, key: Any, value: Any, size: int) -> Any:
+        old = self.pop(key, None)
+        if old is not None:
+            self.used -= old[1]
+        while self and self.used + size > self.budget:
+            _, (_, gone) = self.popitem(last=False)
+            self.used -= gone
+        self[key] = (value, size)
+        self.used += size
         return value
 
 

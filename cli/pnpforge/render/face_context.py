@@ -17,11 +17,13 @@ from pnpforge.model import Card, CardType, Game
 from pnpforge.render import fonts as fontmod
 from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import (
+    ART_CACHE_BYTES,
     FIT_CACHE_SIZE,
     LRU,
     MISSING,
     PLAN_CACHE_SIZE,
     REF_CACHE_SIZE,
+    SizedLRU,
     StaticText,
 )
 from pnpforge.render.face_geometry import Box, Op
@@ -34,12 +36,10 @@ from pnpforge.render.face_values import (
     ReadTracker,
     TypeVars,
     face_environment,
-    flatten_globals,
     mark_provisional,
 )
 from pnpforge.render.layout import Layout
 from pnpforge.render.layout_game import load_game_layouts, source_line
-from pnpforge.render.template_plain import plain_expression, plain_template
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
 from pnpforge.store import translations
@@ -87,7 +87,7 @@ class FaceContext:
         self._templates: dict[tuple[str, bool], Any] = {}
         self._plans = LRU(PLAN_CACHE_SIZE)
         self._backs: dict[str, list[Op]] = {}
-        self._images: dict[tuple, Any] = {}
+        self._images = SizedLRU(ART_CACHE_BYTES)  # resampled art, bounded by its pixels
         self._type_vars: dict[str, TypeVars] = {}
         self._boxes: dict[str, list[Box]] = {}
         self._fits = LRU(FIT_CACHE_SIZE)
@@ -329,15 +329,10 @@ class FaceContext:
         try:
             if expression:
                 compiled = self._env.compile_expression(source, undefined_to_none=True)
-                flatten_globals(getattr(compiled, "_template", None))
-                compiled = plain_expression(source, compiled) or compiled
             else:
                 compiled = self._env.from_string(source)
-                flatten_globals(compiled)
                 if not any(tag in source for tag in ("{{", "{%", "{#")):
                     compiled = StaticText(compiled.render())
-                else:
-                    compiled = plain_template(source, self._env, self._finalize, compiled) or compiled
         except TemplateSyntaxError as e:
             raise PnpError(f"{where}: {e.message}") from e
         return COMPILED.store(key, compiled)

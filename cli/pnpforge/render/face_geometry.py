@@ -88,7 +88,7 @@ def padded(op: BoxOp, padding: float) -> BoxOp:
 class _Placed:
     """A box-drawing op placed on the card, turned about the box centre."""
 
-    __slots__ = ("op", "box", "H", "rotate", "__weakref__")  # weakref: op_replay may mark it static
+    __slots__ = ("op", "box", "H", "rotate")
 
     def __init__(self, op: BoxOp, box: Box, H: float, rotate: int) -> None:
         self.op, self.box, self.H, self.rotate = op, box, H, rotate

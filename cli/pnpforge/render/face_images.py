@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge.render import fonts as fontmod
+from pnpforge.render.face_cache import MISSING
 from pnpforge.render.face_context import FaceContext
 from pnpforge.render.face_geometry import Box, BoxOp
 from pnpforge.render.face_ops import ImageOp
@@ -52,8 +53,9 @@ class ImagePlanner(FaceContext):
         check_art(path, self.base_dir)
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size, px, fit)
-        if key in self._images:
-            return self._images[key]
+        hit = self._images.lookup(key)
+        if hit is not MISSING:
+            return hit
         from PIL import Image, ImageOps
         from reportlab.lib.utils import ImageReader
 
@@ -73,8 +75,7 @@ class ImagePlanner(FaceContext):
                 im = ImageOps.contain(im, px, Image.Resampling.LANCZOS)
             im.load()
         result = (ImageReader(im), im.width, im.height)
-        self._images[key] = result
-        return result
+        return self._images.store(key, result, im.width * im.height * 3)
 
     def _placeholder_op(self, ctx: PlanContext, colour: str, filename: str) -> BoxOp:
         label = f"{self._word('missing')} {filename}"

@@ -15,7 +15,6 @@ from pnpforge.errors import PnpError
 from pnpforge.render import text_atoms
 from pnpforge.render.face_geometry import Box, BoxOp, Op
 from pnpforge.render.layout import Region
-from pnpforge.render.op_replay import mark_pure, mark_static
 from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
 
 
@@ -35,7 +34,7 @@ def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None, s
             c.setLineWidth(sw * MM)
         draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
 
-    return mark_static(op)  # fixed colours and geometry: the same operators on every card
+    return op
 
 
 @lru_cache(maxsize=256)
@@ -57,7 +56,7 @@ def background_op(colour: str, W: float, H: float) -> Op:
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.rect(ox - bleed, oy - bleed, W * MM + 2 * bleed, H * MM + 2 * bleed, stroke=0, fill=1)
 
-    return mark_static(op)
+    return op
 
 
 def draw_shape(
@@ -185,8 +184,7 @@ def badge_op(
         c.setFont(font, size)
         c.drawCentredString(cx, cy - (text_atoms.ASCENT - 0.5) * size, text)
 
-    # the same on every card it is on; its font is a document resource, not a page's
-    return mark_static(op)
+    return op
 
 
 @lru_cache(maxsize=256)
@@ -211,7 +209,7 @@ def hatch_op(colour: str) -> BoxOp:
             c.line(x + k, y, x + k + h, y + h)
             k += step
 
-    return mark_pure(op)  # paths and colours only
+    return op
 
 
 def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:
@@ -228,42 +226,9 @@ def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:
         c.setStrokeColorRGB(*hex_to_rgb(colour))
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.setLineWidth(0.6)
-        _pattern_lines(c, pattern, W, H, ox, oy, bleed)
+        _draw_pattern(c, pattern, W, H, ox, oy, bleed)
 
     return op
-
-
-def _pattern_lines(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:
-    """The pattern's lines and dots in the colours set before.  They depend on the geometry
-    alone, and the card types of a game share a few sizes: the operators written for one
-    back are appended again for the next back of the same size (hundreds of dots each),
-    and kept in the user cache for the next run (keyed by reportlab's version and this
-    module's source too)."""
-    key = (pattern, W, H, ox, oy, bleed, c._fillMode)
-    code = c._code
-    written = _PATTERN_CODE.get(key)
-    if written is None:
-        from reportlab import Version
-
-        from pnpforge.render.code_cache import code_digest, pickled
-
-        start = len(code)
-
-        def draw() -> list[str]:
-            _draw_pattern(c, pattern, W, H, ox, oy, bleed)
-            return code[start:]
-
-        written = pickled("patterns", f"{code_digest((__file__,), Version)}\0{key!r}", draw)
-        if len(_PATTERN_CODE) >= _PATTERN_LIMIT:
-            _PATTERN_CODE.clear()
-        _PATTERN_CODE[key] = written
-        if len(code) > start:  # drawn just now
-            return
-    code.extend(written)
-
-
-_PATTERN_CODE: dict[tuple[Any, ...], list[str]] = {}
-_PATTERN_LIMIT = 16  # back geometries kept (a game's types come in a few sizes)
 
 
 def _draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:

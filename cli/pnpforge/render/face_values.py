@@ -17,7 +17,6 @@ from pnpforge.model import Card, CardType
 from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import LRU
 from pnpforge.render.layout import Layout
-from pnpforge.render.templating import PlainView
 
 # ---- values as templates see them ------------------------------------------------------
 
@@ -65,7 +64,7 @@ class ReadTracker:
             self.read.add(name)
 
 
-class FieldsView(PlainView):
+class FieldsView:
     """`f.NAME` / `card.fields.NAME` in templates; a missing value is undefined (empty)."""
 
     def __init__(self, values: dict[str, Any], prov: set[str], tracker: ReadTracker) -> None:
@@ -93,7 +92,7 @@ class FieldsView(PlainView):
         return self[name] if name in self._values else default
 
 
-class CardView(PlainView):
+class CardView:
     """`card` in templates: the card's attributes, provisional ones marked."""
 
     _PLAIN = ("id", "type", "art", "provenance", "source", "is_provisional")
@@ -186,14 +185,3 @@ def face_environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
 def card_free_colour(colour: str) -> bool:
     """A colour option that resolves the same on every card (hex, palette name or empty)."""
     return "{{" not in colour and colour not in ("category", "category2")
-
-
-def flatten_globals(tmpl: Any) -> None:
-    """Give a compiled template its globals as a plain dict instead of Jinja's ChainMap.
-
-    Every render copies the globals into a new context, and iterating a ChainMap
-    costs more than the rest of a one-line template's render; the environment's
-    globals never change after set-up, so the copy is the same mapping.
-    """
-    if tmpl is not None and not isinstance(getattr(tmpl, "globals", None), dict):
-        tmpl.globals = dict(tmpl.globals)

@@ -8,23 +8,21 @@ ones never seen before) and hands reportlab's own subsetter a view of the
 font in which those glyphs have their outlines.  The embedded subset depends
 only on the characters used, never on what the cache held before.
 
-A finished subset is kept on disk too (beside the glyphs), deflated as the PDF
-embeds it and keyed by the characters asked for, the skeleton and source font
-files, and the code that makes it: printing the same deck again embeds the
-same bytes without reading hundreds of glyph files, running the subsetter or
-compressing the font again.
+A finished subset is kept on disk too (beside the glyphs), deflated and keyed
+by the characters asked for, the skeleton and source font files, and the code
+that makes it: printing the same deck again embeds the same bytes without
+reading hundreds of glyph files or running the subsetter.  What this needs of
+reportlab's internals lives in reportlab_compat.
 """
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import hashlib
 import io
 import os
 import struct
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,88 +81,42 @@ class GlyphStore:
 
 def lazy_ttfont(name: str, skeleton: bytes, store: GlyphStore) -> Any:
     """A reportlab TTFont of the `skeleton` font file whose subsets take their outlines from `store`."""
-    from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
-
-    class LazyFace(TTFontFace):
-        """A face whose glyph outlines come from the store when a subset is made."""
-
-        glyph_store: GlyphStore
-        skeleton_digest: str
-
-        def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 - reportlab's name
-            return _cached_subset(self, subset)
+    from pnpforge.render.reportlab_compat import lazy_font
 
     source = io.BytesIO(skeleton)
     source.name = f"{name}.ttf"
-    font = TTFont(name, source)
-    font.face.__class__ = LazyFace
-    font.face.glyph_store = store
-    font.face.skeleton_digest = hashlib.sha256(skeleton).hexdigest()
-    return font
+    digest = hashlib.sha256(skeleton).hexdigest()
+    return lazy_font(name, source, _cached_subset, glyph_store=store, skeleton_digest=digest)
 
 
 def _cached_subset(face: Any, subset: list[int]) -> bytes:
     """`_subset_with_outlines(face, subset)`, read from disk when made before from the same
-    files by the same code (an unreadable entry is made again and rewritten).
-
-    The entry holds the subset deflated as the PDF embeds it; the bytes returned carry
-    that form along, so a save inside `deflated_fonts()` does not compress them again."""
+    files by the same code (an unreadable entry is made again and rewritten).  Entries are
+    kept deflated (zlib) to keep the cache small."""
     key = _subset_key(face, subset)
     path = face.glyph_store.folder.parent / "subsets" / f"{key}.deflate"
     deflated = disk_cache.read(path)
     if deflated is not None:
         try:
-            return DeflatedFont(zlib.decompress(deflated), deflated)
+            return zlib.decompress(deflated)
         except zlib.error:
             disk_cache.discard(path)
     data = _subset_with_outlines(face, subset)
-    deflated = zlib.compress(data)  # as reportlab's FlateDecode filter compresses a stream
-    disk_cache.write(path, deflated, keep=_SUBSETS_KEPT)
-    return DeflatedFont(data, deflated)
+    disk_cache.write(path, zlib.compress(data), keep=_SUBSETS_KEPT)
+    return data
 
 
 _SUBSETS_KEPT = 500  # per font: ~20 KB each for a deck's few hundred CJK glyphs
 
 
-class DeflatedFont(bytes):
-    """A font file's bytes with their zlib-compressed form (zlib.compress, default level)."""
-
-    deflated: bytes
-
-    def __new__(cls, data: bytes, deflated: bytes) -> DeflatedFont:
-        made = super().__new__(cls, data)
-        made.deflated = deflated
-        return made
-
-
-@contextlib.contextmanager
-def deflated_fonts() -> Iterator[None]:
-    """While saving a PDF, reportlab's FlateDecode filter hands a DeflatedFont its stored
-    compressed form instead of compressing it again (the same bytes); other content is
-    compressed as before."""
-    from reportlab.pdfbase import pdfdoc
-
-    flate = pdfdoc.PDFZCompress
-    encode = type(flate).encode.__get__(flate)  # the filter's own, whatever another save set
-
-    def encode_stored(text: Any) -> Any:
-        if type(text) is DeflatedFont:
-            return text.deflated
-        return encode(text)
-
-    flate.encode = encode_stored
-    try:
-        yield
-    finally:
-        flate.__dict__.pop("encode", None)  # a save in another thread may have taken it off
-
-
 def _subset_key(face: Any, subset: list[int]) -> str:
     """Everything a subset's bytes depend on: the characters in their order, the skeleton
     (its digest) and source font file (path, size, modification time), the store's recipe,
-    and the code (this module, the converter, reportlab's version)."""
+    and the code (code_cache.drawing_code_digest)."""
+    from pnpforge.render.code_cache import drawing_code_digest
+
     store: GlyphStore = face.glyph_store
-    digest = hashlib.sha256(_code_signature().encode())
+    digest = hashlib.sha256(drawing_code_digest().encode())
     digest.update(f"\0{face.skeleton_digest}".encode())
     st = os.stat(store.src)
     digest.update(f"\0{store.src}\0{st.st_size}\0{st.st_mtime_ns}".encode())
@@ -173,23 +125,15 @@ def _subset_key(face: Any, subset: list[int]) -> str:
     return digest.hexdigest()
 
 
-def _code_signature() -> str:
-    """This module, the glyph converter, reportlab's and zlib's versions."""
-    from reportlab import Version
-
-    from pnpforge.render.code_cache import code_digest
-
-    return code_digest((__file__, font_convert.__file__), Version, zlib.ZLIB_RUNTIME_VERSION)
-
-
 def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
     """reportlab's subset of `face`, run on a copy whose used glyphs carry their outlines."""
+    from pnpforge.render.reportlab_compat import font_bytes, subset_with_outlines
+
     char_to_glyph = face.charToGlyph
     wanted = sorted({0} | {char_to_glyph.get(code, 0) for code in subset})
     store: GlyphStore = face.glyph_store
     glyphs = _with_components(store, wanted)
-    view = copy.copy(face)
-    glyf_offset = len(face._ttf_data)
+    glyf_offset = len(font_bytes(face))
     glyph_count = len(face.glyphPos) - 1
     positions, chunks, metrics = [0], [], list(face.hmetrics)
     pos = next_gid = 0
@@ -207,14 +151,11 @@ def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
     positions.extend([pos] * (glyph_count - next_gid))
     glyf = b"".join(chunks)
     maxp = _maxp_for(face, glyphs.values())
-    view._ttf_data = face._ttf_data + glyf + maxp
-    view.table = dict(face.table)
-    view.table["glyf"] = {"offset": glyf_offset, "length": len(glyf)}
-    view.table["maxp"] = {"offset": glyf_offset + len(glyf), "length": len(maxp)}
-    view.glyphPos, view.hmetrics = positions, metrics
-    from reportlab.pdfbase.ttfonts import TTFontFile
-
-    return TTFontFile.makeSubset(view, subset)
+    tables = {
+        "glyf": {"offset": glyf_offset, "length": len(glyf)},
+        "maxp": {"offset": glyf_offset + len(glyf), "length": len(maxp)},
+    }
+    return subset_with_outlines(face, subset, glyf + maxp, tables, positions, metrics)
 
 
 def _with_components(store: GlyphStore, gids: list[int]) -> dict[int, font_convert.Glyph]:

@@ -7,40 +7,29 @@ the shipped games, the same work every run while the files do not change.
 
 An entry is keyed by everything the result depends on: the files' parsed
 content with the labels errors would name them by, the card type's fields and
-size, and the source of the modules that build and check layouts (a changed
-rule is another key).  Only a layout that passed every check is stored, so an
-error is always found, and worded, by the code itself.  Entries are pickles in
-the user cache beside the compiled templates, written atomically; an entry that
-cannot be read is built again and rewritten.
+size, and pnpforge's drawing code and the libraries it runs on
+(code_cache.drawing_code_digest: a changed rule is another key).  Only a
+layout that passed every check is stored, so an error is always found, and
+worded, by the code itself.  Entries are pickles in the user cache beside the
+compiled templates, written atomically; an entry that cannot be read is built
+again and rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
-from pnpforge.render.code_cache import code_digest, pickled
+from pnpforge.render.code_cache import drawing_code_digest, pickled
 
 T = TypeVar("T")
-
-_SOURCES = ("layout", "layout_game", "layout_options", "layout_checks", "layout_cache", "units", "templating")
-
-
-def _code_signature() -> str:
-    """The Python and Jinja versions and the source of every module a layout's checks run in."""
-    import jinja2
-
-    here = Path(__file__).parent
-    return code_digest(tuple(str(here / f"{name}.py") for name in _SOURCES), sys.version, jinja2.__version__)
 
 
 def cached(kind: str, key: str, build: Callable[[], T]) -> T:
     """`build()`, read from the cache when it was built before for the same `key` by the
     same code; `build` raising (a layout with problems) stores nothing."""
-    return pickled("layouts", f"{_code_signature()}\0{kind}\0{key}", build)
+    return pickled("layouts", f"{drawing_code_digest()}\0{kind}\0{key}", build)
 
 
 def parsed_toml(data: bytes, parse: Callable[[bytes], dict[str, Any]]) -> dict[str, Any]:

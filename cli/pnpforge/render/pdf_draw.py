@@ -2,9 +2,7 @@
 
 Sheet faces, back pages, proofs and the calibration page all place cards into
 slots and label the page the same way; these drawing steps live apart from
-the page sequencing so each of those writers reuses them.  Slot transforms
-and crop marks repeat on every sheet of a job, so their operators are
-formatted once per canvas and appended again (same bytes, less work).
+the page sequencing so each of those writers reuses them.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpforge.render import sheet
-from pnpforge.render.op_replay import restore_state, save_state
 from pnpforge.render.pdf_ops import draw_string
 from pnpforge.render.sheet import MM_TO_PT, Rect, SheetLayout, Slot
 
@@ -40,26 +37,12 @@ def clip_to(c: Canvas, r: Rect) -> None:
 
 
 def place(c: Canvas, slot: Slot, draw: Callable[[], None]) -> None:
-    """Run `draw` (which draws one card at 0,0) clipped and transformed into `slot`.
-
-    A slot's clip and transform are the same operators on every sheet of a job:
-    they are formatted for its first card and appended again for the others
-    (when the canvas stands in the same matrix as then, so the bytes match).
-    """
-    saved = save_state(c)
-    memo = c.__dict__.setdefault("_pnp_slots", {})
-    hit = memo.get(id(slot))
-    before = c._currentMatrix
-    if hit is not None and hit[0] is slot and hit[1] == before:
-        c._code.extend(hit[2])
-        c._currentMatrix = hit[3]
-    else:
-        start = len(c._code)
-        clip_to(c, slot.clip)
-        c.transform(*_affine_args(slot))
-        memo[id(slot)] = (slot, before, c._code[start:], c._currentMatrix)
+    """Run `draw` (which draws one card at 0,0) clipped and transformed into `slot`."""
+    c.saveState()
+    clip_to(c, slot.clip)
+    c.transform(*_affine_args(slot))
     draw()
-    restore_state(c, saved)
+    c.restoreState()
 
 
 def _affine_args(slot: Slot) -> tuple[float, ...]:
@@ -80,16 +63,8 @@ def used_marks(layout: SheetLayout, used: int) -> list[sheet.Segment]:
 
 
 def draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:
-    """The crop marks of a sheet; every full sheet of a layout has the same ones, so their
-    operators are written once per canvas and appended again for the others."""
-    memo = c.__dict__.setdefault("_pnp_marks", {})
-    hit = memo.get((id(layout), used))
-    if hit is not None and hit[0] is layout:
-        c._code.extend(hit[1])
-        return
-    start = len(c._code)
+    """The crop marks of a sheet's first `used` slots."""
     _draw_marks(c, layout, used)
-    memo[(id(layout), used)] = (layout, c._code[start:])
 
 
 def _draw_marks(c: Canvas, layout: SheetLayout, used: int) -> None:

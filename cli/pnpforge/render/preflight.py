@@ -161,9 +161,6 @@ def _recording_canvas() -> Any:
 
     c = Recorder(io.BytesIO(), pagesize=(600, 600))
     c.colours, c.fonts = set(), set()
-    # colour-space enforcing (a no-op), so code that writes colour operators itself still calls
-    # setFillColorRGB here and every colour is seen
-    c._enforceColorSpace = lambda colour: colour
     return c
 
 

@@ -67,13 +67,6 @@ def _confined_loader(base: Any) -> Any:
 _SANDBOX: Any = None
 
 
-class PlainView:
-    """Base of objects handed to templates whose public attributes are all plain data or
-    ordinary methods (no `format`, no functions, types or frames): the sandbox would allow
-    each such attribute anyway, so it is read without the per-access safety checks that
-    cost a card face several microseconds each."""
-
-
 def _sandbox_class(base: Any) -> Any:
     """SandboxedEnvironment whose compiled template code is cached on disk (render.code_cache)."""
     global _SANDBOX
@@ -111,16 +104,6 @@ def _sandbox_class(base: Any) -> Any:
 
             def _compile(self, source: str, filename: str) -> Any:
                 return compile_cached(source, filename)
-
-            def getattr(self, obj: Any, attribute: str) -> Any:
-                """The sandbox's getattr, short-cut for PlainView objects (the same answer:
-                a public attribute of an ordinary instance passes every check)."""
-                if isinstance(obj, PlainView) and not attribute.startswith("_"):
-                    try:
-                        return getattr(obj, attribute)
-                    except AttributeError:
-                        pass  # not an attribute: the full path tries obj[attribute]
-                return super().getattr(obj, attribute)
 
             def compile(
                 self,

@@ -1,7 +1,7 @@
 """Drawing fitted text lines onto a canvas, run by run.
 
-Kept apart from fitting because only drawing needs reportlab's operators:
-they are imported on first use, so planning and queries never load reportlab.
+Kept apart from fitting because only drawing needs a canvas: planning and
+queries never load reportlab.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pnpforge.render import pdf_ops
 from pnpforge.render.text import Fitted
 from pnpforge.render.text_atoms import ASCENT, MARK_MAX, MARK_SCALE, PARA_GAP, Measure
 from pnpforge.render.text_break import Line
@@ -48,17 +49,6 @@ def draw(
         _draw_line(canvas, line, lx, baseline, s, colour, m, icon_painter, mark_colour, hex_to_rgb)
 
 
-_PDF_OPS: list[Any] = []  # render.pdf_ops once drawing starts (it loads reportlab)
-
-
-def _load_pdf_ops() -> Any:
-    """Import the drawing operators on first use: planning and queries never load reportlab."""
-    from pnpforge.render import pdf_ops
-
-    _PDF_OPS.append(pdf_ops)
-    return pdf_ops
-
-
 def _draw_line(
     canvas: Any,
     line: Line,
@@ -71,8 +61,7 @@ def _draw_line(
     mark_colour: str,
     rgb,
 ) -> None:
-    """Draw one line's runs from `x` (`rgb` is kept for callers; colours go through pdf_ops)."""
-    pdf_ops = _PDF_OPS[0] if _PDF_OPS else _load_pdf_ops()
+    """Draw one line's runs from `x` (`rgb` is kept for callers)."""
     pen = x
     for run in line.runs():
         kind = run[0]

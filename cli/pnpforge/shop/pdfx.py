@@ -14,7 +14,6 @@ preflight (or Acrobat's) is the final word.
 
 from __future__ import annotations
 
-import types
 from pathlib import Path
 from typing import Any
 
@@ -87,23 +86,16 @@ def _boxes(c: Any, product: Any, page: tuple[float, float]) -> None:
 
 def _pdfx_document(c: Any, title: str, date: str) -> None:
     """Title, dates, PDF/X version keys and the SWOP output intent."""
-    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
+    from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFName, PDFString
 
     c.setTitle(title)
     c.setAuthor("pnpforge")
     c.setCreator("pnpforge")
     digits = "".join(ch for ch in date if ch.isdigit())[:14].ljust(14, "0")
     c.setDateFormatter(lambda *_: f"D:{digits}+00'00'")
-    info = c._doc.info
-    base_format = info.format
+    from pnpforge.render.reportlab_compat import add_pdfx_keys
 
-    def format_with_pdfx(self: Any, document: Any) -> bytes:
-        text = base_format(document)
-        extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE}) >>").encode()
-        return text[: text.rindex(b">>")] + extra + text[text.rindex(b">>") + 2 :]
-
-    info.format = types.MethodType(format_with_pdfx, info)
-    info.trapped = "False"
+    keys = f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})".encode()
     intent = PDFDictionary(
         {
             "Type": PDFName("OutputIntent"),
@@ -113,6 +105,4 @@ def _pdfx_document(c: Any, title: str, date: str) -> None:
             "Info": PDFString(OUTPUT_CONDITION_INFO),
         }
     )
-    catalog = c._doc.Catalog
-    catalog.OutputIntents = PDFArray([intent])
-    catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
+    add_pdfx_keys(c, keys, intent)
