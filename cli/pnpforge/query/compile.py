@@ -33,9 +33,15 @@ from pnpforge.store.schema_search import FTS_COLUMNS, FTS_TABLE, TRIGRAM
 Sql = tuple[str, list[Any]]
 
 
+def indexable(value: str) -> bool:
+    """Whether the trigram index can find `value`: three characters or more, and no NUL
+    (an FTS5 query cannot carry one; such a word is matched as a substring instead)."""
+    return len(value) >= TRIGRAM and "\x00" not in value
+
+
 def fts_phrase(value: str) -> str:
     """`value` as one FTS5 phrase: a trigram index matches it as a substring, quotes and all."""
-    return '"' + value.replace('"', '""') + '"'
+    return '"' + value.replace("\x00", "").replace('"', '""') + '"'
 
 
 def ranked_words(query: Query) -> list[str]:
@@ -44,7 +50,7 @@ def ranked_words(query: Query) -> list[str]:
 
     def walk(node: Node) -> None:
         if isinstance(node, Term):
-            if node.field is None and len(node.value) >= TRIGRAM:
+            if node.field is None and indexable(node.value):
                 words.append(node.value)
         elif isinstance(node, And | Or):
             for child in node.children:
@@ -148,8 +154,8 @@ class _Compiler:
         # SQL, so the statement's text depends on the query's shape only, never on a value.
         scan, scan_params = self.substring(tuple(f"c.{c}" for c in FTS_COLUMNS), value)
         indexed = f"c.pk IN (SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?)"
-        sql = f"CASE WHEN length(?) < {TRIGRAM} THEN {scan} ELSE {indexed} END"
-        return sql, [value, *scan_params, fts_phrase(value)]
+        sql = f"CASE WHEN ? THEN {scan} ELSE {indexed} END"
+        return sql, [int(not indexable(value)), *scan_params, fts_phrase(value)]
 
     def substring(self, columns: Sequence[str], value: str) -> Sql:
         return (" OR ".join(f"instr(lower({c}), lower(?)) > 0" for c in columns), [value] * len(columns))
