@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import sqlite_utils
 
 from pnpforge.errors import PnpError
+
+
+def without_game(row: Any) -> dict[str, Any]:
+    """A deck-data dataclass as its bundle row: its fields in order, less `game`."""
+    return {f.name: getattr(row, f.name) for f in fields(row) if f.name != "game"}
 
 
 @dataclass
@@ -34,14 +39,8 @@ class Constraint:
     source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "label": self.label,
-            "params": self.params,
-            "provisional": self.provisional,
-            "source": self.source,
-        }
+        """The bundle's row: every field but the game, which the bundle names once."""
+        return without_game(self)
 
 
 # kind -> (required parameters, optional parameters)

@@ -17,6 +17,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.errors import PnpError
+from pnpforge.store.constraints import without_game
 from pnpforge.store.schema_declared_checks import EXAMPLE_RUNNERS, TEXT_RULE_KINDS
 
 __all__ = [
@@ -49,15 +50,8 @@ class TextRule:
     source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "card_type": self.card_type,
-            "kind": self.kind,
-            "label": self.label,
-            "params": self.params,
-            "provisional": self.provisional,
-            "source": self.source,
-        }
+        """The bundle's row: every field but the game, which the bundle names once."""
+        return without_game(self)
 
 
 @dataclass(frozen=True)
@@ -75,16 +69,8 @@ class Example:
     source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "label": self.label,
-            "runner": self.runner,
-            "setup": self.setup,
-            "expected": self.expected,
-            "options": self.options,
-            "conflict": self.conflict,
-            "source": self.source,
-        }
+        """The bundle's row: every field but the game, which the bundle names once."""
+        return without_game(self)
 
 
 # kind -> (required parameters, optional parameters)
