@@ -19,6 +19,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.errors import PnpError
+from pnpforge.store.db import connection
 
 
 def without_game(row: Any) -> dict[str, Any]:
@@ -131,10 +132,6 @@ def _check_shapes(kind: str, params: dict[str, Any]) -> None:
             raise PnpError("distinct_abilities parameter 'base' must be a list of non-empty objects")
 
 
-def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
-    return db if isinstance(db, sqlite3.Connection) else db.conn
-
-
 def _decode(text: str) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
@@ -148,7 +145,7 @@ def list_constraints(db: sqlite_utils.Database, game: str) -> list[Constraint]:
     out: list[Constraint] = []
     for table in ("constraints", "consistency"):
         rows = (
-            _conn(db)
+            connection(db)
             .execute(
                 f"SELECT id, kind, label, params, provisional, source FROM {table} "
                 "WHERE game = ? ORDER BY position, id",

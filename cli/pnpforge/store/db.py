@@ -225,6 +225,12 @@ def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
             ) from None
 
 
+def connection(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
+    """The SQLite connection under a database handle; readers take either, writers pass the
+    connection their transaction holds."""
+    return db if isinstance(db, sqlite3.Connection) else db.conn
+
+
 class transaction:
     """`with transaction(db):` — BEGIN IMMEDIATE … COMMIT, ROLLBACK on any error.
 

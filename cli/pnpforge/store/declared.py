@@ -18,6 +18,7 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.store.constraints import without_game
+from pnpforge.store.db import connection
 from pnpforge.store.schema_declared_checks import EXAMPLE_RUNNERS, TEXT_RULE_KINDS
 
 __all__ = [
@@ -114,10 +115,6 @@ def check_text_rule_params(kind: str, params: Any) -> None:
         raise PnpError(f"{kind} parameter 'map' must be an object (printed word → stored value)")
 
 
-def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
-    return db if isinstance(db, sqlite3.Connection) else db.conn
-
-
 def _object(text: Any) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
@@ -133,7 +130,7 @@ def _dump(value: Any) -> str:
 def list_text_rules(db: sqlite_utils.Database, game: str) -> list[TextRule]:
     """The game's text rules in their declared order."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT id, card_type, kind, label, params, provisional, source FROM text_rules "
             "WHERE game = ? ORDER BY position, id",
@@ -147,7 +144,7 @@ def list_text_rules(db: sqlite_utils.Database, game: str) -> list[TextRule]:
 def list_examples(db: sqlite_utils.Database, game: str) -> list[Example]:
     """The game's worked examples in their declared order."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT id, label, runner, setup, expected, options, conflict, source FROM examples "
             "WHERE game = ? ORDER BY position, id",

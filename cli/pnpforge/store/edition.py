@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.store.db import connection
 from pnpforge.store.schema_v3 import SNAPSHOT_JSON
 
 # Card attributes an edition compares, beside every field.
@@ -29,10 +30,6 @@ class EditionEntry:
     snapshot: dict[str, Any]
     frozen_at: str
     frozen_seq: int
-
-
-def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
-    return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
 def _decode(text: str) -> dict[str, Any]:
@@ -50,7 +47,7 @@ def _decode(text: str) -> dict[str, Any]:
 def entries(db: sqlite_utils.Database, game: str) -> list[EditionEntry]:
     """The game's edition, one entry per card it froze."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT card, snapshot, frozen_at, frozen_seq FROM edition WHERE game = ? ORDER BY card", [game]
         )
@@ -109,7 +106,7 @@ def history_after(
 ) -> list[tuple[int, str, str, dict[str, Any] | None, dict[str, Any] | None, str | None]]:
     """History rows of `game` after `seq`: (seq, at, card, before, after, correction)."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT seq, at, card, before, after, correction FROM history "
             "WHERE game = ? AND seq > ? ORDER BY seq",
@@ -193,4 +190,4 @@ def corrections(db: sqlite_utils.Database, game: str, card_id: str | None = None
     if card_id:
         sql += " AND card = ?"
         params.append(card_id)
-    return {r[0]: r[1] for r in _conn(db).execute(sql, params)}
+    return {r[0]: r[1] for r in connection(db).execute(sql, params)}

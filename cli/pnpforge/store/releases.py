@@ -20,7 +20,7 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.store import edition, repo, schema_v4
-from pnpforge.store.db import transaction
+from pnpforge.store.db import connection, transaction
 
 EDITION_TAG = "edition"
 _TAG_RE = re.compile(schema_v4.TAG_PATTERN)
@@ -48,10 +48,6 @@ class Release:
             "created_at": self.created_at,
             "derived": self.derived,
         }
-
-
-def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
-    return db if isinstance(db, sqlite3.Connection) else db.conn
 
 
 def card_snapshot(card: Any) -> Snapshot:
@@ -86,7 +82,7 @@ def version_of(tag: str) -> str:
 
 def _edition_release(db: sqlite_utils.Database, game: str) -> Release | None:
     row = (
-        _conn(db)
+        connection(db)
         .execute("SELECT min(frozen_seq), min(frozen_at), count(*) FROM edition WHERE game = ?", [game])
         .fetchone()
     )
@@ -102,7 +98,7 @@ def list_releases(db: sqlite_utils.Database, game: str) -> list[Release]:
     if first is not None:
         out.append(first)
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT tag, version, notes, created_at, seq FROM releases WHERE game = ? "
             "ORDER BY position, created_at, tag",
@@ -129,7 +125,7 @@ def cards_at(db: sqlite_utils.Database, game: str, tag: str) -> dict[str, Snapsh
     if release.derived:
         return _edition_cards(db, game, release.seq)
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT rc.card, rc.snapshot FROM release_cards rc WHERE rc.game = ? AND rc.tag = ? "
             "ORDER BY rc.rowid",
@@ -143,7 +139,7 @@ def cards_at(db: sqlite_utils.Database, game: str, tag: str) -> dict[str, Snapsh
 def _edition_cards(db: sqlite_utils.Database, game: str, seq: int) -> dict[str, Snapshot]:
     """Cards as history had them at `seq`, with the edition's frozen values laid over them."""
     state: dict[str, Snapshot] = {}
-    rows = _conn(db).execute(
+    rows = connection(db).execute(
         "SELECT card, after FROM history WHERE game = ? AND seq <= ? ORDER BY seq", [game, seq]
     )
     for card_id, after in rows:

@@ -29,6 +29,7 @@ from pnpforge.model import (
     RuleSection,
     field_names,
 )
+from pnpforge.store.db import connection
 
 _CARD_COLS = field_names(Card)
 INSERT_BATCH = 200  # new cards per multi-row INSERT (SQLite allows 32,766 parameters a statement)
@@ -77,8 +78,7 @@ def list_games(db: sqlite_utils.Database) -> list[Game]:
 
 
 def game_exists(db: sqlite_utils.Database, slug: str) -> bool:
-    conn = db if isinstance(db, sqlite3.Connection) else db.conn
-    return conn.execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone() is not None
+    return connection(db).execute("SELECT 1 FROM games WHERE slug = ?", [slug]).fetchone() is not None
 
 
 def get_game(db: sqlite_utils.Database, slug: str) -> Game:

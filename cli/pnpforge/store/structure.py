@@ -19,10 +19,7 @@ import sqlite_utils
 
 from pnpforge.errors import PnpError
 from pnpforge.model import CompositionRule, Pile
-
-
-def _conn(db: sqlite_utils.Database | sqlite3.Connection) -> sqlite3.Connection:
-    return db if isinstance(db, sqlite3.Connection) else db.conn
+from pnpforge.store.db import connection
 
 
 def _load(text: str | None) -> Any:
@@ -46,7 +43,7 @@ def _dump(value: Any) -> str:
 def piles(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Pile]:
     """The game's piles in declared order; a card-type list raw SQL broke reads as empty."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT id, label, kind, card_types, provisional, source FROM piles "
             "WHERE game = ? ORDER BY position, id",
@@ -172,7 +169,7 @@ class Frozen:
 def current(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, Value]:
     """Every structural value of `game` as stored now, by key."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute("SELECT key, value, provisional FROM structure_values WHERE game = ?", [game])
         .fetchall()
     )
@@ -182,7 +179,7 @@ def current(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[s
 def frozen(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, Frozen]:
     """The game's structure edition, by key."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute("SELECT key, value, frozen_at FROM structure_edition WHERE game = ? ORDER BY key", [game])
         .fetchall()
     )
@@ -286,7 +283,7 @@ def history(
 ) -> list[dict[str, Any]]:
     """Edits of the game's structural values (oldest first), those whose key starts with `prefix`."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute(
             "SELECT seq, at, key, before, after, correction FROM structure_history "
             "WHERE game = ? AND substr(key, 1, length(?)) = ? ORDER BY seq",
@@ -310,7 +307,7 @@ def history(
 def last_change(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, str]:
     """Key -> time of its newest recorded edit."""
     rows = (
-        _conn(db)
+        connection(db)
         .execute("SELECT key, max(at) FROM structure_history WHERE game = ? GROUP BY key", [game])
         .fetchall()
     )

@@ -12,6 +12,8 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.store.db import connection
+
 KINDS = (
     "game",
     "type",
@@ -44,13 +46,9 @@ class Translation:
         return (self.kind, self.key, self.field)
 
 
-def _conn(db: sqlite_utils.Database) -> sqlite3.Connection:
-    return db if isinstance(db, sqlite3.Connection) else db.conn
-
-
 def has_table(db: sqlite_utils.Database) -> bool:
     row = (
-        _conn(db)
+        connection(db)
         .execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'translations'")
         .fetchone()
     )
@@ -61,7 +59,9 @@ def languages(db: sqlite_utils.Database, game: str) -> list[str]:
     """The languages a game has any translation in."""
     if not has_table(db):
         return []
-    rows = _conn(db).execute("SELECT DISTINCT lang FROM translations WHERE game = ? ORDER BY lang", [game])
+    rows = connection(db).execute(
+        "SELECT DISTINCT lang FROM translations WHERE game = ? ORDER BY lang", [game]
+    )
     return [r[0] for r in rows]
 
 
@@ -69,7 +69,7 @@ def of_language(db: sqlite_utils.Database, game: str, lang: str) -> dict[tuple[s
     """Every translation of the game into `lang`, by (kind, key, field)."""
     if not has_table(db):
         return {}
-    rows = _conn(db).execute(
+    rows = connection(db).execute(
         "SELECT kind, key, field, text, source_hash, provenance, updated_at FROM translations "
         "WHERE game = ? AND lang = ? ORDER BY kind, key, field",
         [game, lang],
@@ -91,7 +91,7 @@ def latest(db: sqlite_utils.Database, game: str, lang: str) -> str:
     if not has_table(db):
         return ""
     row = (
-        _conn(db)
+        connection(db)
         .execute("SELECT max(updated_at) FROM translations WHERE game = ? AND lang = ?", [game, lang])
         .fetchone()
     )
@@ -122,7 +122,7 @@ def all_rows(db: sqlite_utils.Database, game: str) -> list[dict[str, Any]]:
     """Every translation of a game, every language: what a bundle carries."""
     if not has_table(db):
         return []
-    rows = _conn(db).execute(
+    rows = connection(db).execute(
         "SELECT lang, kind, key, field, text, provenance, source_hash FROM translations "
         "WHERE game = ? ORDER BY lang, kind, key, field",
         [game],
