@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from pnpforge.render.preflight import colour_shift, preflight
+from pnpforge.shop.preflight import colour_shift, preflight
 from pnpforge.store.db import open_db
 
 
@@ -90,7 +90,7 @@ def test_safe_zone_warning_names_the_type_and_distance(db):
 
 def test_colours_written_straight_as_operators_are_still_seen():
     from pnpforge.render import pdf_ops
-    from pnpforge.render.preflight import _recording_canvas
+    from pnpforge.shop.preflight import _recording_canvas
 
     canvas = _recording_canvas()
     pdf_ops.fill_hex(canvas, "#ff0000")  # as card text sets its colours
