@@ -43,6 +43,7 @@ INTEGRATION_MODULES = frozenset(
         "test_print",
         "test_print_memory",
         "test_shop",
+        "test_shop_api",
         "test_summary",
         "test_tts_object",
         "test_url_import",

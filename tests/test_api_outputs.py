@@ -30,4 +30,5 @@ def test_cut_and_shop_files_land_where_asked(mini_db: Path, tmp_path: Path) -> N
     cut = project.cut("mini", "silhouette", output=str(tmp_path / "cut"))
     assert Path(cut.pdf).is_file() and cut.files and all(Path(f).is_file() for f in cut.files)
     shop = project.shop("mini", "mpc", output=str(tmp_path / "shop"))
-    assert shop.files and all(Path(f).is_file() for f in shop.files)
+    assert not shop.preflight.errors  # the files come after a clean preflight
+    assert shop.result.files and all(Path(f).is_file() for f in shop.result.files)

@@ -62,8 +62,13 @@ if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
     from pnpforge.build import GameKit
     from pnpforge.kit_files import BuildOptions
     from pnpforge.render import Manifest, PrintOptions
+    from pnpforge.render.raster import RasterResult
     from pnpforge.rules.check import CheckOptions
     from pnpforge.rules.examples import ExampleResult
+    from pnpforge.shop.cut import CutResult
+    from pnpforge.shop.export import ShopOrder
+    from pnpforge.shop.preflight import PreflightReport
+    from pnpforge.shop.tts_object import LinkResult
 
 read_bundle = edit.read_bundle
 Database = sqlite_utils.Database  # the one type of a database handle, everywhere
@@ -469,11 +474,35 @@ class Project:
 
         return build(self.path, games, out_root, opts, jobs=jobs, progress=progress)
 
-    def shop(self, game: str, profile: str, output: str | None = None, card_type: str | None = None) -> Any:
-        """Write a game's files for a print shop's profile (PDF/X, CMYK, bleed, one file per type)."""
-        from pnpforge.shop.export import shop  # reportlab, Pillow
+    # Print-shop outputs: preflight, shop files, cut files, Tabletop Simulator (pnpforge.shop;
+    # reportlab, Pillow and ezdxf load when one is called, not on start-up)
 
-        return shop(self.db, game, profile, output=output, card_type=card_type)
+    def preflight(
+        self, game: str, profile: str | None = None, card_type: str | None = None
+    ) -> PreflightReport:
+        """What a print shop would reject or print badly, found before the upload.
+
+        Every card (or every card of `card_type`) is drawn once as it will print and
+        checked against the shop `profile` (mpc, tgc, drivethru), or against press
+        printing in general without one: art resolution and bleed, safe zone, CMYK
+        colours, fonts, sizes.  Each problem names its card; nothing is written.
+        """
+        from pnpforge.shop.preflight import preflight  # reportlab
+
+        return preflight(self.db, game, profile, card_type)
+
+    def shop(
+        self, game: str, profile: str, output: str | None = None, card_type: str | None = None
+    ) -> ShopOrder:
+        """The files a print-on-demand shop takes, after a preflight for its profile.
+
+        Per-card PNGs (mpc, tgc) or a CMYK PDF per deck (drivethru), and manifest.json,
+        in `output` (default output/GAME/shop/PROFILE/).  A preflight error raises
+        ShopRefused (a ValidationFailed holding the report) before any file is written.
+        """
+        from pnpforge.shop.export import shop_order  # reportlab, Pillow
+
+        return shop_order(self.db, game, profile, output=output, card_type=card_type)
 
     def cut(
         self,
@@ -482,11 +511,42 @@ class Project:
         paper: str = "a4",
         output: str | None = None,
         card_type: str | None = None,
-    ) -> Any:
-        """Write the marked print PDF and one cut file per sheet for a cutting machine."""
+    ) -> CutResult:
+        """Print-then-cut for a cutting machine (silhouette, cricut) on `paper` (a4, letter).
+
+        A PDF of faces with the machine's registration marks, and one cut file per sheet
+        (SVG, and DXF for Silhouette) whose outlines are the trim rectangles the returned
+        placements list, in `output` (default output/GAME/cut/MACHINE/).
+        """
         from pnpforge.shop.cut import cut  # reportlab, ezdxf
 
         return cut(self.db, game, machine, paper=paper, output=output, card_type=card_type)
+
+    def tts(self, game: str, output: str | None = None, card_type: str | None = None) -> RasterResult:
+        """Tabletop Simulator decks: per card type, sheets of at most 10×7 cards (≤ 4096 px),
+        a back image, the saved object GAME.json and README.txt, in `output`
+        (default output/GAME/tts/); `decks` lists each sheet's import numbers."""
+        from pnpforge.shop.tts import tts  # reportlab, pypdfium2, Pillow
+
+        return tts(self.db, game, output=output, card_type=card_type)
+
+    def tts_object(
+        self,
+        game: str,
+        source: str | None = None,
+        output: str | None = None,
+        base_url: str | None = None,
+    ) -> LinkResult:
+        """The saved object of `tts` with full image addresses, for TTS's Saved Objects folder.
+
+        Reads GAME.json in `source` (default output/GAME/tts/; its sheets are drawn first
+        when it is not there) and writes a copy to `output` (default SOURCE/linked/GAME.json)
+        whose images point at `base_url` (http, https or file; checked before any drawing),
+        or at the files on this computer without one.
+        """
+        from pnpforge.shop.tts import tts_object  # reportlab, pypdfium2, Pillow (when it draws)
+
+        return tts_object(self.db, game, source=source, output=output, base_url=base_url)
 
 
 def load_json_param(text: str, option: str) -> Any:

@@ -1,4 +1,4 @@
-"""`pnp print`, `pnp images`, `pnp tts`, `pnp proof`: thin faces over pnpforge.render.
+"""`pnp print`, `pnp images`, `pnp proof`: thin faces over pnpforge.render (`pnp tts` is in shop.py).
 
 Nothing heavy is imported here at module level: reportlab and pypdfium2 load
 inside the render calls, so `pnp --help` stays fast.
@@ -149,24 +149,6 @@ def images_cmd(
     _raster_out(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
 
 
-def tts_cmd(
-    game: str = typer.Argument(..., help="Game slug."),
-    type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
-    output: str | None = typer.Option(
-        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/tts/)."
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print the sheets as JSON."),
-    lang: str | None = LANG,
-) -> None:
-    """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
-    from pnpforge.shop.tts import tts
-
-    with handled():
-        with in_language([game], lang) as (db, slugs):
-            result = tts(db, slugs[0], output=output, card_type=type_)
-    _raster_out(result, as_json, f"{len(result.decks)} deck sheet(s); see README.txt to import")
-
-
 def proof_cmd(
     game: str = typer.Argument(..., help="Game slug."),
     type_: str | None = typer.Option(None, "--type", "-t", help="Only this card type."),
@@ -202,5 +184,4 @@ def _raster_out(result, as_json: bool, headline: str) -> None:
 def register(app: typer.Typer) -> None:
     app.command("print", help=_PRINT_HELP)(print_cmd)
     app.command("images")(images_cmd)
-    app.command("tts")(tts_cmd)
     app.command("proof")(proof_cmd)

@@ -1,35 +1,47 @@
-"""`pnp shop`, `pnp preflight`, `pnp cut`, `pnp tts-object`: files for shops, cutters and TTS.
+"""`pnp shop`, `pnp preflight`, `pnp cut`, `pnp tts`, `pnp tts-object`: files for shops, cutters and TTS.
 
-Thin faces over pnpforge.shop (export, preflight, cut, tts_object);
-reportlab and pypdfium2 load inside the calls, so `pnp --help` stays fast.
+Thin faces over the library API's print-shop outputs (pnpforge.api.Project: preflight,
+shop, cut, tts, tts_object): parse, call, format.  reportlab and pypdfium2 load inside
+the calls, so `pnp --help` stays fast.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+import contextlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pnpforge.commands._common import LANG, echo_json, handled, in_language, open_db
+from pnpforge.commands._common import LANG, db_path, echo_json, handled, in_language, project
 from pnpforge.errors import ValidationFailed
+
+if TYPE_CHECKING:
+    from pnpforge.api import Project
 
 PROFILE_HELP = "Shop profile: mpc (MakePlayingCards), tgc (The Game Crafter), drivethru (DriveThruCards)."
 TYPE = typer.Option(None, "--type", "-t", help="Only this card type.")
 JSON = typer.Option(False, "--json", help="Print what was written (or found) as JSON.")
 
 
-def _echo_problems(report: Any, errors_only: bool = False) -> None:
-    for p in report.errors if errors_only else report.problems:
+@contextlib.contextmanager
+def _in_language(game: str, lang: str | None) -> Iterator[tuple[Project, str]]:
+    """The project (or its `lang` edition, for the block) and the game's slug in it."""
+    from pnpforge.api import Project  # the library stays off `pnp --help` start-up
+
+    with in_language([game], lang) as (db, slugs):
+        yield Project(db, Project.path_of(db_path())), slugs[0]
+
+
+def _echo_problems(problems: list[Any]) -> None:
+    for p in problems:
         typer.echo(p.line(), err=p.severity == "error")
 
 
 def _preflight_summary(report: Any) -> str:
-    target = f"for {report.profile}" if report.profile else "for press printing"
-    return (
-        f"Preflight of {report.game} {target}: {report.cards} cards, "
-        f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)"
-    )
+    from pnpforge.shop.export import preflight_summary  # the library stays off `pnp --help` start-up
+
+    return preflight_summary(report)
 
 
 def shop_cmd(
@@ -46,21 +58,15 @@ def shop_cmd(
 
     Preflight runs first; any error stops before a file is written.
     """
-    from pnpforge.shop.export import shop
-    from pnpforge.shop.preflight import preflight
-
-    with handled(), in_language([game], lang) as (db, slugs):
-        game = slugs[0]
-        report = preflight(db, game, profile, type_)
-        if report.errors:
-            _echo_problems(report, errors_only=True)
-            raise ValidationFailed(  # a refused deck exits 1, as `pnp preflight` does; 2 is for usage
-                f"{_preflight_summary(report)}; nothing was written "
-                f"(see pnp preflight {game} --profile {profile})"
-            )
-        result = shop(db, game, profile, output=output, card_type=type_)
+    with handled(), _in_language(game, lang) as (shop_project, slug):
+        try:
+            order = shop_project.shop(slug, profile, output=output, card_type=type_)
+        except ValidationFailed as refused:  # the preflight's errors, then its summary (exit 1)
+            _echo_problems(refused.problems)
+            raise
+    result, report = order.result, order.preflight
     if as_json:
-        echo_json({**result.to_dict(), "preflight": report.to_dict()})
+        echo_json(order.to_dict())
         return
     typer.echo(f"Wrote {len(result.files)} files for {profile} in {result.directory}")
     for slug, fit in result.fits.items():
@@ -82,14 +88,12 @@ def preflight_cmd(
 
     Every problem names its card; exit 1 when there is an error.
     """
-    from pnpforge.shop.preflight import preflight
-
     with handled():
-        report = preflight(open_db(readonly=True), game, profile, type_)
+        report = project(readonly=True).preflight(game, profile, type_)
     if as_json:
         echo_json(report.to_dict())
     else:
-        _echo_problems(report)
+        _echo_problems(report.problems)
         typer.echo(_preflight_summary(report))
     if report.errors:
         raise typer.Exit(1)
@@ -110,10 +114,8 @@ def cut_cmd(
     SVG outlines for both machines, DXF too for Silhouette Studio's basic edition; each outline
     is a card's trim rectangle with rounded corners. Faces only (no backs).
     """
-    from pnpforge.shop.cut import cut
-
     with handled():
-        result = cut(open_db(readonly=True), game, machine, paper=paper, output=output, card_type=type_)
+        result = project(readonly=True).cut(game, machine, paper=paper, output=output, card_type=type_)
     if as_json:
         echo_json(result.to_dict())
         return
@@ -126,6 +128,31 @@ def cut_cmd(
         "  Print at 100 % / actual size, faces only; load the cut file in the machine's "
         "software with registration marks on."
     )
+    for w in result.warnings:
+        typer.echo(f"Warning: {w}", err=True)
+
+
+def tts_cmd(
+    game: str = typer.Argument(..., help="Game slug."),
+    type_: str | None = TYPE,
+    output: str | None = typer.Option(
+        None, "-o", "--output", metavar="DIR", help="Directory (default output/GAME/tts/)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the sheets as JSON."),
+    lang: str | None = LANG,
+) -> None:
+    """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
+    with handled(), _in_language(game, lang) as (tts_project, slug):
+        result = tts_project.tts(slug, output=output, card_type=type_)
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    typer.echo(f"Wrote {len(result.decks)} deck sheet(s); see README.txt to import in {result.directory}")
+    shown = result.files if len(result.files) <= 12 else result.files[:10]
+    for f in shown:
+        typer.echo(f"  {f}")
+    if len(shown) < len(result.files):
+        typer.echo(f"  … and {len(result.files) - len(shown)} more")
     for w in result.warnings:
         typer.echo(f"Warning: {w}", err=True)
 
@@ -154,21 +181,9 @@ def tts_object_cmd(
     sheets there yet, they are drawn first) and writes a copy whose images point at this
     computer's files or, with --base-url, at where the PNGs were uploaded.
     """
-    from pnpforge.shop.tts_object import check_base_url, link_saved_object
-
     with handled():
-        if base_url is not None:
-            check_base_url(base_url)  # before drawing anything
-        folder = Path(source) if source else Path("output") / game / "tts"
-        saved = folder / f"{game}.json"
-        drawn = 0
-        if not saved.exists():
-            from pnpforge.shop.tts import tts
-
-            drawn = len(tts(open_db(readonly=True), game, output=str(folder)).decks)
-        target = Path(output) if output else folder / "linked" / f"{game}.json"
-        linked = link_saved_object(saved, target, base_url)
-    made = f"drew {drawn} sheet(s) in {folder}; " if drawn else ""
+        linked = project(readonly=True).tts_object(game, source=source, output=output, base_url=base_url)
+    made = f"drew {linked.drawn} sheet(s) in {linked.folder}; " if linked.drawn else ""
     typer.echo(
         f"Wrote {linked.path} ({made}{len(linked.images)} images at {linked.base_url}); copy it to "
         "Tabletop Simulator's Saved Objects folder (see README.txt beside the sheets)"
@@ -179,4 +194,5 @@ def register(app: typer.Typer) -> None:
     app.command("shop")(shop_cmd)
     app.command("preflight")(preflight_cmd)
     app.command("cut")(cut_cmd)
+    app.command("tts")(tts_cmd)
     app.command("tts-object")(tts_object_cmd)

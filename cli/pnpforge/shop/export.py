@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge import progress
-from pnpforge.errors import PnpError
+from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.outfile import confined, ensure_folder, write_text
 from pnpforge.shop.fit import Fit, fit_types
+from pnpforge.shop.preflight import PreflightReport, preflight
 from pnpforge.shop.profiles import Profile, get_profile
 
 
@@ -116,6 +117,58 @@ def shop(
     result.files.append(str(manifest))
     result.warnings = list(dict.fromkeys([*result.warnings, *ctx.renderer.warnings()]))
     return result
+
+
+def preflight_summary(report: PreflightReport) -> str:
+    """One line for a preflight: game, target, cards, errors and warnings."""
+    target = f"for {report.profile}" if report.profile else "for press printing"
+    return (
+        f"Preflight of {report.game} {target}: {report.cards} cards, "
+        f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)"
+    )
+
+
+class ShopRefused(ValidationFailed):
+    """The preflight found errors, so no shop file was written; `report` holds them all.
+
+    Exit 1, as `pnp preflight` exits on an error (2 is for usage)."""
+
+    def __init__(self, report: PreflightReport, profile: str) -> None:
+        super().__init__(
+            f"{preflight_summary(report)}; nothing was written "
+            f"(see pnp preflight {report.game} --profile {profile})",
+            report.errors,
+        )
+        self.report = report
+
+
+@dataclass(frozen=True)
+class ShopOrder:
+    """`pnp shop`'s whole answer: the preflight that let the deck through, and the files written."""
+
+    preflight: PreflightReport
+    result: ShopResult
+
+    def to_dict(self) -> dict:
+        return {**self.result.to_dict(), "preflight": self.preflight.to_dict()}
+
+
+def shop_order(
+    db: Any,
+    game: str,
+    profile_slug: str,
+    output: str | None = None,
+    card_type: str | None = None,
+    renderer_factory: Any = None,
+) -> ShopOrder:
+    """The preflight, then the shop files: a deck the shop would refuse gets no files (ShopRefused)."""
+    report = preflight(db, game, profile_slug, card_type)
+    if report.errors:
+        raise ShopRefused(report, profile_slug)
+    result = shop(
+        db, game, profile_slug, output=output, card_type=card_type, renderer_factory=renderer_factory
+    )
+    return ShopOrder(report, result)
 
 
 def _manifest(ctx: ShopContext, result: ShopResult) -> dict:

@@ -1,5 +1,8 @@
 """`pnp tts`: Tabletop Simulator deck sheets (at most 10×7 cards, 4096 px), backs and a note.
 
+The saved object beside them (one deck per card type) and its linked copy for
+`pnp tts-object` are tts_object.py.
+
 Each card's face is drawn once and rasterised at the sheet's resolution; a
 type's sheets are written as soon as their last face is in, so memory holds
 one sheet at a time.  `images_and_tts` (what `pnp build` runs) draws every face
@@ -31,6 +34,13 @@ from pnpforge.render.raster import (
     render_drawings,
     type_order,
     write_png,
+)
+from pnpforge.shop.tts_object import (
+    LinkResult,
+    check_base_url,
+    link_saved_object,
+    readme_note,
+    write_saved_object,
 )
 
 TTS_MAX_COLS, TTS_MAX_ROWS = 10, 7
@@ -138,8 +148,6 @@ def _deck_sink(deck: Any, card_id: str) -> Sink:
 
 
 def _finish_tts(ctx: RasterContext, result: RasterResult) -> None:
-    from pnpforge.shop.tts_object import readme_note, write_saved_object
-
     result.files.append(write_saved_object(ctx, result))
     readme = Path(result.directory) / "README.txt"
     readme.write_text(tts_readme(ctx.game, result.decks) + readme_note(ctx.game), encoding="utf-8")
@@ -163,6 +171,29 @@ def tts(
     render_drawings(_by_type(drawings, ctx), ctx)
     _finish_tts(ctx, result)
     return result
+
+
+def tts_object(
+    db: Any,
+    game: str,
+    source: str | None = None,
+    output: str | None = None,
+    base_url: str | None = None,
+) -> LinkResult:
+    """The saved object `tts` wrote in `source` (default output/GAME/tts/), linked to full image
+    addresses in `output` (default SOURCE/linked/GAME.json); the sheets are drawn first when
+    `source` has no GAME.json yet.  A bad `base_url` is refused before anything is drawn."""
+    if base_url is not None:
+        check_base_url(base_url)
+    folder = Path(source) if source else Path("output") / game / "tts"
+    saved = folder / f"{game}.json"
+    drawn = 0
+    if not saved.exists():
+        drawn = len(tts(db, game, output=str(folder)).decks)
+    target = Path(output) if output else folder / "linked" / f"{game}.json"
+    linked = link_saved_object(saved, target, base_url)
+    linked.drawn, linked.folder = drawn, str(folder)
+    return linked
 
 
 def _by_type(drawings: dict[tuple[str, str], Drawing], ctx: RasterContext) -> list[Drawing]:

@@ -180,11 +180,14 @@ def write_saved_object(ctx: Any, result: Any) -> str:
 
 @dataclass
 class LinkResult:
-    """What `pnp tts-object` wrote: the linked object, the address prefix, the images it names."""
+    """What `pnp tts-object` wrote: the linked object, the address prefix, the images it names,
+    and how many deck sheets were drawn first into `folder` (0 when they were there already)."""
 
     path: str
     base_url: str
     images: list[str]
+    drawn: int = 0
+    folder: str = ""
 
 
 def check_base_url(base_url: str) -> str:
