@@ -15,7 +15,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from reportlab.lib.colors import toColor
+from PIL import Image
+from reportlab.lib.colors import CMYKColor, toColor
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 Cmyk = tuple[float, float, float, float]
@@ -70,8 +72,6 @@ def image_to_cmyk(image: Any, max_ink: float = 240.0) -> Any:
     Each distinct colour is converted once (card art is mostly flat colour); the
     bytes are floored so rounding never lifts the total past the limit.
     """
-    from PIL import Image
-
     rgb = image.convert("RGB")
     data = rgb.tobytes()
     out = bytearray(len(data) // 3 * 4)
@@ -122,16 +122,12 @@ class CmykCanvas(Canvas):
     ) -> Any:
         pil = getattr(image, "_image", None)
         if pil is None:
-            from PIL import Image
-
             pil = Image.open(image)
         return super().drawImage(_reader(image_to_cmyk(pil, self.max_ink)), x, y, width, height, None, **kw)
 
 
 def _as_cmyk(colour: Any, max_ink: float) -> Any:
     """A reportlab CMYKColor for any colour reportlab accepts (CMYK passes through)."""
-    from reportlab.lib.colors import CMYKColor
-
     if isinstance(colour, CMYKColor):
         return colour
     if isinstance(colour, (tuple, list)) and len(colour) == 4:
@@ -141,6 +137,4 @@ def _as_cmyk(colour: Any, max_ink: float) -> Any:
 
 
 def _reader(image: Any) -> Any:
-    from reportlab.lib.utils import ImageReader
-
     return ImageReader(image)

@@ -23,6 +23,9 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined, ensure_folder, write_text
+from pnpforge.query.select import stamp_date
+from pnpforge.render import pdf_canvas
+from pnpforge.render.raster import card_context
 from pnpforge.render.sheet import MM_TO_PT, Rect
 from pnpforge.shop.cut_geometry import (
     BLEED_MM,
@@ -111,9 +114,6 @@ def cut(
     renderer_factory: Any = None,
 ) -> CutResult:
     """Write the marked print PDF and one cut file per sheet (SVG, and DXF for Silhouette)."""
-    from pnpforge.query.select import stamp_date
-    from pnpforge.render.raster import card_context
-
     m = machine(machine_name, paper)
     ctx = card_context(db, game, card_type, renderer_factory)
     out = ensure_folder(Path(output) if output else Path("output") / game / "cut" / machine_name)
@@ -165,8 +165,6 @@ def _manifest(result: CutResult) -> dict:
 def _write_pdf(path: Path, m: Machine, sheets: list[CutSheet], ctx: Any, created: str) -> None:
     """The print sheets, with the document info of every other PDF: creator pnpforge, dated by
     the game's latest card edit (`created`), so the same data gives the same bytes."""
-    from pnpforge.render import pdf_canvas
-
     k = MM_TO_PT
     with pdf_canvas.atomic_output(path) as fh:
         c = pdf_canvas.open_canvas(
@@ -258,31 +256,24 @@ def dxf(sheet: CutSheet) -> str:
     rather than leaving the importer to guess; y points up, as in the PDF.  ezdxf's fixed
     metadata option pins the header's dates and GUIDs, so a sheet always gives the same bytes.
     """
-    import ezdxf
+    import ezdxf  # about 1 s to import: only when a DXF is written (Silhouette), not for Cricut
 
     fixed = ezdxf.options.write_fixed_meta_data_for_testing
     ezdxf.options.write_fixed_meta_data_for_testing = True  # fixed dates, GUIDs, marker: same bytes
     try:
-        return _dxf_text(sheet)
+        doc = ezdxf.new("R2000", setup=False)
+        doc.units = ezdxf.units.MM
+        doc.header["$MEASUREMENT"] = 1  # metric
+        doc.layers.add("CUT", color=1)
+        msp = doc.modelspace()
+        for _, r, _, radius in sheet.cards:
+            for kind, v in rounded_outline(r, radius):
+                if kind == "line":
+                    msp.add_line((v[0], v[1]), (v[2], v[3]), dxfattribs={"layer": "CUT"})
+                else:
+                    msp.add_arc((v[0], v[1]), v[2], v[3], v[4] % 360, dxfattribs={"layer": "CUT"})
+        stream = io.StringIO()
+        doc.write(stream)
+        return stream.getvalue()
     finally:
         ezdxf.options.write_fixed_meta_data_for_testing = fixed
-
-
-def _dxf_text(sheet: CutSheet) -> str:
-    import ezdxf
-    from ezdxf.lldxf.const import DXF2000
-
-    doc = ezdxf.new(DXF2000, setup=False)
-    doc.units = ezdxf.units.MM
-    doc.header["$MEASUREMENT"] = 1  # metric
-    doc.layers.add("CUT", color=1)
-    msp = doc.modelspace()
-    for _, r, _, radius in sheet.cards:
-        for kind, v in rounded_outline(r, radius):
-            if kind == "line":
-                msp.add_line((v[0], v[1]), (v[2], v[3]), dxfattribs={"layer": "CUT"})
-            else:
-                msp.add_arc((v[0], v[1]), v[2], v[3], v[4] % 360, dxfattribs={"layer": "CUT"})
-    stream = io.StringIO()
-    doc.write(stream)
-    return stream.getvalue()

@@ -17,12 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
 from pnpforge import progress
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.outfile import confined, ensure_folder, write_text
+from pnpforge.query.select import stamp_date
+from pnpforge.render import pdf
+from pnpforge.render.fonts import ensure_fonts
+from pnpforge.render.raster_png import write_png
 from pnpforge.shop.fit import Fit, fit_types
+from pnpforge.shop.pdfx import write_deck_pdfs
+from pnpforge.shop.place import draw_side, placement
 from pnpforge.shop.preflight import PreflightReport, preflight
 from pnpforge.shop.profiles import Profile, get_profile
+from pnpforge.store import repo
 
 
 @dataclass
@@ -65,11 +76,6 @@ def shop_context(
     db: Any, game: str, profile: Profile, card_type: str | None = None, renderer_factory: Any = None
 ) -> ShopContext:
     """Select the cards, fit every type to a product (refusing types without one)."""
-    from pnpforge.query.select import stamp_date
-    from pnpforge.render import pdf
-    from pnpforge.render.fonts import ensure_fonts
-    from pnpforge.store import repo
-
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
     cards = pdf.select_cards(db, game, card_type, None)
@@ -109,8 +115,6 @@ def shop(
     if profile.output == "png":
         _write_pngs(ctx, out, result)
     else:
-        from pnpforge.shop.pdfx import write_deck_pdfs
-
         write_deck_pdfs(ctx, out, result)
     manifest = out / "manifest.json"
     write_text(manifest, json.dumps(_manifest(ctx, result), ensure_ascii=False, indent=2) + "\n")
@@ -249,10 +253,6 @@ def _plan_pngs(ctx: ShopContext, out: Path, result: ShopResult) -> list[PngJob]:
 
 def _draw_pages(ctx: ShopContext, jobs: list[PngJob], path: Path) -> None:
     """One page per image, sized so that rendering at the shop's dpi gives exactly its pixels."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    from pnpforge.shop.place import draw_side, placement
-
     dpi = ctx.profile.dpi
     c = Canvas(str(path), invariant=1, pageCompression=0, initialFontName=ctx.fonts.regular)
     checked: set[str] = set()
@@ -268,10 +268,6 @@ def _draw_pages(ctx: ShopContext, jobs: list[PngJob], path: Path) -> None:
 
 
 def _rasterise(pdf_path: Path, jobs: list[PngJob], dpi: int) -> None:
-    import pypdfium2 as pdfium
-
-    from pnpforge.render.raster_png import write_png
-
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
         for i, job in enumerate(jobs):
@@ -289,8 +285,6 @@ def _rasterise(pdf_path: Path, jobs: list[PngJob], dpi: int) -> None:
 
 
 def _exact(image: Any, px: tuple[int, int]) -> Any:
-    from PIL import Image
-
     canvas = Image.new("RGB", px, image.getpixel((0, 0)))
     canvas.paste(image.crop((0, 0, min(px[0], image.width), min(px[1], image.height))), (0, 0))
     return canvas

@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
+from pnpforge.shop.cut import cut
+from pnpforge.shop.cut_geometry import machine
+from pnpforge.shop.export import shop
+from pnpforge.shop.preflight import preflight
+from pnpforge.shop.profiles import get_profile
 
 Facts = dict[str, dict[str, Any]]  # kit path -> what the manifest says of it
 Progress = Callable[[str, str], None]
@@ -22,12 +27,8 @@ Progress = Callable[[str, str], None]
 def check_extras(shop_profile: str | None, cut_machine: str | None, paper: str) -> None:
     """Refuse an unknown profile or machine (or a paper the machine lacks) before any work."""
     if shop_profile is not None:
-        from pnpforge.shop.profiles import get_profile
-
         get_profile(shop_profile)
     if cut_machine is not None:
-        from pnpforge.shop.cut_geometry import machine
-
         machine(cut_machine, paper)
 
 
@@ -37,8 +38,6 @@ def _rel(path: str | Path, work: Path) -> str:
 
 def _preflight_or_refuse(db: Any, game: str, profile: str) -> list[str]:
     """The preflight's warnings; PnpError naming the first error (and how many) when it has any."""
-    from pnpforge.shop.preflight import preflight
-
     report = preflight(db, game, profile)
     if report.errors:
         first = report.errors[0]
@@ -62,8 +61,6 @@ def shop_part(
     db: Any, game: str, work: Path, opts: Any, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """The shop's files for `opts.shop` in work/shop/PROFILE/, after a clean preflight."""
-    from pnpforge.shop.export import shop
-
     warnings += _preflight_or_refuse(db, game, opts.shop)
     out = work / "shop" / opts.shop
     result = shop(db, game, opts.shop, output=str(out))
@@ -79,8 +76,6 @@ def cut_part(
     db: Any, game: str, work: Path, opts: Any, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """The marked print PDF and cut files for `opts.cut` in work/cut/MACHINE/, on the kit's paper."""
-    from pnpforge.shop.cut import cut
-
     out = work / "cut" / opts.cut
     result = cut(db, game, opts.cut, paper=opts.paper, output=str(out))
     per_page: dict[int, int] = {}

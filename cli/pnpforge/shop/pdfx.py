@@ -17,9 +17,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFName, PDFString
+
 from pnpforge import progress
 from pnpforge.outfile import atomic_open, confined
+from pnpforge.render.reportlab_compat import add_pdfx_keys
 from pnpforge.render.units import MM
+from pnpforge.shop.cmyk import CmykCanvas
+from pnpforge.shop.place import draw_side, placement
 
 PDFX_VERSION = "PDF/X-1:2003"
 PDFX_CONFORMANCE = "PDF/X-1a:2003"
@@ -53,9 +58,6 @@ def write_deck_pdfs(ctx: Any, out: Path, result: Any) -> None:
 
 
 def _write_deck(ctx: Any, slug: str, deck: list, path: Path) -> None:
-    from pnpforge.shop.cmyk import CmykCanvas
-    from pnpforge.shop.place import draw_side, placement
-
     fit = ctx.fits[slug]
     p = fit.product
     page = (p.full_w_mm * MM, p.full_h_mm * MM)
@@ -86,15 +88,11 @@ def _boxes(c: Any, product: Any, page: tuple[float, float]) -> None:
 
 def _pdfx_document(c: Any, title: str, date: str) -> None:
     """Title, dates, PDF/X version keys and the SWOP output intent."""
-    from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFName, PDFString
-
     c.setTitle(title)
     c.setAuthor("pnpforge")
     c.setCreator("pnpforge")
     digits = "".join(ch for ch in date if ch.isdigit())[:14].ljust(14, "0")
     c.setDateFormatter(lambda *_: f"D:{digits}+00'00'")
-    from pnpforge.render.reportlab_compat import add_pdfx_keys
-
     keys = f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})".encode()
     intent = PDFDictionary(
         {

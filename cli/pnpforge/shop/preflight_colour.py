@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import colorsys
 
+from pnpforge.shop.cmyk import rgb_to_cmyk
+
 VIVID_SATURATION = 0.8  # HSV saturation and value from which RGB leaves the CMYK gamut
 VIVID_VALUE = 0.8
 YELLOW_HUE_DEG = (40.0, 75.0)  # process yellow reaches these vivid hues
@@ -41,8 +43,6 @@ def _delta_e(a: tuple[float, float, float], b: tuple[float, float, float]) -> fl
 
 def colour_shift(rgb: tuple[float, float, float], max_ink: float) -> str | None:
     """Why a colour will print differently in CMYK, or None."""
-    from pnpforge.shop.cmyk import rgb_to_cmyk
-
     c, m, y, k = rgb_to_cmyk(*rgb, max_ink=max_ink)
     c0, m0, y0, k0 = rgb_to_cmyk(*rgb, max_ink=0.0)
     back = tuple((1 - v) * (1 - k) for v in (c, m, y))

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from pnpforge.render import pdf, sheet_plan
 from pnpforge.render.raster import (
     Drawing,
@@ -85,8 +87,6 @@ class _TtsDeck:
             self._write_sheets()
 
     def _write_sheets(self) -> None:
-        from PIL import Image
-
         cw, ch = self.card_px
         per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS
         for entry, batch in zip(self.sheets, sheet_plan.chunks(self.cards, per_sheet), strict=False):
