@@ -1,4 +1,4 @@
-"""`pnp print`, `pnp images`, `pnp proof`: thin faces over pnpforge.render (`pnp tts` is in shop.py).
+"""`pnp print`, `pnp images`, `pnp tts`, `pnp proof`: thin faces over pnpforge.render.
 
 Nothing heavy is imported here at module level: reportlab and pypdfium2 load
 inside the render calls, so `pnp --help` stays fast.
