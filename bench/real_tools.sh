@@ -108,7 +108,10 @@ for game in "${GAMES[@]}"; do
     pnp print "$game" -o "$d/print" >/dev/null 2>&1 || fail "print $game"
     pnp helpers "$game" -o "$d/helpers" >/dev/null 2>&1 || fail "helpers $game"
     pnp rules "$game" -o "$d/rules.pdf" >/dev/null 2>&1 || fail "rules $game"
-    pnp shop "$game" -p drivethru -o "$d/shop" >/dev/null 2>&1 || fail "shop $game"
+    if ! said=$(pnp shop "$game" -p drivethru -o "$d/shop" 2>&1); then
+        # a deck whose card sizes the shop does not print stops at preflight: not a file to check
+        case "$said" in *"Preflight of"*) echo "shop $game: $(echo "$said" | tail -1)" ;; *) fail "shop $game" ;; esac
+    fi
     for machine in silhouette cricut; do
         pnp cut "$game" -m "$machine" -o "$d/cut/$machine" >/dev/null 2>&1 || fail "cut $game $machine"
     done
