@@ -140,7 +140,7 @@ if have gs; then
     done
 fi
 for proof in $(find "$pdfs" -name '*-proof.png' | sort); do  # the proof is a PNG contact sheet
-    have mutool && { mutool draw -q -o /dev/null "$proof" 2>&1 || fail "mutool cannot open $proof"; }
+    have mutool && { mutool draw -q -o /dev/null "$proof" 2>/dev/null || fail "mutool cannot open $proof"; }
 done
 
 if have inkscape; then
