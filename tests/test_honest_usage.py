@@ -55,3 +55,14 @@ def test_the_process_too():
     # the command is named as it was called
     assert r.returncode == 2 and r.stderr.startswith("Error: python -m pnpforge cards show: missing argument")
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_an_option_missing_its_value_names_its_command_and_honours_json(run):
+    r = run("check", "enforcer", "--json", "--players")  # click raises this one without a context
+    assert r.exit_code == 2
+    assert (
+        json.loads(r.stdout)["error"]
+        == "pnp check: option '--players' requires an argument; see pnp check -h"
+    )
+    plain = run("--db", "x.db", "rules", "enforcer", "--paper")  # `rules` has no --json: one line
+    assert plain.stderr == "Error: pnp rules: option '--paper' requires an argument; see pnp rules -h\n"

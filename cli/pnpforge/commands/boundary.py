@@ -84,36 +84,33 @@ def run(entry: Callable[[], object], argv: Sequence[str] | None = None) -> None:
 EXIT_USAGE = 2  # a command line pnp cannot parse, as click and the shells use it
 
 
-def _command_path(root: click.Group, args: Sequence[str]) -> str:
-    """`pnp cards show` from the words of a command line (for an error raised without its
-    context, such as an option missing its value): the command names it walks through."""
-    path, group = ["pnp"], root
+def _command_at(root: click.Group, args: Sequence[str]) -> tuple[str, click.Command]:
+    """(`pnp cards show`, its command) from the words of a command line, for an error raised
+    without its context (an option missing its value): the commands the words walk through."""
+    path: list[str] = ["pnp"]
+    command: click.Command = root
     skip = _option_values(args)
     for word in args:
-        if word.startswith("-") or word in skip:
+        if word.startswith("-") or word in skip or not isinstance(command, click.Group):
             continue
-        found = group.commands.get(word)
+        found = command.commands.get(word)
         if found is None:
             break
         path.append(word)
-        if not isinstance(found, click.Group):
-            break
-        group = found
-    return " ".join(path)
+        command = found
+    return " ".join(path), command
 
 
 def usage_line(exc: click.UsageError, args: Sequence[str], root: click.Group) -> tuple[str, bool]:
     """A usage error as one line naming the command and the problem, and whether the
     command was asked for --json (then the line goes out as `{"error": ...}`)."""
     ctx = exc.ctx
-    command = ctx.command_path if ctx is not None else _command_path(root, args)
+    command, found = (ctx.command_path, ctx.command) if ctx is not None else _command_at(root, args)
     problem = exc.format_message().strip().rstrip(".")
     problem = " ".join(problem.split())  # one line, whatever the parser wrote
     problem = problem[:1].lower() + problem[1:] if problem[:2] != problem[:2].upper() else problem
     hint = f"; see {command} -h"
-    wants_json = "--json" in args and (
-        ctx is None or any(getattr(p, "name", None) == "as_json" for p in ctx.command.params)
-    )
+    wants_json = "--json" in args and any(getattr(p, "name", None) == "as_json" for p in found.params)
     return f"{command}: {problem}{hint}", wants_json
 
 
