@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pnpforge.model import fits_card, split_entry
 from pnpforge.rules.games.enforcer import make_rules
 from pnpforge.store import repo
 from pnpforge.validate import composition, validate_game
@@ -203,7 +204,11 @@ def test_no_provisional_value_behind_rulebook_provenance(cards):
         assert "effect" in by_name(cards, "objection", name).provisional_fields
     for name in ("無德補教業者", "貨運業慣老闆", "毒蟲", "不良回收業者"):  # garbled 費 cards
         assert "difficulty" in by_name(cards, "obligor", name).provisional_fields
-    assert {"track", "rookie_track"} <= set(cards["PEN"].provisional_fields)
+    # the track keeps provenance per cell: the rulebook's -1 -3 … X, pnpforge's -6 -10
+    pen = cards["PEN"]
+    assert pen.fields["track"] == ["-1", "-3", "-6", "-10", "X"]
+    assert {"track[3]", "track[4]", "rookie_track"} == set(pen.provisional_fields)
+    assert not any(pen.is_cell_provisional("track", i) for i in (0, 1, 4))
     assert by_name(cards, "execution", "限制出境").is_value_provisional("effect")
 
 
@@ -212,7 +217,8 @@ def test_provisional_fields_name_real_values(db, cards):
     attributes = {"copies", "text", "flavor", "art", "name"}
     for c in cards.values():
         known = {f.name for f in types[c.type].fields} | attributes
-        assert set(c.provisional_fields) <= known, c.id
+        assert {split_entry(e)[0] for e in c.provisional_fields} <= known, c.id
+        assert all(fits_card(c, e) for e in c.provisional_fields), c.id
 
 
 def test_sizes_are_marked_provisional(db):

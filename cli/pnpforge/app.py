@@ -33,6 +33,7 @@ app = typer.Typer(
     name="pnp",
     help="pnpforge: card database, print-and-play sheets, player aids and rules checks.",
     no_args_is_help=True,
+    cls=boundary.PlainErrorsGroup,  # usage errors as one plain line, exit 2
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},

@@ -34,7 +34,7 @@ from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.formats import link
 from pnpforge.formats.cards import read_cards
 from pnpforge.formats.records import Record
-from pnpforge.model import CARD_ATTRIBUTES, Card, CardType, card_changes
+from pnpforge.model import CARD_ATTRIBUTES, Card, CardType, card_changes, fits_card, tidy_provisional
 from pnpforge.store import bundle, repo, structure
 from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
@@ -311,7 +311,9 @@ def _stream(
         if old is not None and not correction and card.provenance == old.provenance:
             # a sheet exported before an edit still carries the old marks: re-importing it must
             # not drop the designer's "my value" mark (only a --correction says it is the rulebook's)
-            card.provisional_fields = sorted(set(card.provisional_fields) | set(old.provisional_fields))
+            kept = {e for e in old.provisional_fields if fits_card(card, e)}  # not a cell the sheet removed
+            card.provisional_fields = sorted(set(card.provisional_fields) | kept)
+            tidy_provisional(card)
         where[card.id] = rec.where
         if old is not None:
             old_types[card.id] = old.type

@@ -6,6 +6,7 @@ schema change touches the store alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from dataclasses import fields as dataclass_fields
 from typing import Any
@@ -140,12 +141,78 @@ class Card:
         return self.provenance == "provisional" or bool(self.provisional_fields)
 
     def is_value_provisional(self, name: str) -> bool:
+        """Whether the whole value `name` is designed (a cell entry marks only part of it)."""
         return self.provenance == "provisional" or name in self.provisional_fields
+
+    def provisional_cells(self, name: str) -> frozenset[int]:
+        """The 0-based cells of list field `name` marked designed one by one (`name[3]` entries)."""
+        return frozenset(
+            i for n, i in map(split_entry, self.provisional_fields) if n == name and i is not None
+        )
+
+    def is_cell_provisional(self, name: str, index: int) -> bool:
+        """Whether cell `index` (0-based) of list field `name` is designed."""
+        return self.is_value_provisional(name) or index in self.provisional_cells(name)
+
+    def has_provisional_part(self, name: str) -> bool:
+        """Whether any of value `name` is designed: all of it or some of its cells."""
+        return self.is_value_provisional(name) or bool(self.provisional_cells(name))
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("game")
         return d
+
+
+_CELL_ENTRY = re.compile(r"^(?P<name>[a-z0-9_]+)\[(?P<cell>[1-9][0-9]{0,3})\]$")
+
+
+def cell_entry(name: str, index: int) -> str:
+    """The `provisional_fields` entry marking one cell (0-based `index`) of a list field:
+    `track[3]` is the third cell, as validators and `pnp cards show` number them."""
+    return f"{name}[{index + 1}]"
+
+
+def split_entry(entry: str) -> tuple[str, int | None]:
+    """A `provisional_fields` entry as (value name, 0-based cell or None for the whole value)."""
+    found = _CELL_ENTRY.match(entry) if isinstance(entry, str) else None
+    if found is None:
+        return entry, None
+    return found["name"], int(found["cell"]) - 1
+
+
+def fits_card(card: Card, entry: str) -> bool:
+    """Whether a `provisional_fields` entry still names something of `card`: a whole value
+    always does; a cell entry only while its list has that cell."""
+    name, index = split_entry(entry)
+    if index is None:
+        return True
+    value = card.fields.get(name) if isinstance(card.fields, dict) else None
+    return isinstance(value, list) and index < len(value)
+
+
+def tidy_provisional(card: Card) -> None:
+    """Keep `card.provisional_fields` minimal after an edit: a cell entry gives way to its
+    whole value's name when that is marked, and when every cell of the list is marked."""
+    if not isinstance(card.provisional_fields, list) or not isinstance(card.fields, dict):
+        return
+    whole = {e for e in card.provisional_fields if split_entry(e)[1] is None}
+    cells: dict[str, set[int]] = {}
+    for entry in card.provisional_fields:
+        name, index = split_entry(entry)
+        if index is not None and name not in whole:
+            cells.setdefault(name, set()).add(index)
+    for name, found in cells.items():
+        value = card.fields.get(name)
+        if isinstance(value, list) and value and found >= set(range(len(value))):
+            whole.add(name)
+    kept = [cell_entry(n, i) for n, found in cells.items() if n not in whole for i in found]
+    card.provisional_fields = sorted([*whole, *kept], key=_entry_order)
+
+
+def _entry_order(entry: str) -> tuple[str, int]:
+    name, index = split_entry(entry)
+    return name, -1 if index is None else index
 
 
 def card_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, tuple[Any, Any]]:

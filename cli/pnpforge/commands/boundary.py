@@ -9,11 +9,16 @@ the command, its input and where to report it, and exit code 70 (EX_SOFTWARE).
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+from typer.core import TyperGroup
 
 REPORT_TO = "the pnpforge maintainers (the project's issue tracker; see CONTRIBUTING.md)"
 EXIT_BUG = 70  # EX_SOFTWARE of sysexits.h
@@ -74,3 +79,71 @@ def run(entry: Callable[[], object], argv: Sequence[str] | None = None) -> None:
         else:
             sys.stderr.write(describe(args, exc) + "\n")
         raise SystemExit(EXIT_BUG) from None
+
+
+EXIT_USAGE = 2  # a command line pnp cannot parse, as click and the shells use it
+
+
+def _command_at(root: click.Group, args: Sequence[str]) -> tuple[str, click.Command]:
+    """(`pnp cards show`, its command) from the words of a command line, for an error raised
+    without its context (an option missing its value): the commands the words walk through."""
+    path: list[str] = ["pnp"]
+    command: click.Command = root
+    skip = _option_values(args)
+    for word in args:
+        if word.startswith("-") or word in skip or not isinstance(command, click.Group):
+            continue
+        found = command.commands.get(word)
+        if found is None:
+            break
+        path.append(word)
+        command = found
+    return " ".join(path), command
+
+
+def usage_line(exc: click.UsageError, args: Sequence[str], root: click.Group) -> tuple[str, bool]:
+    """A usage error as one line naming the command and the problem, and whether the
+    command was asked for --json (then the line goes out as `{"error": ...}`)."""
+    ctx = exc.ctx
+    command, found = (ctx.command_path, ctx.command) if ctx is not None else _command_at(root, args)
+    problem = exc.format_message().strip().rstrip(".")
+    problem = " ".join(problem.split())  # one line, whatever the parser wrote
+    problem = problem[:1].lower() + problem[1:] if problem[:2] != problem[:2].upper() else problem
+    hint = f"; see {command} -h"
+    wants_json = "--json" in args and any(getattr(p, "name", None) == "as_json" for p in found.params)
+    return f"{command}: {problem}{hint}", wants_json
+
+
+class PlainErrorsGroup(TyperGroup):
+    """The root `pnp` group: a usage error (missing argument, unknown option or command, bad
+    value) is one plain line and exit 2, like every other error pnp prints, not a boxed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        words = list(sys.argv[1:] if args is None else args)
+        try:
+            code = super().main(words, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            sys.exit(exc.exit_code)  # the help was printed: no error to add
+        except click.UsageError as exc:
+            line, as_json = usage_line(exc, words, self)
+            if as_json:
+                click.echo(json.dumps({"error": line, "exit": EXIT_USAGE}, ensure_ascii=False, indent=2))
+            else:
+                click.echo(f"Error: {line}", err=True)
+            sys.exit(EXIT_USAGE)
+        except click.ClickException as exc:  # a file option that cannot be opened and the like
+            click.echo(f"Error: {' '.join(exc.format_message().split())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted; nothing more was done", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)

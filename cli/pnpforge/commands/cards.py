@@ -128,9 +128,17 @@ def show_cmd(
         for fd in ctype.fields:
             if fd.name in card.fields:
                 v = card.fields[fd.name]
-                v = sep.join(map(str, v)) if isinstance(v, list) else v
+                cells = sorted(card.provisional_cells(fd.name)) if isinstance(v, list) else []
+                if cells and not card.is_value_provisional(fd.name):  # designed cells wear † one by one
+                    shown = sep.join(f"{x}†" if i in cells else str(x) for i, x in enumerate(v))
+                    v, tail = (
+                        shown,
+                        f"  (provisional cells: {', '.join(str(i + 1) for i in cells)}, marked †)",
+                    )
+                else:
+                    v, tail = (sep.join(map(str, v)) if isinstance(v, list) else v), mark(fd.name)
                 label = f"{fd.name} ({fd.label})" if fd.label and fd.label != fd.name else fd.name
-                lines.append(f"{label}: {v}{mark(fd.name)}")
+                lines.append(f"{label}: {v}{tail}")
         if card.text:
             lines.append(f"text{mark('text')}: {card.text}")
         if card.flavor:

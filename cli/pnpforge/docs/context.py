@@ -198,7 +198,30 @@ def build_context(
     def mark(flag: bool) -> str:
         return MARK if flag else ""
 
+    def field_label(type: str, field_name: str) -> str:  # noqa: A002
+        """A field's printed label (its name when it has none)."""
+        t = full_types.get(type)
+        f = t.field(field_name) if t else None
+        if f is None:
+            raise PnpError(
+                f"template asks for field '{field_name}' of card type '{type}', "
+                f"which game '{game}' does not have"
+            )
+        return f.label or f.name
+
+    def value(card_id: str, field_name: str, sep: str | None = None) -> str:
+        """A card's field as printed, with † after it when designed, or after each designed
+        cell of a list whose provenance is kept per cell (a track's later cells)."""
+        card = repo.find_card(db, game, card_id, strict=False)
+        if card is None or not isinstance(card.fields, dict) or field_name not in card.fields:
+            raise PnpError(
+                f"template asks for field '{field_name}' of card '{card_id}', "
+                f"which game '{game}' does not have"
+            )
+        return shown_value(card, field_name, sep if sep is not None else list_sep)
+
     words = translations.words(db, game, g.language)
+    list_sep = "、" if g.language.startswith(("zh", "ja")) else ", "
 
     def word(value: Any) -> str:
         """The printed word of a field value in the game's language (the value itself when none)."""
@@ -234,6 +257,8 @@ def build_context(
         "tally": tally,
         "allowed": allowed,
         "mark": mark,
+        "value": value,
+        "field_label": field_label,
         "word": word,
         "MARK": MARK,
         "types": {t.slug: t for t in types},
@@ -245,6 +270,21 @@ def build_context(
             or any(c.provisional for c in comps)
         ),
     }
+
+
+def shown_value(card: Card, field_name: str, sep: str) -> str:
+    """`card`'s field as summaries print it: a list joined by `sep`; † after the whole value
+    when it is designed, else after each cell designed on its own."""
+    v = card.fields.get(field_name)
+    if isinstance(v, list):
+        cells = card.provisional_cells(field_name)
+        whole = card.is_value_provisional(field_name)
+        text = sep.join(
+            f"{escape_text(str(x))}{MARK if i in cells and not whole else ''}" for i, x in enumerate(v)
+        )
+    else:
+        text, whole = escape_text("" if v is None else str(v)), card.is_value_provisional(field_name)
+    return f"{text}{MARK if whole and text else ''}"
 
 
 def _walk(nodes: list[CountNode]):

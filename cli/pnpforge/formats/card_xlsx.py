@@ -4,9 +4,11 @@ Export writes one worksheet per card type (named by the type's slug), with
 the CSV columns of that type: the card attributes, then the type's fields.
 Every cell is written as text except copies and integer fields, which are
 numbers so a spreadsheet sorts and sums them; text is stored as text even
-when it starts with `=`, so opening an export never runs a formula, and no
-escaping is needed.  Import reads every worksheet: a `type` column names each
-row's card type, else the worksheet's name does.  Rows then go through the
+when it starts with `=`, so opening an export never runs a formula.  A sheet
+that a spreadsheet saved from pnp's CSV export keeps that CSV's formula guard
+(a leading apostrophe, `'-1|-3`), which import removes as the CSV import does.
+Import reads every worksheet: a `type` column names each row's card type,
+else the worksheet's name does.  Rows then go through the
 very validation a CSV import does (`pnpforge.edit`), all or nothing.
 Reading goes through the guarded reader `pnpforge.formats.xlsx`; openpyxl
 only writes.
@@ -22,7 +24,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.formats import xlsx
-from pnpforge.formats.records import ATTR_COLUMNS, MAX_ROWS, Record, cell
+from pnpforge.formats.records import ATTR_COLUMNS, MAX_ROWS, Record, cell, csv_unescape
 from pnpforge.model import PROVENANCES, Card, CardType
 
 _NUMERIC_ATTRIBUTES = ("copies",)
@@ -63,7 +65,8 @@ def read_records(path: Path) -> Iterator[Record]:
             count += 1
             if count > MAX_ROWS:
                 raise PnpError(f"{path} has more than {MAX_ROWS} rows; split it into several files")
-            values = {h: c for h, c in zip(header, cells, strict=False) if h}
+            # a sheet a spreadsheet made from pnp's CSV keeps the CSV's formula guard ('-1|-3): undone
+            values = {h: csv_unescape(c) for h, c in zip(header, cells, strict=False) if h}
             if "type" not in header:
                 values["type"] = title
             yield Record(values, f"{where}, row {number}", fields)
@@ -73,7 +76,10 @@ def _export_value(card: Card, key: str, numeric: bool) -> Any:
     value = getattr(card, key) if key in ATTR_COLUMNS else card.fields.get(key)
     if numeric and isinstance(value, int) and not isinstance(value, bool):
         return value
-    return cell(value)
+    text = cell(value)
+    # a value that reads as a guarded CSV cell (''x, '-x) gets one more apostrophe, which
+    # import removes: the text round-trips although import undoes the CSV guard
+    return "'" + text if csv_unescape(text) != text else text
 
 
 def write_workbook(cards: list[Card], types: list[CardType]) -> bytes:

@@ -242,8 +242,11 @@ class FaceContext:
     def _word_of(self, value: Any) -> Any:
         """`word(value)` in layouts: a value's (or each list item's) printed word in the
         game's language; the value itself when it has none.  A provisional mark stays."""
-        if isinstance(value, list):
-            out: Any = [self._words.get(str(v), v) for v in value]
+        if isinstance(value, list):  # an item designed on its own keeps its sign
+            out: Any = [
+                mark_provisional(self._words.get(str(v), v), bool(getattr(v, "pnp_prov", False)))
+                for v in value
+            ]
         else:
             out = self._words.get(str(value), value) if value is not None else value
         return mark_provisional(out, bool(getattr(value, "pnp_prov", False)))

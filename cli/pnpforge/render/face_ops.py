@@ -103,7 +103,7 @@ class IconOp:
 class IconsOp:
     """A row or column of icons, scaled down together when they do not fit."""
 
-    __slots__ = ("specs", "names", "direction", "gap", "align", "m", "fonts", "mark")
+    __slots__ = ("specs", "names", "direction", "gap", "align", "m", "fonts", "mark", "cells")
 
     def __init__(
         self,
@@ -115,17 +115,22 @@ class IconsOp:
         m: text_atoms.Measure,
         fonts: Any,
         mark: Callable[[Any, float, float, float], None] | None,
+        cells: tuple[bool, ...] = (),
     ) -> None:
+        """`mark` follows the whole row, or with `cells` only the icons flagged there."""
         self.specs, self.names, self.direction, self.gap = specs, names, direction, gap
-        self.align, self.m, self.fonts, self.mark = align, m, fonts, mark
+        self.align, self.m, self.fonts, self.mark, self.cells = align, m, fonts, mark, cells
 
     def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
         specs, names, direction, gap, align = self.specs, self.names, self.direction, self.gap, self.align
-        m, fonts, mark = self.m, self.fonts, self.mark
+        m, fonts, mark, cells = self.m, self.fonts, self.mark, self.cells
         size = h if direction == "row" else w
         widths = [badge_width(m, s, n, size, fonts) for s, n in zip(specs, names, strict=False)]
+        # room for the sign after each flagged icon of a row, so the next icon does not hide it
+        room = _sign_room(size) if mark else 0.0
+        rooms = [room if i < len(cells) and cells[i] else 0.0 for i in range(len(widths))]
         if direction == "row":
-            total = sum(widths) + gap * (len(widths) - 1)
+            total = sum(widths) + sum(rooms) + gap * (len(widths) - 1)
             scale = min(1.0, w / total) if total > 0 else 1.0
         else:
             total = size * len(widths) + gap * (len(widths) - 1)
@@ -133,23 +138,33 @@ class IconsOp:
         size *= scale
         widths = [wd * scale for wd in widths]
         g = gap * scale
+        rooms = [r * scale for r in rooms]
         if direction == "row":
-            total = sum(widths) + g * (len(widths) - 1)
+            total = sum(widths) + sum(rooms) + g * (len(widths) - 1)
             px = x if align == "left" else x + (w - total) / 2 if align == "center" else x + w - total
-            for s, n, bw in zip(specs, names, widths, strict=False):
+            for s, n, bw, r in zip(specs, names, widths, rooms, strict=False):
                 draw_badge(c, s, n, px, y + (h - size) / 2, bw, size, m, fonts)
-                px += bw + g
-            if mark:
+                if mark and r:
+                    mark(c, px + bw + 0.4, y + (h + size) / 2, size)
+                px += bw + r + g
+            if mark and not cells:
                 mark(c, px - g + 0.4, y + (h + size) / 2, size)
         else:
             py = y + h - size
-            for s, n, bw in zip(specs, names, widths, strict=False):
+            for i, (s, n, bw) in enumerate(zip(specs, names, widths, strict=False)):
                 bw = min(bw, w)
                 bx = x if align == "left" else x + (w - bw) / 2 if align == "center" else x + w - bw
                 draw_badge(c, s, n, bx, py, bw, size, m, fonts)
+                if mark and i < len(cells) and cells[i]:
+                    mark(c, bx + bw + 0.4, py + size, size)
                 py -= size + g
-            if mark:
+            if mark and not cells:
                 mark(c, x + w - 1, py + g + size, size)
+
+
+def _sign_room(size: float) -> float:
+    """Width kept after an icon of `size` points for the provisional sign painted beside it."""
+    return min(text_atoms.MARK_MAX, size * 0.6) * 0.7
 
 
 class ImageOp:

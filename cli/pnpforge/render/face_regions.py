@@ -295,8 +295,12 @@ class RegionPlanner(ImagePlanner):
             items = [items]
         names = [str(i) for i in items]
         specs = [self._icon_spec(ctx, n, where, o["default"]) for n in names]
-        mark = self._mark_painter(ctx, where) if marked else None
-        return IconsOp(specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure, self.fonts, mark)
+        # cells of a list designed one by one: the sign after each such icon, not after the row
+        cells = () if marked else tuple(bool(getattr(i, "pnp_prov", False)) for i in items)
+        mark = self._mark_painter(ctx, where) if marked or any(cells) else None
+        return IconsOp(
+            specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure, self.fonts, mark, cells
+        )
 
     def _mark_painter(self, ctx: PlanContext, where: str) -> Callable[[Any, float, float, float], None]:
         """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pnpforge.model import Card, CardType
+from pnpforge.model import Card, CardType, split_entry
 from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import LRU
 from pnpforge.render.layout import Layout
@@ -69,6 +69,12 @@ class FieldsView:
 
     def __init__(self, values: dict[str, Any], prov: set[str], tracker: ReadTracker) -> None:
         self._values, self._prov, self._tracker = values, prov, tracker
+        # list fields designed cell by cell (`track[3]` entries): each such cell wears the sign
+        self._cells: dict[str, set[int]] = {}
+        for entry in prov:
+            name, cell = split_entry(entry)
+            if cell is not None:
+                self._cells.setdefault(name, set()).add(cell)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or name not in self._values:
@@ -80,7 +86,11 @@ class FieldsView:
             raise KeyError(name)
         if name in self._prov:
             self._tracker.note(name)
-        return mark_provisional(self._values[name], name in self._prov)
+        value = self._values[name]
+        cells = self._cells.get(name)
+        if cells and isinstance(value, list) and name not in self._prov:
+            return [mark_provisional(item, i in cells) for i, item in enumerate(value)]
+        return mark_provisional(value, name in self._prov)
 
     def __contains__(self, name: object) -> bool:
         return name in self._values
@@ -170,7 +180,7 @@ def face_environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
         if isinstance(v, float) and v.is_integer():
             return str(int(v))
         if isinstance(v, (list, tuple)):
-            return sep.join(plain(x) for x in v)
+            return sep.join(finalize(x) for x in v)  # a cell designed on its own keeps its sign
         return str(v)
 
     def finalize(v: Any) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
+from pnpforge.model import split_entry
 from pnpforge.store.db import connection
 from pnpforge.store.schema_v3 import SNAPSHOT_JSON
 
@@ -121,9 +122,14 @@ def history_after(
 
 
 def value_of(snapshot: dict[str, Any], key: str) -> Any:
-    """A snapshot's value of an attribute (`copies`) or a field (`fields.number`)."""
+    """A snapshot's value of an attribute (`copies`), a field (`fields.number`) or one cell
+    of a list field (`fields.track[3]`, None when the list is shorter)."""
     if key.startswith("fields."):
-        return (snapshot.get("fields") or {}).get(key[len("fields.") :])
+        name, cell = split_entry(key[len("fields.") :])
+        value = (snapshot.get("fields") or {}).get(name)
+        if cell is None:
+            return value
+        return value[cell] if isinstance(value, list) and cell < len(value) else None
     return snapshot.get(key)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlite_utils
 
-from pnpforge.model import Card
+from pnpforge.model import Card, cell_entry, split_entry, tidy_provisional
 from pnpforge.store import edition, repo
 
 # Values a card prints that are not type fields; an edit of one is tracked like a field's.
@@ -47,9 +47,17 @@ def apply_edition_rules(old: Card | None, new: Card, correction: str | None = No
     marked = set(out.provisional_fields)
     for key in sorted(set(before) | set(after)):
         name = key[len("fields.") :] if key.startswith("fields.") else key
-        if before.get(key) != after.get(key) and not old.is_value_provisional(name):
+        if before.get(key) == after.get(key) or old.is_value_provisional(name):
+            continue
+        was, now = before.get(key), after.get(key)
+        if old.provisional_cells(name) and isinstance(was, list) and isinstance(now, list):
+            # a list whose provenance is kept per cell: only the cells that changed become the designer's
+            marked |= {cell_entry(name, i) for i in range(len(now)) if i >= len(was) or was[i] != now[i]}
+            marked -= {cell_entry(name, i) for i in range(len(now), len(was))}  # cells the edit removed
+        else:
             marked.add(name)
     out.provisional_fields = sorted(marked)
+    tidy_provisional(out)
     return out
 
 
@@ -72,18 +80,27 @@ def _frozen_keys(snapshot: dict[str, Any]) -> list[str]:
     """The keys of a snapshot that were rulebook or reference values when frozen."""
     if snapshot.get("provenance") not in ("rulebook", "reference"):
         return []
-    provisional = set(snapshot.get("provisional_fields") or [])
+    entries = [split_entry(e) for e in snapshot.get("provisional_fields") or []]
+    provisional = {name for name, cell in entries if cell is None}
+    cells: dict[str, set[int]] = {}
+    for name, cell in entries:
+        if cell is not None:
+            cells.setdefault(name, set()).add(cell)
     keys = [k for k in edition.ATTRIBUTES if k not in provisional and k in snapshot]
-    keys += [f"fields.{k}" for k in sorted(snapshot.get("fields") or {}) if k not in provisional]
+    for name, value in sorted((snapshot.get("fields") or {}).items()):
+        if name in provisional:
+            continue
+        if name in cells and isinstance(value, list):  # only the rulebook's cells were frozen
+            keys += [f"fields.{cell_entry(name, i)}" for i in range(len(value)) if i not in cells[name]]
+        else:
+            keys.append(f"fields.{name}")
     return keys
 
 
 def _current_values(card: Card | None) -> dict[str, Any]:
     if card is None:
         return {"copies": 0}
-    values = _printed_values(card)
-    values["type"] = card.type
-    return values
+    return {"type": card.type, "fields": card.fields, **{k: getattr(card, k) for k in _PRINTED_ATTRIBUTES}}
 
 
 def edition_differences(db: sqlite_utils.Database, game: str) -> list[Difference]:
@@ -98,7 +115,7 @@ def edition_differences(db: sqlite_utils.Database, game: str) -> list[Difference
         current = _current_values(cards.get(entry.card))
         for key in _frozen_keys(entry.snapshot):
             frozen = edition.value_of(entry.snapshot, key)
-            now = current.get(key)
+            now = edition.value_of(current, key)
             if entry.card not in cards and key != "copies":
                 continue
             if frozen != now:

@@ -20,6 +20,7 @@ from pnpforge.model import (
     Card,
     CardType,
     FieldDef,
+    split_entry,
 )
 from pnpforge.validate.problem import ERROR, WARNING, Problem
 from pnpforge.validate.values import attribute_problems, forbidden_char, parse_int
@@ -59,7 +60,9 @@ def coerce(fd: FieldDef, raw: Any) -> Any:
             return raw
         if not isinstance(raw, str | int | float):
             raise ValueError(f"expected a list, got a {type(raw).__name__}")
-        return [p.strip() for p in re.split(r"[|,，]", str(raw)) if p.strip()]
+        # an open list (no allowed values: the cells of a track) also takes spaces between items
+        separators = r"[|,，]" if fd.allowed else r"[|,，\s]+"
+        return [p.strip() for p in re.split(separators, str(raw)) if p.strip()]
     if not isinstance(raw, str | int | float) or isinstance(raw, bool):
         raise ValueError(f"expected text, got a {type(raw).__name__}")
     return raw if isinstance(raw, str) else str(raw)
@@ -95,7 +98,11 @@ def check_value(fd: FieldDef, value: Any) -> str | None:
             return f"expected a list of text values, got {value!r}"
         if len(value) > MAX_LIST_ITEMS:
             return f"holds {len(value)} values, more than {MAX_LIST_ITEMS}"
-        bad = [v for v in value if v not in allowed]
+        # an empty `allowed` declares an open list (cells of a track): any text items
+        bad = [v for v in value if v not in allowed] if allowed else []
+        odd = None if allowed else next(filter(None, (_open_item_problem(v) for v in value)), None)
+        if odd:
+            return odd
         if bad:
             return f"{', '.join(map(repr, bad))} not allowed (allowed: {', '.join(map(str, allowed))})"
         if fd.min is not None and len(value) < fd.min:
@@ -103,6 +110,15 @@ def check_value(fd: FieldDef, value: Any) -> str | None:
         if fd.max is not None and len(value) > fd.max:
             return f"takes at most {fd.max} value(s)"
     return None
+
+
+def _open_item_problem(item: str) -> str | None:
+    """Why one item of an open list cannot be printed, or None."""
+    if not item.strip():
+        return "an item is empty"
+    if len(item) > MAX_FIELD_TEXT:
+        return f"an item is {len(item)} characters, longer than the maximum {MAX_FIELD_TEXT}"
+    return forbidden_char(item, multiline=False)
 
 
 def validate_card(card: Card, ctype: CardType | None, known_types: Iterable[str] = ()) -> list[Problem]:
@@ -140,13 +156,32 @@ def validate_card(card: Card, ctype: CardType | None, known_types: Iterable[str]
         if reason:
             err(fd.name, reason)
     allowed_prov = set(defs) | set(CARD_ATTRIBUTES)
-    for name in card.provisional_fields:
-        if name not in allowed_prov:
-            err("provisional_fields", f"'{name}' is neither a field nor a card attribute")
+    for entry in card.provisional_fields:
+        name, cell = split_entry(entry)
+        if cell is None:
+            if name not in allowed_prov:
+                err("provisional_fields", f"'{name}' is neither a field nor a card attribute")
+            continue
+        reason = _cell_problem(card, defs.get(name), name, cell)
+        if reason:
+            err("provisional_fields", f"'{entry}': {reason}")
     for name in sorted(set(card.provisional_fields) & set(defs)):
         if card.fields.get(name) is None:
             err(name, "listed as provisional but has no value", WARNING)
     return p
+
+
+def _cell_problem(card: Card, fd: FieldDef | None, name: str, cell: int) -> str | None:
+    """Why a cell entry such as `track[3]` does not name a cell of the card, or None."""
+    if fd is None or fd.type != "list":
+        return f"only a list field's cells can be marked one by one, and '{name}' is not a list field"
+    value = card.fields.get(name)
+    length = len(value) if isinstance(value, list) else 0
+    if cell >= length:
+        return f"{name} has {length} cell(s), so there is no cell {cell + 1}"
+    if name in card.provisional_fields:
+        return f"the whole of {name} is already marked provisional"
+    return None
 
 
 def provisional_warnings(card: Card) -> list[Problem]:

@@ -146,9 +146,14 @@ class CardData:
 
 
 def _track(card, name: str) -> Track:
-    """A penalty track such as '-1 -3 -6 -10 X': cumulative losses, then elimination."""
-    raw = text_field(card, name)
-    cells = raw.split()
+    """A penalty track, cells such as -1 -3 -6 -10 X: cumulative losses, then elimination.
+
+    The cells are one list field (the rulebook's first cells and pnpforge's later ones keep
+    their provenance cell by cell); a track typed as one text is read by its words.
+    """
+    stored = card.fields.get(name)
+    cells = text_field(card, name).split() if isinstance(stored, str) else list_field(card, name)
+    raw = " ".join(cells)
     if not cells or cells[-1].upper() != "X":
         raise DeckError(f"card {card.id}: field '{name}' must list cells ending in X (got {raw!r})")
     try:
