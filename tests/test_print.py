@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pypdf
 import pypdfium2 as pdfium
 import pytest
+from PIL import ImageChops, ImageStat
 
 from pnpforge.edit import import_game
 from pnpforge.errors import PnpError
@@ -552,6 +554,40 @@ def test_real_face_renderer(mini_db, tmp_path):
     assert b"Helvetica" not in Path(m.path).read_bytes()
     assert all(_embedded(f) for f in _fonts(reader))
     assert "火龍騎士" in reader.pages[0].extract_text()
+
+
+def test_copies_of_a_face_are_drawn_once_and_print_alike(mini_db, tmp_path):
+    """A card with copies is drawn once, as a form every copy places: the file holds one
+    drawing per such card, and every copy prints the same pixels as the first."""
+    db = open_db(mini_db)
+    m = print_cards(db, "mini", PrintOptions(output=str(tmp_path / "copies.pdf"), backs="none"))
+    data = Path(m.path).read_bytes()
+    copies = {c.id: c.copies for c in repo.list_cards(db, "mini")}
+    assert len(set(re.findall(rb"/FormXob\.face-\d+", data))) == sum(1 for n in copies.values() if n > 1)
+    doc = pdfium.PdfDocument(m.path)
+    try:
+        faces = []
+        for p in m.placements:
+            page = doc[p.page - 1]
+            k = 100 / 25.4
+            img = page.render(scale=100 / 72).to_pil().convert("RGB")
+            left, top = round(p.trim.x * k), round((page.get_height() / MM_TO_PT - p.trim.y1) * k)
+            faces.append((p, img.crop((left, top, left + round(p.trim.w * k), top + round(p.trim.h * k)))))
+        seen = {p.id: face for p, face in reversed(faces)}  # each card's first copy
+        for p, face in faces:
+            # copies sit at other fractions of a pixel, so anti-aliased edges differ a little:
+            # each copy is the nearest to its own card's first copy, by far
+            diffs = {
+                card: ImageStat.Stat(ImageChops.difference(first.resize(face.size), face).convert("L")).mean[
+                    0
+                ]
+                for card, first in seen.items()
+            }
+            nearest = min(diffs, key=lambda card: diffs[card])
+            assert nearest == p.id and diffs[p.id] < 4.0, f"copy of {p.id} on page {p.page}: {diffs}"
+        assert set(seen) == set(copies)
+    finally:
+        doc.close()
 
 
 SHIPPED = Path(__file__).resolve().parent.parent / "cards.db"
