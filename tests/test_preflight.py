@@ -88,7 +88,7 @@ def test_safe_zone_warning_names_the_type_and_distance(db):
     assert any("type penalty (PEN)" in ln and "3.00 mm" in ln and "3.17 mm" in ln for ln in lines)
 
 
-def _drawn_colours(renderer, plan) -> set[tuple[float, float, float]]:
+def _drawn_colours(renderer, plan) -> set[tuple[float, ...]]:
     """The RGB colours the PDF backend writes for a plan (fill and stroke operators)."""
     import io
     import re
