@@ -590,6 +590,20 @@ def test_copies_of_a_face_are_drawn_once_and_print_alike(mini_db, tmp_path):
         doc.close()
 
 
+def test_faces_past_the_form_budget_are_drawn_per_copy(mini_db, tmp_path, monkeypatch):
+    """Forms stay in memory until the file is saved: past the budget, copies are drawn
+    one by one (and print the same text), so memory does not grow with the deck."""
+    from pnpforge.render import pdf_sheets
+
+    monkeypatch.setattr(pdf_sheets, "MAX_FACE_FORMS", 1)
+    db = open_db(mini_db)
+    m = print_cards(db, "mini", PrintOptions(output=str(tmp_path / "budget.pdf"), backs="none"))
+    assert len(set(re.findall(rb"/FormXob\.face-\d+", Path(m.path).read_bytes()))) == 1
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(m.path).pages)
+    for card in repo.list_cards(db, "mini"):
+        assert text.count(card.name) >= card.copies, card.id
+
+
 SHIPPED = Path(__file__).resolve().parent.parent / "cards.db"
 
 

@@ -198,6 +198,9 @@ def _back_page(
     c.showPage()
 
 
+MAX_FACE_FORMS = 512  # faces kept as forms per document: memory stays flat in deck size
+
+
 class FaceForms:
     """Faces printed more than once (a card's copies) drawn once, into a Form XObject that
     every copy places; a face printed once is drawn straight onto its page."""
@@ -215,6 +218,8 @@ class FaceForms:
         hit = self._names.get(id(card))
         if hit is not None and hit[0] is card:
             return hit[1]
+        if self._made >= MAX_FACE_FORMS:
+            return None  # forms stay in memory until the save, pages do not: draw the rest per copy
         if len(self._names) >= 256:  # copies come one after another: keep the memory flat
             self._names.clear()
         self._made += 1
