@@ -13,9 +13,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnpforge.errors import PnpError
-from pnpforge.render.cut import cut
-from pnpforge.render.cut_geometry import CRICUT_AREA_MM, machine
 from pnpforge.render.sheet import PAPERS, Rect
+from pnpforge.shop.cut import cut
+from pnpforge.shop.cut_geometry import CRICUT_AREA_MM, machine
 from pnpforge.store.db import open_db
 
 SVG = "{http://www.w3.org/2000/svg}"

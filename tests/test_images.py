@@ -19,10 +19,10 @@ from pnpforge.render import (
     raster,
     raster_png,
     raster_proof,
-    raster_tts,
-    tts,
 )
 from pnpforge.render.sheet import Rect
+from pnpforge.shop import tts as raster_tts
+from pnpforge.shop.tts import tts
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 from test_print import BACK_RGB, GAME, FakeRenderer, card_rgb

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from pnpforge.render.preflight import colour_shift, preflight
+from pnpforge.shop.preflight import colour_shift, preflight
 from pnpforge.store.db import open_db
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from pnpforge.render import tts
+from pnpforge.shop.tts import tts
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 

@@ -484,7 +484,7 @@ class Project:
         card_type: str | None = None,
     ) -> Any:
         """Write the marked print PDF and one cut file per sheet for a cutting machine."""
-        from pnpforge.render.cut import cut  # reportlab, ezdxf
+        from pnpforge.shop.cut import cut  # reportlab, ezdxf
 
         return cut(self.db, game, machine, paper=paper, output=output, card_type=card_type)
 

@@ -115,9 +115,9 @@ def _raster(
     db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """A PNG per card face and back, and the Tabletop Simulator sheets, backs and README."""
-    from pnpforge.render import raster_tts
+    from pnpforge.shop.tts import images_and_tts
 
-    images, tts = raster_tts.images_and_tts(db, game, str(work / "images"), str(work / "tts"), dpi=opts.dpi)
+    images, tts = images_and_tts(db, game, str(work / "images"), str(work / "tts"), dpi=opts.dpi)
     for f in images.files:
         name = Path(f).name
         facts[_rel(f, work)] = (

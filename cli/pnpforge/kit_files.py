@@ -31,7 +31,7 @@ class BuildOptions(SheetOptions):
     dpi: int = 300
     players: int | None = None
     shop: str | None = None  # a shop profile (pnpforge.shop): its files go to shop/PROFILE/
-    cut: str | None = None  # a cutting machine (render.cut): its files go to cut/MACHINE/
+    cut: str | None = None  # a cutting machine (shop.cut): its files go to cut/MACHINE/
 
     def print_options(self, output: Path) -> Any:
         from pnpforge.render import PrintOptions

@@ -159,7 +159,7 @@ def tts_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
-    from pnpforge.render import tts
+    from pnpforge.shop.tts import tts
 
     with handled():
         with in_language([game], lang) as (db, slugs):

@@ -1,6 +1,6 @@
 """`pnp shop`, `pnp preflight`, `pnp cut`, `pnp tts-object`: files for shops, cutters and TTS.
 
-Thin faces over pnpforge.shop, render.preflight, render.cut and render.tts_object;
+Thin faces over pnpforge.shop (export, preflight, cut, tts_object);
 reportlab and pypdfium2 load inside the calls, so `pnp --help` stays fast.
 """
 
@@ -46,8 +46,8 @@ def shop_cmd(
 
     Preflight runs first; any error stops before a file is written.
     """
-    from pnpforge.render.preflight import preflight
     from pnpforge.shop.export import shop
+    from pnpforge.shop.preflight import preflight
 
     with handled(), in_language([game], lang) as (db, slugs):
         game = slugs[0]
@@ -82,7 +82,7 @@ def preflight_cmd(
 
     Every problem names its card; exit 1 when there is an error.
     """
-    from pnpforge.render.preflight import preflight
+    from pnpforge.shop.preflight import preflight
 
     with handled():
         report = preflight(open_db(readonly=True), game, profile, type_)
@@ -110,7 +110,7 @@ def cut_cmd(
     SVG outlines for both machines, DXF too for Silhouette Studio's basic edition; each outline
     is a card's trim rectangle with rounded corners. Faces only (no backs).
     """
-    from pnpforge.render.cut import cut
+    from pnpforge.shop.cut import cut
 
     with handled():
         result = cut(open_db(readonly=True), game, machine, paper=paper, output=output, card_type=type_)
@@ -154,7 +154,7 @@ def tts_object_cmd(
     sheets there yet, they are drawn first) and writes a copy whose images point at this
     computer's files or, with --base-url, at where the PNGs were uploaded.
     """
-    from pnpforge.render.tts_object import check_base_url, link_saved_object
+    from pnpforge.shop.tts_object import check_base_url, link_saved_object
 
     with handled():
         if base_url is not None:
@@ -163,7 +163,7 @@ def tts_object_cmd(
         saved = folder / f"{game}.json"
         drawn = 0
         if not saved.exists():
-            from pnpforge.render import tts
+            from pnpforge.shop.tts import tts
 
             drawn = len(tts(open_db(readonly=True), game, output=str(folder)).decks)
         target = Path(output) if output else folder / "linked" / f"{game}.json"

@@ -1,12 +1,14 @@
 """Rendering: fonts, card layouts and faces, sheets and rasters (heavy imports stay inside).
 
+Print-shop outputs drawn from these (shop files, cut files, preflight, TTS decks) live in
+pnpforge.shop, above this package.
+
 The public calls the commands use; each imports reportlab / pypdfium2 only
 when called, so importing this package (or `pnp --help`) stays cheap:
 
     print_cards(db, game, PrintOptions(...)) -> Manifest     # the print-and-play PDF
     print_calibration(SheetOptions(...), output) -> Manifest # duplex calibration page
     images(db, game, dpi=300, card_type=None, output=None) -> RasterResult
-    tts(db, game, output=None) -> RasterResult                # Tabletop Simulator decks
     proof(db, game, output=None) -> RasterResult              # contact sheet(s)
 """
 
@@ -30,7 +32,6 @@ __all__ = [
     "print_calibration",
     "print_cards",
     "proof",
-    "tts",
 ]
 
 
@@ -66,15 +67,6 @@ def images(
     return raster.images(
         db, game, dpi=dpi, card_type=card_type, output=output, renderer_factory=renderer_factory
     )
-
-
-def tts(
-    db: Any, game: str, output: str | None = None, card_type: str | None = None, renderer_factory: Any = None
-) -> RasterResult:
-    """Tabletop Simulator deck sheets (≤ 10×7 cards, ≤ 4096 px), backs and an import note."""
-    from pnpforge.render import raster_tts
-
-    return raster_tts.tts(db, game, output=output, card_type=card_type, renderer_factory=renderer_factory)
 
 
 def proof(

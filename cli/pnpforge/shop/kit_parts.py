@@ -26,7 +26,7 @@ def check_extras(shop_profile: str | None, cut_machine: str | None, paper: str) 
 
         get_profile(shop_profile)
     if cut_machine is not None:
-        from pnpforge.render.cut_geometry import machine
+        from pnpforge.shop.cut_geometry import machine
 
         machine(cut_machine, paper)
 
@@ -37,7 +37,7 @@ def _rel(path: str | Path, work: Path) -> str:
 
 def _preflight_or_refuse(db: Any, game: str, profile: str) -> list[str]:
     """The preflight's warnings; PnpError naming the first error (and how many) when it has any."""
-    from pnpforge.render.preflight import preflight
+    from pnpforge.shop.preflight import preflight
 
     report = preflight(db, game, profile)
     if report.errors:
@@ -79,7 +79,7 @@ def cut_part(
     db: Any, game: str, work: Path, opts: Any, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """The marked print PDF and cut files for `opts.cut` in work/cut/MACHINE/, on the kit's paper."""
-    from pnpforge.render.cut import cut
+    from pnpforge.shop.cut import cut
 
     out = work / "cut" / opts.cut
     result = cut(db, game, opts.cut, paper=opts.paper, output=str(out))

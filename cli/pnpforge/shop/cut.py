@@ -23,7 +23,8 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.outfile import confined, ensure_folder, write_text
-from pnpforge.render.cut_geometry import (
+from pnpforge.render.sheet import MM_TO_PT, Rect
+from pnpforge.shop.cut_geometry import (
     BLEED_MM,
     DEFAULT_CORNER_MM,
     Grid,
@@ -32,7 +33,6 @@ from pnpforge.render.cut_geometry import (
     machine,
     rounded_outline,
 )
-from pnpforge.render.sheet import MM_TO_PT, Rect
 
 
 @dataclass

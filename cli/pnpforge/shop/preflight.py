@@ -23,7 +23,7 @@ from typing import Any
 from pnpforge.errors import PnpError
 from pnpforge.render.face import FaceRenderer
 from pnpforge.render.face_ops import Picture
-from pnpforge.render.preflight_colour import colour_shift, hex_colour
+from pnpforge.shop.preflight_colour import colour_shift, hex_colour
 
 __all__ = ["PreflightReport", "Problem", "colour_shift", "preflight"]
 

@@ -138,7 +138,7 @@ def _deck_sink(deck: Any, card_id: str) -> Sink:
 
 
 def _finish_tts(ctx: RasterContext, result: RasterResult) -> None:
-    from pnpforge.render.tts_object import readme_note, write_saved_object
+    from pnpforge.shop.tts_object import readme_note, write_saved_object
 
     result.files.append(write_saved_object(ctx, result))
     readme = Path(result.directory) / "README.txt"
