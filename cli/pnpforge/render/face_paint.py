@@ -99,7 +99,7 @@ def draw_badge(
     from pnpforge.render.pdf_ops import draw_string, fill_hex
 
     fill_hex(c, tcol)
-    c.setFont(font, size)  # writes nothing for an embedded font; a recording canvas notes it
+    c.setFont(font, size)  # what preflight reads from the plan as this badge's font
     cy = y + h / 2
     if shape == "pentagon":
         cy = y + h * 0.45
