@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["enforcer", "dirty-money", "hackers", "infiltraitors", "accusation"]
@@ -221,40 +222,50 @@ def synthetic_db(path: Path, n: int) -> None:
 
 _OPS = re.compile(rb"(?<![A-Za-z])(re|f\*?|B\*?|b\*?|S|s|Tj|TJ)(?![A-Za-z*])")
 _STRINGS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>", re.S)
+_DO = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+Do(?![A-Za-z])")
 
 
 def count_ops(pdf_path: str) -> dict:
-    """Pages, painted paths (fill/stroke operators) and text runs (Tj/TJ) in every content stream."""
+    """Pages, painted paths (fill/stroke operators) and text runs (Tj/TJ) as printed: a Form
+    XObject's operators count once for every time a page (or a form) places it, so the
+    baseline draws every card the print shows, whether our PDF draws it once or per copy."""
     import pypdf
 
     reader = pypdf.PdfReader(pdf_path)
+    counted: dict[int, tuple[int, int]] = {}  # form object number -> (shapes, texts) per use
+
+    def ops_of(data: bytes, resources: Any) -> tuple[int, int]:
+        data = _STRINGS.sub(b" ", data)  # operators only, not text that looks like one
+        shapes = texts = 0
+        for m in _OPS.finditer(data):
+            op = m.group(1)
+            if op in (b"Tj", b"TJ"):
+                texts += 1
+            elif op != b"re":  # re only builds the path; the fill/stroke paints it
+                shapes += 1
+        xobjects = (resources.get_object().get("/XObject") or {}) if resources is not None else {}
+        for name in _DO.findall(data):
+            ref = xobjects.get("/" + name.decode("latin-1"))
+            if ref is None:
+                continue
+            xo = ref.get_object()
+            if xo.get("/Subtype") != "/Form":
+                continue
+            key = ref.idnum if hasattr(ref, "idnum") else id(xo)
+            if key not in counted:
+                counted[key] = ops_of(xo.get_data(), xo.get("/Resources") or resources)
+            shapes, texts = shapes + counted[key][0], texts + counted[key][1]
+        return shapes, texts
+
     shapes = texts = 0
-    seen: set[int] = set()
-
-    def streams(obj):
-        contents = obj.get("/Contents")
-        if contents is not None:
-            c = contents.get_object()
-            for s in c if isinstance(c, list) else [c]:
-                yield s.get_object()
-        res = obj.get("/Resources")
-        for x in (res.get_object().get("/XObject") or {}).values() if res is not None else []:
-            ref = x.idnum if hasattr(x, "idnum") else id(x)
-            if ref not in seen:
-                seen.add(ref)
-                xo = x.get_object()
-                yield xo
-                yield from streams(xo)
-
     for page in reader.pages:
-        for s in streams(page):
-            data = _STRINGS.sub(b" ", s.get_data())  # operators only, not text that looks like one
-            for m in _OPS.finditer(data):
-                op = m.group(1)
-                if op in (b"Tj", b"TJ"):
-                    texts += 1
-                elif op != b"re":  # re only builds the path; the fill/stroke paints it
-                    shapes += 1
+        contents = page.get("/Contents")
+        if contents is None:
+            continue
+        c = contents.get_object()
+        data = b"\n".join(st.get_object().get_data() for st in (c if isinstance(c, list) else [c]))
+        s_, t_ = ops_of(data, page.get("/Resources"))
+        shapes, texts = shapes + s_, texts + t_
     return {"pages": len(reader.pages), "shapes": shapes, "texts": texts}
 
 

@@ -430,40 +430,41 @@ def test_template_code_is_cached_on_disk_and_survives_a_bad_entry(
     monkeypatch.setattr(code_cache, "_folder", tmp_path)
     source = "{{ card.name }} · {{ '%02d' % n }}{% if n > 3 %}!{% endif %}"
     first = sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7)
-    # two layers: the template text's finished code, and the generated Python's code
-    [template_entry] = list(tmp_path.glob("*-tmpl-*"))
-    [entry] = [p for p in tmp_path.iterdir() if p != template_entry]
+    [entry] = list(tmp_path.glob("*-tmpl-*"))  # Jinja's bytecode for this text
     assert first == "卡 · 07!"
     compiled: list[str] = []
-    generated: list[str] = []
+    real_compile = jinja2.Environment.compile
 
-    def counting_compile(*a: Any) -> Any:
-        compiled.append(a[0])
-        return compile(*a)
+    def counting_compile(self: Any, *a: Any, **k: Any) -> Any:
+        compiled.append("compiled")
+        return real_compile(self, *a, **k)
 
-    monkeypatch.setattr(code_cache, "compile", counting_compile, raising=False)
-    real_generate = jinja2.Environment._generate
-
-    def counting_generate(self: Any, *a: Any, **k: Any) -> Any:
-        generated.append("generated")
-        return real_generate(self, *a, **k)
-
-    monkeypatch.setattr(
-        jinja2.Environment,
-        "_generate",
-        counting_generate,
-    )
+    monkeypatch.setattr(jinja2.Environment, "compile", counting_compile)
     assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=7) == first
-    assert compiled == [] and generated == []  # read from the cache: neither generated nor compiled
+    assert compiled == []  # read from the cache: neither parsed, generated nor compiled
     # another environment (a finalize changes the generated code): its own entry
     assert sandboxed_environment(finalize=str).from_string(source).render(card={"name": "卡"}, n=7) == first
-    assert len(list(tmp_path.glob("*-tmpl-*"))) == 2 and len(generated) == 1
-    template_entry.write_bytes(b"not code")
+    assert len(list(tmp_path.glob("*-tmpl-*"))) == 2 and len(compiled) == 1
     entry.write_bytes(b"not code")
     assert sandboxed_environment().from_string(source).render(card={"name": "卡"}, n=2) == "卡 · 02"
-    assert template_entry.read_bytes() != b"not code"
-    # the finalize environment's code, then this one's again: recompiled and rewritten
-    assert len(compiled) == 2 and entry.read_bytes() != b"not code"
+    assert entry.read_bytes() != b"not code" and len(compiled) == 2  # compiled again, rewritten
+
+
+def test_templates_loaded_by_name_use_the_same_bytecode_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pnpforge.render import code_cache
+    from pnpforge.render.templating import sandboxed_environment
+
+    monkeypatch.setattr(code_cache, "_folder", tmp_path / "cache")
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "aid.j2").write_text("{{ title }}: {{ n * 2 }}", encoding="utf-8")
+    assert sandboxed_environment(folders=[folder]).get_template("aid.j2").render(title="甲", n=2) == "甲: 4"
+    assert len(list((tmp_path / "cache").glob("*-tmpl-*"))) == 1
+    (folder / "aid.j2").write_text("{{ title }}! {{ n * 3 }}", encoding="utf-8")  # an edit: a new entry
+    assert sandboxed_environment(folders=[folder]).get_template("aid.j2").render(title="甲", n=2) == "甲! 6"
+    assert len(list((tmp_path / "cache").glob("*-tmpl-*"))) == 2
 
 
 # ---- short paths: the same answers and bytes as the general ones -----------------------------------
@@ -530,16 +531,16 @@ def test_expressions_are_cached_like_templates_and_fail_as_jinja_does(
     values = {"f": {"tags": ["甲", "乙"], "cost": 3}}
     assert sandboxed_environment().compile_expression(source)(**values) is True
     assert len(list(tmp_path.glob("*-tmpl-*"))) == 1
-    generated: list[str] = []
-    real_generate = jinja2.Environment._generate
+    compiled: list[str] = []
+    real_compile = jinja2.Environment.compile
 
-    def counting_generate(self: Any, *a: Any, **k: Any) -> Any:
-        generated.append("generated")
-        return real_generate(self, *a, **k)
+    def counting_compile(self: Any, *a: Any, **k: Any) -> Any:
+        compiled.append("compiled")
+        return real_compile(self, *a, **k)
 
-    monkeypatch.setattr(jinja2.Environment, "_generate", counting_generate)
+    monkeypatch.setattr(jinja2.Environment, "compile", counting_compile)
     again = sandboxed_environment().compile_expression(source)
-    assert again(**values) is True and again(f={"tags": []}) is False and generated == []
+    assert again(**values) is True and again(f={"tags": []}) is False and compiled == []
     for bad in ("1 +", "a b", "x("):
         errors = []
         for env in (sandboxed_environment(), SandboxedEnvironment()):

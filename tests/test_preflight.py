@@ -88,10 +88,33 @@ def test_safe_zone_warning_names_the_type_and_distance(db):
     assert any("type penalty (PEN)" in ln and "3.00 mm" in ln and "3.17 mm" in ln for ln in lines)
 
 
-def test_colours_written_straight_as_operators_are_still_seen():
-    from pnpforge.render import pdf_ops
-    from pnpforge.shop.preflight import _recording_canvas
+def _drawn_colours(renderer, plan) -> set[tuple[float, ...]]:
+    """The RGB colours the PDF backend writes for a plan (fill and stroke operators)."""
+    import io
+    import re
 
-    canvas = _recording_canvas()
-    pdf_ops.fill_hex(canvas, "#ff0000")  # as card text sets its colours
-    assert (1.0, 0.0, 0.0) in canvas.colours
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpforge.render.plan_pdf import draw_plan
+
+    c = Canvas(io.BytesIO(), pagesize=(600, 600), pageCompression=0)
+    draw_plan(c, plan, 9.0, 9.0, 9.0)
+    ops = re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) (?:rg|RG)\b", c.getpdfdata().decode("latin-1"))
+    return {tuple(round(float(v), 3) for v in rgb) for rgb in ops}
+
+
+def test_the_colours_read_from_a_plan_are_the_colours_its_pdf_is_drawn_in(db):
+    """Preflight reads colours from the plan, not a canvas: it must see exactly what prints."""
+    from pnpforge.render import pdf
+    from pnpforge.render.face import FaceRenderer
+    from pnpforge.render.plan_read import inks
+    from pnpforge.render.units import hex_to_rgb
+
+    for game in ("enforcer", "accusation", "dirty-money"):
+        renderer = FaceRenderer(db, game, date="2026-01-01")
+        cards = pdf.select_cards(db, game, None, None)
+        plans = [renderer.plan(card) for card in cards[:40]]
+        plans += [renderer.plan_back(slug) for slug in {card.type for card in cards}]
+        for plan in plans:
+            read = {tuple(round(v, 3) for v in hex_to_rgb(col)) for col in inks(plan).colours}
+            assert read == _drawn_colours(renderer, plan)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pypdf
 import pypdfium2 as pdfium
 import pytest
+from PIL import ImageChops, ImageStat
 
 from pnpforge.edit import import_game
 from pnpforge.errors import PnpError
@@ -554,6 +556,54 @@ def test_real_face_renderer(mini_db, tmp_path):
     assert "火龍騎士" in reader.pages[0].extract_text()
 
 
+def test_copies_of_a_face_are_drawn_once_and_print_alike(mini_db, tmp_path):
+    """A card with copies is drawn once, as a form every copy places: the file holds one
+    drawing per such card, and every copy prints the same pixels as the first."""
+    db = open_db(mini_db)
+    m = print_cards(db, "mini", PrintOptions(output=str(tmp_path / "copies.pdf"), backs="none"))
+    data = Path(m.path).read_bytes()
+    copies = {c.id: c.copies for c in repo.list_cards(db, "mini")}
+    assert len(set(re.findall(rb"/FormXob\.face-\d+", data))) == sum(1 for n in copies.values() if n > 1)
+    doc = pdfium.PdfDocument(m.path)
+    try:
+        faces = []
+        for p in m.placements:
+            page = doc[p.page - 1]
+            k = 100 / 25.4
+            img = page.render(scale=100 / 72).to_pil().convert("RGB")
+            left, top = round(p.trim.x * k), round((page.get_height() / MM_TO_PT - p.trim.y1) * k)
+            faces.append((p, img.crop((left, top, left + round(p.trim.w * k), top + round(p.trim.h * k)))))
+        seen = {p.id: face for p, face in reversed(faces)}  # each card's first copy
+        for p, face in faces:
+            # copies sit at other fractions of a pixel, so anti-aliased edges differ a little:
+            # each copy is the nearest to its own card's first copy, by far
+            diffs = {
+                card: ImageStat.Stat(ImageChops.difference(first.resize(face.size), face).convert("L")).mean[
+                    0
+                ]
+                for card, first in seen.items()
+            }
+            nearest = min(diffs, key=lambda card: diffs[card])
+            assert nearest == p.id and diffs[p.id] < 4.0, f"copy of {p.id} on page {p.page}: {diffs}"
+        assert set(seen) == set(copies)
+    finally:
+        doc.close()
+
+
+def test_faces_past_the_form_budget_are_drawn_per_copy(mini_db, tmp_path, monkeypatch):
+    """Forms stay in memory until the file is saved: past the budget, copies are drawn
+    one by one (and print the same text), so memory does not grow with the deck."""
+    from pnpforge.render import pdf_sheets
+
+    monkeypatch.setattr(pdf_sheets, "MAX_FACE_FORMS", 1)
+    db = open_db(mini_db)
+    m = print_cards(db, "mini", PrintOptions(output=str(tmp_path / "budget.pdf"), backs="none"))
+    assert len(set(re.findall(rb"/FormXob\.face-\d+", Path(m.path).read_bytes()))) == 1
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(m.path).pages)
+    for card in repo.list_cards(db, "mini"):
+        assert text.count(card.name) >= card.copies, card.id
+
+
 SHIPPED = Path(__file__).resolve().parent.parent / "cards.db"
 
 
@@ -638,7 +688,10 @@ def test_font_subsets_kept_on_disk_embed_the_same_bytes(game_db, tmp_path, monke
     monkeypatch.setattr(font_embed, "_subset_with_outlines", counted)
     assert printed("again.pdf") == first and not made  # read back, compressed form included
     fresh = f"test-{uuid.uuid4().hex}"
-    monkeypatch.setattr(font_embed, "_subset_key", lambda face, subset: f"{fresh}-{subset}")
+    real_key = font_embed._subset_key
+    # a key never stored before, still a short file name: a name the disk refuses (the subset
+    # spelled out) would turn the run's caches to memory for every later test
+    monkeypatch.setattr(font_embed, "_subset_key", lambda face, subset: f"{fresh}-{real_key(face, subset)}")
     try:
         assert printed("made.pdf") == first and made  # made and compressed again: the same bytes
     finally:

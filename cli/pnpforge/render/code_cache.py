@@ -1,21 +1,21 @@
 """Compiled template code kept on disk, so a warm run does not compile every template again.
 
-Jinja turns each template into Python source and compiles that with the
-built-in `compile()`; for the few hundred short templates of the shipped games
-that compile is about a millisecond each, a quarter of printing five games.
-The environment's `_compile` hook hands us the generated Python source, so the
-cache is keyed by exactly that source (plus the file name and the Python
-version): the same source always gives the same code object, and a changed
-template, a changed Jinja or a changed Python is simply another key.  Entries
-are marshalled code objects in the user cache (next to the converted fonts),
-read and written through render.disk_cache (verified by digest, in memory
-when the disk refuses); a damaged entry is compiled again and rewritten.
+Jinja lexes, parses, generates Python and compiles it for each template; for the
+hundred-odd short templates and expressions of the five shipped games that is
+about 7 % of printing them.  Jinja's own bytecode cache (`TemplateBytecode`, a
+`jinja2.BytecodeCache`) keeps the finished code objects, keyed by the template
+text, its name and file, the Python version and the environment's signature
+(lexer options, finalize and filters change the generated code): a changed
+template, Jinja, Python or environment is simply another key, and Jinja itself
+checks each entry's source checksum and format on load.  Entries live in the
+user cache (next to the converted fonts), read and written through
+render.disk_cache (verified by digest, in memory when the disk refuses); a
+damaged entry is compiled again and rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
-import marshal
 import sys
 import weakref
 from collections.abc import Callable
@@ -23,6 +23,8 @@ from functools import cache
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from jinja2.bccache import Bucket, BytecodeCache
 
 from pnpforge.render import disk_cache
 from pnpforge.render.disk_cache import MAX_ENTRIES, prune
@@ -77,31 +79,6 @@ def drawing_code_digest() -> str:
         if rel.split("/")[0] not in _NEVER_DRAWS:
             digest.update(b"\0" + rel.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
-
-
-def compile_cached(source: str, filename: str) -> CodeType:
-    """`compile(source, filename, "exec")`, read from the cache when it was compiled before."""
-    key = hashlib.sha256(f"{filename}\0{sys.version}\0{source}".encode()).hexdigest()
-    path = _cache_folder() / (key + _SUFFIX)
-    code = _code_entry(path)
-    if code is not None:
-        return code
-    code = compile(source, filename, "exec")
-    store(path, marshal.dumps(code))
-    return code
-
-
-def _code_entry(path: Path) -> CodeType | None:
-    """The code object of a verified entry, or None (missing, damaged or of another Python)."""
-    payload = disk_cache.read(path)
-    if payload is None:
-        return None
-    try:
-        code = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        disk_cache.discard(path)
-        return None
-    return code if isinstance(code, CodeType) else None
 
 
 _LEXER_OPTIONS = (
@@ -175,20 +152,48 @@ def _signature(env: Any) -> str:
     return "\n".join(parts)
 
 
-def template_code_cached(
-    signature: str, source: str, name: str | None, filename: str | None, build: Callable[[], CodeType]
-) -> CodeType:
-    """The code object Jinja's parse, generate and compile give for a template source,
-    read from the cache when this source was built before in an environment with the same
-    signature (a warm run then neither lexes nor generates a template)."""
-    key = hashlib.sha256(f"{signature}\0{name!r}\0{filename!r}\0{sys.version}\0{source}".encode()).hexdigest()
-    path = _cache_folder() / (key + "-tmpl" + _SUFFIX)
-    code = _code_entry(path)
-    if code is not None:
-        return code
-    code = build()
-    store(path, marshal.dumps(code))
-    return code
+class TemplateBytecode(BytecodeCache):
+    """Jinja's bytecode cache over the verified disk cache, one entry per template text."""
+
+    def get_bucket(self, environment: Any, name: str, filename: str | None, source: str) -> Bucket:
+        """A bucket keyed by the text itself (Jinja's own key names only the template, and
+        every inline template would share one) and by what shapes its code."""
+        signature = environment_signature(environment)
+        key = hashlib.sha256(f"{signature}\0{name!r}\0{filename!r}\0{sys.version}\0{source}".encode())
+        bucket = Bucket(environment, key.hexdigest(), self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        path = _entry_path(bucket.key)
+        payload = disk_cache.read(path)
+        if payload is None:
+            return
+        try:
+            bucket.bytecode_from_string(payload)  # Jinja checks its format and the source checksum
+        except Exception:  # verified, yet not loadable here: compile again, rewrite
+            bucket.reset()
+        if bucket.code is None or not isinstance(bucket.code, CodeType):
+            bucket.reset()
+            disk_cache.discard(path)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        store(_entry_path(bucket.key), bucket.bytecode_to_string())
+
+
+def _entry_path(key: str) -> Path:
+    return _cache_folder() / (key + "-tmpl" + _SUFFIX)
+
+
+def cached_code(environment: Any, source: str, name: str, build: Callable[[], CodeType]) -> CodeType:
+    """The code `build()` makes for a template text not loaded by name (an inline template,
+    an expression), through the environment's bytecode cache."""
+    bcc = environment.bytecode_cache
+    bucket = bcc.get_bucket(environment, name, None, source)
+    if bucket.code is None:
+        bucket.code = build()
+        bcc.set_bucket(bucket)
+    return bucket.code
 
 
 def pickled(folder: str, key: str, build: Callable[[], Any]) -> Any:

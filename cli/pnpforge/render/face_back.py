@@ -2,6 +2,7 @@
 
 A back depends only on its card type, so it is planned once per type and drawn
 from a Form XObject on every back page (render.pdf_sheets); nothing here reads a card.
+The plan is data (render.face_ops) drawn by render.plan_pdf.
 """
 
 from __future__ import annotations
@@ -11,47 +12,53 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render import text as tx
-from pnpforge.render import text_atoms, text_draw
-from pnpforge.render.face_geometry import Op, tidy_text
-from pnpforge.render.face_paint import background_op, band_op, frame_op, pattern_op
-from pnpforge.render.face_regions import RegionPlanner
+from pnpforge.render import text_atoms
+from pnpforge.render.face_context import TemplateRunner
+from pnpforge.render.face_fit import TextFitter
+from pnpforge.render.face_geometry import tidy_text
+from pnpforge.render.face_ops import Band, CardPlan, Frame, Pattern, TextAt, fill
 from pnpforge.render.face_values import PlanContext
 from pnpforge.render.units import MM, is_hex_colour, mix, readable_on
 
 
-class BackPlanner(RegionPlanner):
+class BackPlanner:
     """Plans the back of each card type (once per type)."""
 
-    def _plan_back(self, slug: str) -> list[Op]:
-        if slug not in self._backs:
-            self._backs[slug] = self._build_back(slug)
-        return self._backs[slug]
+    def __init__(self, runner: TemplateRunner, fitter: TextFitter) -> None:
+        self.runner, self.fitter = runner, fitter
+        self._backs: dict[str, CardPlan] = {}
 
-    def _build_back(self, slug: str) -> list[Op]:
-        ctype = self._ctype(slug)
-        ctx = self._context(None, ctype)
+    def plan(self, slug: str) -> CardPlan:
+        plan = self._backs.get(slug)
+        if plan is None:
+            plan = self._backs[slug] = CardPlan(tuple(self._build(slug)))
+        return plan
+
+    def _build(self, slug: str) -> list[Any]:
+        ctype = self.runner.ctype(slug)
+        ctx = self.runner.context(None, ctype)
         b = ctx.layout.back
-        where = self._where(ctx, "[back]")
+        where = self.runner.where(ctx, "[back]")
         colour = (
-            self._colour(ctx, b["colour"], where)
+            self.runner.colour(ctx, b["colour"], where)
             or (ctype.back.get("colour") if is_hex_colour(str(ctype.back.get("colour", ""))) else None)
             or "#34495e"
         )
-        ink = self._colour(ctx, b["text_colour"], where) or readable_on(colour)
-        pattern_colour = self._colour(ctx, b["pattern_colour"], where) or mix(colour, ink, 0.12)
+        ink = self.runner.colour(ctx, b["text_colour"], where) or readable_on(colour)
+        pattern_colour = self.runner.colour(ctx, b["pattern_colour"], where) or mix(colour, ink, 0.12)
         W, H = ctype.width_mm, ctype.height_mm
-        ops: list[Op] = [background_op(colour, W, H), pattern_op(b["pattern"], pattern_colour, W, H)]
+        ops: list[Any] = [fill(colour, W, H), Pattern(b["pattern"], pattern_colour, W, H)]
         inset = b["frame_inset"]
         if b["frame"]:
-            ops.append(frame_op(mix(colour, ink, 0.55), W, H, inset))
-        title = tidy_text(self._render(ctx, b["title"], where + " title"))
-        subtitle = tidy_text(self._render(ctx, b["subtitle"], where + " subtitle"))
-        footer = tidy_text(self._render(ctx, b["footer"], where + " footer"))
+            ops.append(Frame(mix(colour, ink, 0.55), W, H, inset))
+        title = tidy_text(self.runner.render(ctx, b["title"], where + " title"))
+        subtitle = tidy_text(self.runner.render(ctx, b["subtitle"], where + " subtitle"))
+        footer = tidy_text(self.runner.render(ctx, b["footer"], where + " footer"))
         inner_w = W - 2 * inset - 4
         band_h = min(H * b["band_height"], b["band_max_height"])
         band_y = (H - band_h) / 2
         ops.append(
-            band_op(
+            Band(
                 mix(colour, "#000000", 0.25), mix(colour, ink, 0.55), inset, band_y, W - 2 * inset, band_h, H
             )
         )
@@ -65,7 +72,7 @@ class BackPlanner(RegionPlanner):
                     inner_w,
                     band_h * 0.62 - 2,
                     b["title_size"],
-                    self.fonts.bold,
+                    self.runner.fonts.bold,
                     ink,
                     H,
                     "back title",
@@ -82,7 +89,7 @@ class BackPlanner(RegionPlanner):
                     inner_w,
                     band_h * 0.38 - 2.5,
                     b["subtitle_size"],
-                    self.fonts.regular,
+                    self.runner.fonts.regular,
                     mix(ink, colour, 0.15),
                     H,
                     "back subtitle",
@@ -99,7 +106,7 @@ class BackPlanner(RegionPlanner):
                     inner_w,
                     4.5,
                     b["footer_size"],
-                    self.fonts.regular,
+                    self.runner.fonts.regular,
                     mix(ink, colour, 0.25),
                     H,
                     "back footer",
@@ -122,12 +129,12 @@ class BackPlanner(RegionPlanner):
         H: float,
         what: str,
         valign: str,
-    ) -> Op:
-        bold = font == self.fonts.bold
-        where = self._where(ctx, what)
+    ) -> TextAt:
+        bold = font == self.runner.fonts.bold
+        where = self.runner.where(ctx, what)
         candidates = []
         for variant in dict.fromkeys((text, _by_script(text))):
-            atoms = self._atoms_checked(ctx, [text_atoms.Span(variant, bold, colour)], where)
+            atoms = self.fitter.atoms(ctx, [text_atoms.Span(variant, bold, colour)], where)
             candidates.append((atoms, variant.count("\n") + 1))
         fitted = tx.fit_unbroken(candidates, w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
         if fitted is None:  # too long even at the smallest size on its own lines: let it wrap
@@ -135,25 +142,7 @@ class BackPlanner(RegionPlanner):
                 fitted = tx.fit(candidates[0][0], w * MM, h * MM, size, min(4.0, size), 1.15, ctx.measure)
             except tx.Overflow as e:
                 raise PnpError(f"{where}: {e.describe()}") from e
-        m = ctx.measure
-
-        def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-            text_draw.draw(
-                c,
-                fitted,
-                ox + x * MM,
-                oy + (H - y - h) * MM,
-                w * MM,
-                h * MM,
-                "center",
-                valign,
-                colour,
-                m,
-                None,
-                colour,
-            )
-
-        return op
+        return TextAt(fitted, x * MM, (H - y - h) * MM, w * MM, h * MM, "center", valign, colour, ctx.measure)
 
 
 _CJK = "\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"

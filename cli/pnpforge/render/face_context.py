@@ -17,16 +17,11 @@ from pnpforge.model import Card, CardType, Game
 from pnpforge.render import fonts as fontmod
 from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import (
-    ART_CACHE_BYTES,
-    FIT_CACHE_SIZE,
     LRU,
     MISSING,
-    PLAN_CACHE_SIZE,
     REF_CACHE_SIZE,
-    SizedLRU,
     StaticText,
 )
-from pnpforge.render.face_geometry import Box, Op
 from pnpforge.render.face_paint import badge_width
 from pnpforge.render.face_values import (
     COMPILED,
@@ -56,11 +51,11 @@ def db_folder(db: Any) -> Path:
     return store_db_folder(db) or Path.cwd()
 
 
-class FaceContext:
+class TemplateRunner:
     """A game's card types, layouts and fonts, and the template context of one card.
 
-    The base of the face planner: it resolves colours and renders templates for
-    a card; the region planner and the renderer build on it.
+    The collaborator every planner holds: it renders templates, evaluates
+    expressions and resolves colours for a card, and says where an error is.
     """
 
     def __init__(
@@ -78,31 +73,21 @@ class FaceContext:
         )
         self.date = date or datetime.date.today().isoformat()
         self.fonts = fontmod.ensure_fonts(self.game.language)
-        self.layouts, self._warnings = load_game_layouts(self.templates_dir, game, list(self.types.values()))
+        self.layouts, self.warnings = load_game_layouts(self.templates_dir, game, list(self.types.values()))
         widths: dict[tuple[str, str], float] = {}  # one character width table per game
         self._measures = {slug: self._measure_for(lay, widths) for slug, lay in self.layouts.items()}
         for slug, lay in self.layouts.items():
             self._check_icon_glyphs(slug, lay)
         self._env = self._make_env()
         self._templates: dict[tuple[str, bool], Any] = {}
-        self._plans = LRU(PLAN_CACHE_SIZE)
-        self._backs: dict[str, list[Op]] = {}
-        self._images = SizedLRU(ART_CACHE_BYTES)  # resampled art, bounded by its pixels
         self._type_vars: dict[str, TypeVars] = {}
-        self._boxes: dict[str, list[Box]] = {}
-        self._fits = LRU(FIT_CACHE_SIZE)
-        # (type, region, layout file tail, warn size) -> [(card id, size)]: text shrunk below the warn size
-        self._shrunk: dict[tuple[str, str, str, float], list[tuple[str, float]]] = {}
-        self._static: dict[tuple, Any] = {}  # per-layout values no card changes
-        self._region_ops = LRU(FIT_CACHE_SIZE)  # text and rows ops, shared by cards showing the same
-        self._placed_ops = LRU(FIT_CACHE_SIZE)  # those ops placed in their regions
-        self._region_steps: dict[str, Any] = {}  # per card type: its regions, planned once
+        self._where_tails: dict[tuple[str, str], str] = {}
         self._fixed_colours: dict[tuple[int, str], tuple[Layout, str]] = {}
         self._words = translations.words(db, game, self.game.language)  # a value's printed word
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def _ctype(self, slug: str) -> CardType:
+    def ctype(self, slug: str) -> CardType:
         if slug not in self.types:
             raise PnpError(
                 f"game '{self.game.slug}' has no card type '{slug}' "
@@ -113,7 +98,7 @@ class FaceContext:
     def _zh(self) -> bool:
         return self.game.language.startswith("zh")
 
-    def _word(self, key: str) -> str:
+    def word(self, key: str) -> str:
         """The few words the renderer itself prints, in the game's script."""
         words = {
             "zh-Hant": {"badge": "暫", "legend": "暫定值", "missing": "缺圖"},
@@ -122,7 +107,7 @@ class FaceContext:
         return words[key]
 
     def _make_env(self):
-        env, self._finalize = face_environment(self._zh())
+        env, self.finalize = face_environment(self._zh())
         return env
 
     def _measure_for(self, lay: Layout, widths: dict[tuple[str, str], float]) -> text_atoms.Measure:
@@ -201,7 +186,7 @@ class FaceContext:
             other = self._refs.store(key, repo.find_card(self._db, self.game.slug, key))
         return CardView(other, set(), ReadTracker()) if other else None
 
-    def _context(self, card: Card | None, ctype: CardType) -> PlanContext:
+    def context(self, card: Card | None, ctype: CardType) -> PlanContext:
         lay = self.layouts[ctype.slug]
         tv = self._vars_of(ctype)
         tracker = ReadTracker()
@@ -266,13 +251,13 @@ class FaceContext:
             return list(value)  # '稅罰' -> 稅, 罰
         return [value]
 
-    def _where(self, ctx: PlanContext, region: str) -> str:
+    def where(self, ctx: PlanContext, region: str) -> str:
         who = f"card {ctx.card.id}" if ctx.card else f"back of '{ctx.ctype.slug}'"
-        return who + self._where_tail(ctx.ctype.slug, region)
+        return who + self.where_tail(ctx.ctype.slug, region)
 
-    def _where_tail(self, slug: str, region: str) -> str:
+    def where_tail(self, slug: str, region: str) -> str:
         """What follows the card in an error's place: game, type, region and layout file."""
-        tails = self.__dict__.setdefault("_where_tails", {})  # every card asks for the same few
+        tails = self._where_tails  # every card asks for the same few
         tail = tails.get((slug, region))
         if tail is None:
             layout = self.layouts.get(slug)
@@ -280,7 +265,7 @@ class FaceContext:
             tail = tails[(slug, region)] = f" ({self.game.slug}/{slug}), region '{region}'{files}"
         return tail
 
-    def _render(
+    def render(
         self, ctx: PlanContext, source: str, where: str, track: bool = False, marks: bool = True
     ) -> str:
         """Render a template; `marks=False` for names and colours, which carry no sign."""
@@ -304,7 +289,7 @@ class FaceContext:
         finally:
             ctx.tracker.active = False
 
-    def _eval(self, ctx: PlanContext, source: str, where: str, track: bool = False) -> Any:
+    def evaluate(self, ctx: PlanContext, source: str, where: str, track: bool = False) -> Any:
         expr = self._templates.get((source, True))
         if expr is None:
             expr = self._templates[(source, True)] = self._compile(source, where, True)
@@ -340,7 +325,7 @@ class FaceContext:
             raise PnpError(f"{where}: {e.message}") from e
         return COMPILED.store(key, compiled)
 
-    def _colour(self, ctx: PlanContext, spec: str, where: str) -> str | None:
+    def colour(self, ctx: PlanContext, spec: str, where: str) -> str | None:
         """Resolve a colour option for this card: hex, palette name, category or template."""
         if not spec:
             return None
@@ -349,7 +334,7 @@ class FaceContext:
         if hit is not None and hit[0] is ctx.layout:
             return hit[1]
         if "{{" in spec:
-            spec = self._render(ctx, spec, where, marks=False).strip()
+            spec = self.render(ctx, spec, where, marks=False).strip()
             if not spec:
                 return None
         if spec in ("category", "category2"):
@@ -358,7 +343,7 @@ class FaceContext:
                 return ctx.layout.categories["default"]
             pick = cats[0] if spec == "category" or len(cats) == 1 else cats[1]
             col = ctx.layout.categories["colours"].get(pick, ctx.layout.categories["default"])
-            return self._colour(ctx, col, where) if not is_hex_colour(col) else col
+            return self.colour(ctx, col, where) if not is_hex_colour(col) else col
         if spec in ctx.layout.palette or is_hex_colour(spec):
             colour = ctx.layout.palette.get(spec, spec)
             if len(fixed) >= 4096:  # colours a template gives per card: keep memory flat

@@ -1,14 +1,13 @@
 """Where a region sits on a card, and the rows of a `rows` region.
 
-Boxes are in mm from the trim's top-left (as layouts give them); the placed
-wrappers turn a box-relative drawing into one drawn at the trim, rotated and
-padded as the region asks.  Rows are label/value pairs fitted into a box.
+Boxes are in mm from the trim's top-left (as layouts give them); the PDF
+backend turns them into points at the card's trim origin.  Rows are
+label/value pairs fitted into a box.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +20,7 @@ from pnpforge.render.units import MM, eval_length, hex_to_rgb
 # ---- geometry helpers -------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class Box:
     """A region's box in mm from the trim's top-left."""
 
@@ -55,60 +54,6 @@ class Box:
         if self.y <= e:
             h += b
         return x, y, w, h
-
-
-Op = Callable[[Any, float, float, float], None]  # (canvas, trim x, trim y, bleed)
-BoxOp = Callable[[Any, float, float, float, float], None]  # (canvas, x, y, w, h) in points
-
-
-# Ops a face's plan keeps are small slotted objects rather than closures: a plan
-# lives as long as its card may be drawn again, and objects with few parts keep
-# the garbage collector's rounds short.
-
-
-class _Padded:
-    """A box-drawing op inset by the region's padding."""
-
-    __slots__ = ("op", "p")
-
-    def __init__(self, op: BoxOp, p: float) -> None:
-        self.op, self.p = op, p
-
-    def __call__(self, c: Any, x: float, y: float, w: float, h: float) -> None:
-        p = self.p
-        self.op(c, x + p, y + p, w - 2 * p, h - 2 * p)
-
-
-def padded(op: BoxOp, padding: float) -> BoxOp:
-    if not padding:
-        return op
-    return _Padded(op, padding * MM)
-
-
-class _Placed:
-    """A box-drawing op placed on the card, turned about the box centre."""
-
-    __slots__ = ("op", "box", "H", "rotate")
-
-    def __init__(self, op: BoxOp, box: Box, H: float, rotate: int) -> None:
-        self.op, self.box, self.H, self.rotate = op, box, H, rotate
-
-    def __call__(self, c: Any, ox: float, oy: float, bleed: float) -> None:
-        x, y, w, h = self.box.points(ox, oy, self.H)
-        rotate = self.rotate
-        if not rotate:
-            self.op(c, x, y, w, h)
-            return
-        c.translate(x + w / 2, y + h / 2)
-        c.rotate(rotate)
-        if rotate in (90, 270):
-            w, h = h, w
-        self.op(c, -w / 2, -h / 2, w, h)
-
-
-def rotated(op: BoxOp, box: Box, H: float, rotate: int) -> Op:
-    """Place a box-drawing op on the card, turned about the box centre."""
-    return _Placed(op, box, H, rotate)
 
 
 # ---- rows ---------------------------------------------------------------------------------------

@@ -1,62 +1,17 @@
-"""Drawing primitives of faces and backs: shapes, badges, patterns, frames, bands.
+"""Drawing primitives the PDF backend (render.plan_pdf) shares: shapes, badges, patterns.
 
-Each returns an op, a function drawn at the trim position of a card; nothing
-here reads a card, so an op planned once is replayed for every copy.
+Plain functions of a canvas and numbers; `badge_width` is also what planning
+measures icons with, so a badge is planned and drawn at the same width.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render import text_atoms
-from pnpforge.render.face_geometry import Box, BoxOp, Op
-from pnpforge.render.layout import Region
-from pnpforge.render.units import MM, hex_to_rgb, mix, readable_on
-
-
-def shape_fill_op(reg: Region, box: Box, W: float, H: float, fill: str | None, stroke: str | None) -> Op:
-    """A region's shape in its fill and outline colours (into the bleed if it asks)."""
-    o = reg.opts
-    shape, radius, sw, use_bleed = o["shape"], o["radius"], o["stroke_width"], o["bleed"]
-
-    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-        x, y, w, h = box.points(ox, oy, H)
-        if use_bleed and bleed > 0:
-            x, y, w, h = box.bleed(x, y, w, h, W, H, bleed)
-        if fill:
-            c.setFillColorRGB(*hex_to_rgb(fill))
-        if stroke:
-            c.setStrokeColorRGB(*hex_to_rgb(stroke))
-            c.setLineWidth(sw * MM)
-        draw_shape(c, shape, x, y, w, h, radius * MM, bool(fill), bool(stroke))
-
-    return op
-
-
-@lru_cache(maxsize=256)
-def mark_paint(colour: str, sign: str, font: str) -> Callable[[Any, float, float, float], None]:
-    """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
-
-    def paint(c: Any, x: float, top: float, size: float) -> None:
-        s = min(text_atoms.MARK_MAX, size * 0.6)
-        c.setFillColorRGB(*hex_to_rgb(colour))
-        c.setFont(font, s)
-        c.drawString(x, top - text_atoms.ASCENT * s, sign)
-
-    return paint
-
-
-@lru_cache(maxsize=256)
-def background_op(colour: str, W: float, H: float) -> Op:
-    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-        c.setFillColorRGB(*hex_to_rgb(colour))
-        c.rect(ox - bleed, oy - bleed, W * MM + 2 * bleed, H * MM + 2 * bleed, stroke=0, fill=1)
-
-    return op
+from pnpforge.render.units import MM, hex_to_rgb, readable_on
 
 
 def draw_shape(
@@ -144,7 +99,7 @@ def draw_badge(
     from pnpforge.render.pdf_ops import draw_string, fill_hex
 
     fill_hex(c, tcol)
-    c.setFont(font, size)  # writes nothing for an embedded font; a recording canvas notes it
+    c.setFont(font, size)  # what preflight reads from the plan as this badge's font
     cy = y + h / 2
     if shape == "pentagon":
         cy = y + h * 0.45
@@ -161,77 +116,7 @@ def draw_badge(
     )
 
 
-@lru_cache(maxsize=256)
-def badge_op(
-    text: str, x: float, y: float, d: float, H: float, fill: str, tcol: str, font: str, whole: bool
-) -> Op:
-    """The provisional badge: filled for a wholly provisional card, an outline otherwise."""
-
-    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-        cx, cy = ox + (x + d / 2) * MM, oy + (H - y - d / 2) * MM
-        r = d / 2 * MM
-        c.setLineWidth(0.6)
-        c.setStrokeColorRGB(*hex_to_rgb(fill))
-        if whole:
-            c.setFillColorRGB(*hex_to_rgb(fill))
-            c.circle(cx, cy, r, stroke=1, fill=1)
-            c.setFillColorRGB(*hex_to_rgb(tcol))
-        else:
-            c.setFillColorRGB(1, 1, 1)
-            c.circle(cx, cy, r, stroke=1, fill=1)
-            c.setFillColorRGB(*hex_to_rgb(fill))
-        size = r * (1.15 if len(text) == 1 else 0.8)
-        c.setFont(font, size)
-        c.drawCentredString(cx, cy - (text_atoms.ASCENT - 0.5) * size, text)
-
-    return op
-
-
-@lru_cache(maxsize=256)
-def hatch_op(colour: str) -> BoxOp:
-    """Soft diagonal hatching: an art slot waiting for art."""
-    from pnpforge.render.units import luminance
-
-    # light slot on light cards, dark slot on dark ones: the colour sets the mood
-    ground = mix(colour, "#ffffff", 0.55) if luminance(colour) > 0.2 else mix(colour, "#000000", 0.35)
-
-    def op(c: Any, x: float, y: float, w: float, h: float) -> None:
-        c.setFillColorRGB(*hex_to_rgb(ground))
-        c.rect(x, y, w, h, stroke=0, fill=1)
-        p = c.beginPath()
-        p.rect(x, y, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        c.setStrokeColorRGB(*hex_to_rgb(colour))
-        c.setLineWidth(0.4)
-        step = 4.0
-        k = -h
-        while k < w:
-            c.line(x + k, y, x + k + h, y + h)
-            k += step
-
-    return op
-
-
-def pattern_op(pattern: str, colour: str, W: float, H: float) -> Op:
-    """Back patterns centred on the card, so mirroring the back changes nothing."""
-
-    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-        if pattern == "none":
-            return
-        x0, y0 = ox - bleed, oy - bleed
-        w, h = W * MM + 2 * bleed, H * MM + 2 * bleed
-        p = c.beginPath()
-        p.rect(x0, y0, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        c.setStrokeColorRGB(*hex_to_rgb(colour))
-        c.setFillColorRGB(*hex_to_rgb(colour))
-        c.setLineWidth(0.6)
-        _draw_pattern(c, pattern, W, H, ox, oy, bleed)
-
-    return op
-
-
-def _draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:
+def draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float, bleed: float) -> None:
     x0, y0 = ox - bleed, oy - bleed
     w, h = W * MM + 2 * bleed, H * MM + 2 * bleed
     cx, cy = ox + W * MM / 2, oy + H * MM / 2
@@ -256,38 +141,3 @@ def _draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float
         c.setLineWidth(step * 0.35)
         for k in range(-n, n + 1):
             c.line(cx + k * step, y0, cx + k * step, y0 + h)
-
-
-def frame_op(colour: str, W: float, H: float, inset: float) -> Op:
-    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-        c.setStrokeColorRGB(*hex_to_rgb(colour))
-        c.setLineWidth(0.8)
-        c.roundRect(
-            ox + inset * MM,
-            oy + inset * MM,
-            (W - 2 * inset) * MM,
-            (H - 2 * inset) * MM,
-            2.5 * MM,
-            stroke=1,
-            fill=0,
-        )
-        c.setLineWidth(0.35)
-        i2 = inset + 1.0
-        c.roundRect(
-            ox + i2 * MM, oy + i2 * MM, (W - 2 * i2) * MM, (H - 2 * i2) * MM, 1.8 * MM, stroke=1, fill=0
-        )
-
-    return op
-
-
-def band_op(fill: str, line: str, x: float, y: float, w: float, h: float, H: float) -> Op:
-    def op(c: Any, ox: float, oy: float, bleed: float) -> None:
-        bx, by = ox + x * MM, oy + (H - y - h) * MM
-        c.setFillColorRGB(*hex_to_rgb(fill))
-        c.rect(bx, by, w * MM, h * MM, stroke=0, fill=1)
-        c.setStrokeColorRGB(*hex_to_rgb(line))
-        c.setLineWidth(0.5)
-        c.line(bx, by, bx + w * MM, by)
-        c.line(bx, by + h * MM, bx + w * MM, by + h * MM)
-
-    return op

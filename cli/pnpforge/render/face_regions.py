@@ -3,36 +3,69 @@
 A region is planned once per card (copies share the plan): its template is
 rendered, every glyph is checked against the fonts, the text is fitted to the
 box (the same text in the same box is fitted once), and art is resampled to
-the region at the print resolution (render.face_images).
+the region at the print resolution (render.face_images).  Each region kind's
+planner returns a box op (render.face_ops) or None.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from pnpforge.errors import PnpError
-from pnpforge.render import fonts as fontmod
 from pnpforge.render import text as tx
-from pnpforge.render import text_atoms, text_draw, text_markup
-from pnpforge.render.face_cache import MISSING
-from pnpforge.render.face_geometry import Box, BoxOp, Op, fit_rows, padded, row_pair, tidy_text
-from pnpforge.render.face_images import ImagePlanner
-from pnpforge.render.face_ops import IconOp, IconsOp, RowsOp, TextOp
-from pnpforge.render.face_paint import badge_width, draw_badge, mark_paint, shape_fill_op
+from pnpforge.render import text_atoms, text_markup
+from pnpforge.render.face_cache import FIT_CACHE_SIZE, LRU, MISSING
+from pnpforge.render.face_context import TemplateRunner
+from pnpforge.render.face_fit import TextFitter
+from pnpforge.render.face_geometry import Box, fit_rows, row_pair, tidy_text
+from pnpforge.render.face_images import ArtPlanner
+from pnpforge.render.face_ops import (
+    IconBadge,
+    IconRow,
+    InlineIcons,
+    Mark,
+    Padded,
+    RowsBlock,
+    Shape,
+    TextBlock,
+)
 from pnpforge.render.face_values import PlanContext, card_free_colour
 from pnpforge.render.layout import Region
 from pnpforge.render.text_line import fit_one_line
 from pnpforge.render.units import MM
 
 
-class RegionPlanner(ImagePlanner):
-    """Plans one region of a face (text, rows, icons, image, shape) for one card."""
+def padded(op: Any, padding: float) -> Any:
+    """The op inset by its region's padding (mm)."""
+    return Padded(op, padding * MM) if padding else op
 
-    def _shape_op(self, ctx: PlanContext, reg: Region, box: Box, W: float, H: float, where: str) -> Op | None:
+
+class RegionPlanner:
+    """Plans one region of a face (text, rows, icons, image, shape) for one card.
+
+    Holds its collaborators (templates, text fitting, art) and what no card
+    changes per layout (keyword styles, icon looks, fixed shapes), so a region
+    shown alike on many cards is planned once.
+    """
+
+    def __init__(self, runner: TemplateRunner, fitter: TextFitter, art: ArtPlanner) -> None:
+        self.runner, self.fitter, self.art = runner, fitter, art
+        self._static: dict[tuple, Any] = {}  # per-layout values no card changes
+        self._region_ops = LRU(FIT_CACHE_SIZE)  # text and rows ops, shared by cards showing the same
+        self.planners: dict[str, Any] = {
+            "text": self._plan_text,
+            "rows": self._plan_rows,
+            "icon": self._plan_icon,
+            "icons": self._plan_icons,
+            "image": art.plan,
+            "shape": self._plan_shape,
+        }
+
+    def shape(self, ctx: PlanContext, reg: Region, box: Box, W: float, H: float, where: str) -> Shape | None:
         o = reg.opts
-        fill = self._colour(ctx, o["fill"], where + " option 'fill'")
-        stroke = self._colour(ctx, o["stroke"], where + " option 'stroke'")
+        fill = self.runner.colour(ctx, o["fill"], where + " option 'fill'")
+        stroke = self.runner.colour(ctx, o["stroke"], where + " option 'stroke'")
         if reg.kind == "shape" and not fill and not stroke:
             stroke = "#000000"  # a shape with neither would be invisible: outline it
         if not fill and not stroke:
@@ -40,11 +73,14 @@ class RegionPlanner(ImagePlanner):
         key = ("shape", ctx.ctype.slug, reg.name, fill, stroke)  # drawn alike on every card
         op = self._static.get(key)
         if op is None:
-            op = self._static[key] = shape_fill_op(reg, box, W, H, fill, stroke)
+            o = reg.opts
+            op = self._static[key] = Shape(
+                o["shape"], box, W, H, o["radius"], o["stroke_width"], bool(o["bleed"]), fill, stroke
+            )
         return op
 
-    def _plan_shape(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
-        return None  # the shape itself is drawn by _shape_op
+    def _plan_shape(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> None:
+        return None  # the shape itself is planned by shape()
 
     def _spans(self, ctx: PlanContext, raw: str, bold: bool, keywords: bool) -> list[text_atoms.Span]:
         """Markup -> spans, with the layout's keyword styles resolved for this card."""
@@ -67,7 +103,7 @@ class RegionPlanner(ImagePlanner):
                 w: {
                     "icon": k["icon"],
                     "bold": k["bold"],
-                    "colour": self._colour(ctx, k["colour"], f"[keywords.{w}]"),
+                    "colour": self.runner.colour(ctx, k["colour"], f"[keywords.{w}]"),
                 }
                 for w, k in ctx.layout.keywords.items()
             }
@@ -77,44 +113,10 @@ class RegionPlanner(ImagePlanner):
 
     def _template_text(self, ctx: PlanContext, source: str, where: str) -> str:
         """Render a text template; a region that read a provisional value shows the sign."""
-        raw = self._render(ctx, source, where, track=True)
+        raw = self.runner.render(ctx, source, where, track=True)
         if ctx.tracker.read and text_atoms.MARK not in raw and raw.strip():
             raw = raw.rstrip() + text_atoms.MARK
         return tidy_text(raw)
-
-    def _check_plain(self, ctx: PlanContext, text: str, font: str, where: str) -> None:
-        for ch in fontmod.missing_glyphs(text, font):
-            raise PnpError(f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}")
-
-    def _atoms_checked(
-        self, ctx: PlanContext, spans: list[text_atoms.Span], where: str, m: text_atoms.Measure | None = None
-    ) -> list[text_atoms.Atom]:
-        m = m or ctx.measure
-        atoms = text_atoms.atomize(spans, m)
-        missing = tx.missing_chars(atoms, m)
-        if missing:
-            ch, font = missing[0]
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise PnpError(
-                f"{where}: font {font} has no glyph for {fontmod.describe_char(ch)}"
-                f"{more}; change the text, never print a blank box"
-            )
-        return atoms
-
-    def _script_measure(self, ctx: PlanContext, font: str) -> text_atoms.Measure:
-        """The measure of a text region: the type's, or for `font = "zh-Hant"`/`"zh-Hans"`
-        one of that script's fonts (same widths table, icons and mark)."""
-        if font in ("regular", "bold"):
-            return ctx.measure
-        key = ("script-measure", ctx.ctype.slug, font)
-        m = self._static.get(key)
-        if m is None:
-            fs = fontmod.ensure_fonts(font)
-            base = ctx.measure
-            m = text_atoms.Measure(fs.regular, fs.regular, base.icon_width, base._cache)
-            m.mark = base.mark
-            self._static[key] = m
-        return m
 
     def _region_memo_ok(self, ctx: PlanContext, keywords: bool) -> bool:
         """May a region's op be looked up by its text alone?  Yes when nothing else it
@@ -126,12 +128,12 @@ class RegionPlanner(ImagePlanner):
             return False
         return card_free_colour(ctx.layout.provisional["mark_colour"])
 
-    def _plan_text(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+    def _plan_text(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> Any:
         o = reg.opts
         raw = self._template_text(ctx, o["text"], where + " option 'text'")
         if not raw.strip():
             return None
-        colour = self._colour(ctx, o["colour"], where + " option 'colour'") or "#1a1a1a"
+        colour = self.runner.colour(ctx, o["colour"], where + " option 'colour'") or "#1a1a1a"
         memo_key = ("text", ctx.ctype.slug, reg.name, raw, colour)
         memo_ok = self._region_memo_ok(ctx, o["keywords"])
         if memo_ok:
@@ -147,22 +149,22 @@ class RegionPlanner(ImagePlanner):
 
     def _text_op(
         self, ctx: PlanContext, reg: Region, box: Box, where: str, raw: str, colour: str, memo_ok: bool
-    ) -> BoxOp:
+    ) -> Any:
         """A text region's op for its rendered text: spans, fit (one per text and box), op.
         With `memo_ok` the caller keeps the op by its text, so the fit and op caches keyed
         by spans would only hold the same again."""
         o = reg.opts
         spans = self._spans(ctx, raw, o["font"] == "bold", o["keywords"])
-        m = self._script_measure(ctx, o["font"])
+        m = self.fitter.script_measure(ctx, o["font"])
         bw, bh = box.content(int(o["rotate"]), o["padding"])
         size, min_size, shrink = o["size"], min(o["min_size"], o["size"]), o["fit"] == "shrink"
         # the same text in the same region (copies, shared labels, repeated rules): one fit
         key = (ctx.ctype.slug, tuple(spans), bw, bh, size, min_size, o["leading"], shrink, m.regular)
-        fitted: Any = MISSING if memo_ok else self._fits.lookup(key)
+        fitted: Any = MISSING if memo_ok else self.fitter.fits.lookup(key)
         if fitted is MISSING:
             fitted = fit_one_line(spans, bw, bh, size, o["leading"], m)
             if fitted is None:
-                atoms = self._atoms_checked(ctx, spans, where, m)
+                atoms = self.fitter.atoms(ctx, spans, where, m)
                 try:
                     fitted = tx.fit(atoms, bw, bh, size, min_size, o["leading"], m, shrink=shrink)
                 except tx.Overflow as e:
@@ -173,40 +175,38 @@ class RegionPlanner(ImagePlanner):
                 fitted = fitted.for_drawing()
                 if shrink and fitted.size < min(o["warn_size"], size) - 1e-6:
                     who = ctx.card.id if ctx.card else f"back of '{ctx.ctype.slug}'"
-                    tail = self._where_tail(ctx.ctype.slug, reg.name)
-                    self._shrunk.setdefault((ctx.ctype.slug, reg.name, tail, o["warn_size"]), []).append(
-                        (who, fitted.size)
-                    )
+                    tail = self.runner.where_tail(ctx.ctype.slug, reg.name)
+                    self.fitter.note_shrunk(ctx.ctype.slug, reg.name, tail, o["warn_size"], who, fitted.size)
             if not memo_ok:
-                self._fits.store(key, fitted)
+                self.fitter.fits.store(key, fitted)
         painter = self._icon_painter(ctx)
-        mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+        mark_colour = self.runner.colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
         op_key = ("text", key, o["align"], o["valign"], colour, painter, mark_colour, o["padding"])
         op: Any = MISSING if memo_ok else self._region_ops.lookup(op_key)
         if op is MISSING:
             op = padded(
-                TextOp(fitted, o["align"], o["valign"], colour, m, painter, mark_colour),
+                TextBlock(fitted, o["align"], o["valign"], colour, m, painter, mark_colour),
                 o["padding"],
             )
             if not memo_ok:
                 self._region_ops.store(op_key, op)
         return op
 
-    def _plan_rows(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+    def _plan_rows(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> Any:
         o = reg.opts
-        items = self._eval(ctx, o["items"], where + " option 'items'") or []
+        items = self.runner.evaluate(ctx, o["items"], where + " option 'items'") or []
         if not isinstance(items, (list, tuple)):
             raise PnpError(
                 f"{where}: option 'items' must give a list of (label, value) pairs, "
                 f"got {type(items).__name__}"
             )
-        colour = self._colour(ctx, o["colour"], where) or "#1a1a1a"
-        lcolour = self._colour(ctx, o["label_colour"], where) or "#666666"
-        rule = self._colour(ctx, o["rule"], where)
+        colour = self.runner.colour(ctx, o["colour"], where) or "#1a1a1a"
+        lcolour = self.runner.colour(ctx, o["label_colour"], where) or "#666666"
+        rule = self.runner.colour(ctx, o["rule"], where)
         shown: list[tuple[str, str]] = []  # what the rows show, as text
         for item in items:
             label, value = row_pair(item, where)
-            vtext = tidy_text(self._finalize(value))
+            vtext = tidy_text(self.runner.finalize(value))
             if vtext:
                 shown.append((str(label), vtext))
         if not shown:
@@ -241,7 +241,7 @@ class RegionPlanner(ImagePlanner):
         spans: list[tuple[list[text_atoms.Span], list[text_atoms.Span]]],
         colour: str,
         rule: str | None,
-    ) -> BoxOp:
+    ) -> Any:
         """A rows region's op for its label/value spans: laid out once per rows and box."""
         o = reg.opts
         bw, bh = box.content(int(o["rotate"]), o["padding"])
@@ -257,37 +257,37 @@ class RegionPlanner(ImagePlanner):
             min_size,
             o["leading"],
         )
-        laid = self._fits.lookup(key)
+        laid = self.fitter.fits.lookup(key)
         if laid is MISSING:
             rows = [
-                (self._atoms_checked(ctx, ls, where), self._atoms_checked(ctx, vs, where)) for ls, vs in spans
+                (self.fitter.atoms(ctx, ls, where), self.fitter.atoms(ctx, vs, where)) for ls, vs in spans
             ]
             try:
                 laid = fit_rows(rows, bw, bh, size, min_size, o["leading"], m)
             except tx.Overflow as e:
                 raise PnpError(f"{where}: {e.describe()} (region {box.w:g}×{box.h:g} mm)") from e
-            laid = self._fits.store(key, laid.for_drawing())
+            laid = self.fitter.fits.store(key, laid.for_drawing())
         painter = self._icon_painter(ctx)
-        mark_colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+        mark_colour = self.runner.colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
         op_key = ("rows", key, painter, mark_colour, colour, rule, o["padding"])
         op = self._region_ops.lookup(op_key)
         if op is MISSING:
-            op = padded(RowsOp(laid, m, painter, mark_colour, colour, rule), o["padding"])
+            op = padded(RowsBlock(laid, m, painter, mark_colour, colour, rule), o["padding"])
             self._region_ops.store(op_key, op)
         return op
 
-    def _plan_icon(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+    def _plan_icon(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> Any:
         o = reg.opts
-        name = self._render(ctx, o["icon"], where + " option 'icon'", track=True, marks=False).strip()
+        name = self.runner.render(ctx, o["icon"], where + " option 'icon'", track=True, marks=False).strip()
         if not name:
             return None
-        mark = self._mark_painter(ctx, where) if ctx.tracker.read else None
+        mark = self._mark(ctx, where) if ctx.tracker.read else None
         spec = self._icon_spec(ctx, name, where)
-        return IconOp(spec, name, o["align"], ctx.measure, self.fonts, mark)
+        return IconBadge(spec, name, o["align"], ctx.measure, self.runner.fonts, mark)
 
-    def _plan_icons(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> BoxOp | None:
+    def _plan_icons(self, ctx: PlanContext, reg: Region, box: Box, where: str) -> Any:
         o = reg.opts
-        items = self._eval(ctx, o["items"], where + " option 'items'", track=True)
+        items = self.runner.evaluate(ctx, o["items"], where + " option 'items'", track=True)
         marked = bool(ctx.tracker.read)
         if items in (None, "", []):
             return None
@@ -297,16 +297,24 @@ class RegionPlanner(ImagePlanner):
         specs = [self._icon_spec(ctx, n, where, o["default"]) for n in names]
         # cells of a list designed one by one: the sign after each such icon, not after the row
         cells = () if marked else tuple(bool(getattr(i, "pnp_prov", False)) for i in items)
-        mark = self._mark_painter(ctx, where) if marked or any(cells) else None
-        return IconsOp(
-            specs, names, o["direction"], o["gap"] * MM, o["align"], ctx.measure, self.fonts, mark, cells
+        mark = self._mark(ctx, where) if marked or any(cells) else None
+        return IconRow(
+            tuple(specs),
+            tuple(names),
+            o["direction"],
+            o["gap"] * MM,
+            o["align"],
+            ctx.measure,
+            self.runner.fonts,
+            mark,
+            cells,
         )
 
-    def _mark_painter(self, ctx: PlanContext, where: str) -> Callable[[Any, float, float, float], None]:
-        """The provisional sign beside a graphic (icons), top-aligned at (x, top)."""
-        colour = self._colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
+    def _mark(self, ctx: PlanContext, where: str) -> Mark:
+        """The provisional sign beside a graphic (icons), top-aligned."""
+        colour = self.runner.colour(ctx, ctx.layout.provisional["mark_colour"], where) or "#b03a2e"
         ctx.marks_used = True
-        return mark_paint(colour, ctx.layout.provisional["mark"], self.fonts.regular)
+        return _mark(colour, ctx.layout.provisional["mark"], self.runner.fonts.regular)
 
     def _icon_spec(self, ctx: PlanContext, name: str, where: str, default: str = "") -> dict[str, Any]:
         """An icon's look with its colours resolved for this card (shared, not to be changed:
@@ -324,8 +332,8 @@ class RegionPlanner(ImagePlanner):
         spec = ctx.layout.icons.get(name)
         if spec is None and default:
             spec = dict(ctx.layout.icons[default], text=name)
-            self._check_plain(
-                ctx, name, self.fonts.bold if spec["font"] == "bold" else self.fonts.regular, where
+            self.fitter.check_plain(
+                name, self.runner.fonts.bold if spec["font"] == "bold" else self.runner.fonts.regular, where
             )
         if spec is None:
             raise PnpError(
@@ -334,34 +342,21 @@ class RegionPlanner(ImagePlanner):
             )
         spec = dict(spec)
         for key in ("fill", "stroke", "text_colour"):
-            spec[key] = self._colour(ctx, spec[key], f"{where} [icons.{name}] {key}")
+            spec[key] = self.runner.colour(ctx, spec[key], f"{where} [icons.{name}] {key}")
         return spec
 
-    def _icon_painter(self, ctx: PlanContext) -> text_draw.IconPainter:
+    def _icon_painter(self, ctx: PlanContext) -> InlineIcons:
         key = ("painter", ctx.ctype.slug)
-        painter = self._static.get(key)
-        if painter is None:
-            painter = self._make_icon_painter(ctx)
+        icons = self._static.get(key)
+        if icons is None:
+            # resolve colours now, so a bad colour is a planning error, not a drawing one
+            specs = {name: self._icon_spec(ctx, name, "inline icon") for name in ctx.layout.icons}
+            icons = InlineIcons(specs, ctx.measure, self.runner.fonts)
             if all(("icon", ctx.ctype.slug, name, "") in self._static for name in ctx.layout.icons):
-                self._static[key] = painter  # no icon colour depends on the card
-        return painter
+                self._static[key] = icons  # no icon colour depends on the card
+        return icons
 
-    def _make_icon_painter(self, ctx: PlanContext) -> text_draw.IconPainter:
-        specs: dict[str, dict[str, Any]] = {}
-        m, fonts = ctx.measure, self.fonts
 
-        def paint(c: Any, name: str, x: float, baseline: float, size: float) -> None:
-            if name not in specs:  # markup only makes declared icons: resolved below
-                specs[name] = self._icon_spec(ctx, name, "inline icon")
-            spec = specs[name]
-            h = size * spec["scale"]
-            w = badge_width(m, spec, name, h, fonts)
-            centre = baseline + (text_atoms.ASCENT - 0.5) * size
-            c.saveState()
-            draw_badge(c, spec, name, x + 0.12 * size, centre - h / 2, w, h, m, fonts)
-            c.restoreState()
-
-        # resolve colours now, so a bad colour is a planning error, not a drawing one
-        for name in ctx.layout.icons:
-            specs[name] = self._icon_spec(ctx, name, "inline icon")
-        return paint
+@lru_cache(maxsize=256)
+def _mark(colour: str, sign: str, font: str) -> Mark:
+    return Mark(colour, sign, font)

@@ -72,6 +72,7 @@ def write_card_sheets(
     with_backs = opts.backs != "none"
     total = face_pages * (2 if with_backs else 1)
     forms: set[str] = set()
+    faces = FaceForms()
 
     def back_page(page: int, sheet_no: int, layout: Any, backs: Any, batch: list[Any]) -> None:
         _back_page(
@@ -85,7 +86,9 @@ def write_card_sheets(
         for batch in sheet_plan.chunks(job.cards(), job.layout.capacity):
             sheet_no += 1
             page += 1
-            _face_page(c, job.layout, batch, renderer, info, page, total, sheet_no, face_pages, on_place)
+            _face_page(
+                c, job.layout, batch, renderer, faces, info, page, total, sheet_no, face_pages, on_place
+            )
             if opts.backs == "duplex":
                 page += 1
                 back_page(page, sheet_no, job.layout, backs, batch)
@@ -111,6 +114,7 @@ def _face_page(
     layout: SheetLayout,
     batch: list,
     renderer: Renderer,
+    faces: FaceForms,
     info: DocInfo,
     page: int,
     total: int,
@@ -122,7 +126,11 @@ def _face_page(
     bleed_pt = layout.bleed * MM_TO_PT
     for card, slot in zip(batch, layout.slots, strict=False):
         renderer.check(card)  # before any drawing; the renderer answers a copy from its plan
-        place(c, slot, partial(renderer.draw_face, c, card, 0.0, 0.0, bleed_pt))
+        name = faces.form_for(c, renderer, card, layout, bleed_pt)
+        if name is None:
+            place(c, slot, partial(renderer.draw_face, c, card, 0.0, 0.0, bleed_pt))
+        else:
+            place(c, slot, partial(c.doForm, name))
         on_place(card, page, "face", slot)
     draw_marks(c, layout, len(batch))
     draw_note(
@@ -188,6 +196,40 @@ def _back_page(
         ],
     )
     c.showPage()
+
+
+MAX_FACE_FORMS = 512  # faces kept as forms per document: memory stays flat in deck size
+
+
+class FaceForms:
+    """Faces printed more than once (a card's copies) drawn once, into a Form XObject that
+    every copy places; a face printed once is drawn straight onto its page."""
+
+    def __init__(self) -> None:
+        self._names: dict[int, tuple[Any, str]] = {}  # id(card) -> (card, form name)
+        self._made = 0  # forms made so far: names that are the same on every run
+
+    def form_for(
+        self, c: Canvas, renderer: Renderer, card: Any, layout: SheetLayout, bleed_pt: float
+    ) -> str | None:
+        """The form to place for `card` (drawn now if new), or None to draw it directly."""
+        if getattr(card, "copies", 1) <= 1:
+            return None
+        hit = self._names.get(id(card))
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        if self._made >= MAX_FACE_FORMS:
+            return None  # forms stay in memory until the save, pages do not: draw the rest per copy
+        if len(self._names) >= 256:  # copies come one after another: keep the memory flat
+            self._names.clear()
+        self._made += 1
+        name = f"face-{self._made}"
+        b = bleed_pt
+        c.beginForm(name, -b, -b, layout.card_w * MM_TO_PT + b, layout.card_h * MM_TO_PT + b)
+        renderer.draw_face(c, card, 0.0, 0.0, b)
+        c.endForm()
+        self._names[id(card)] = (card, name)
+        return name
 
 
 def _form_name(type_slug: str, layout: SheetLayout) -> str:

@@ -34,6 +34,7 @@ MAX_RESULT = 2_000_000  # characters of one string (or items of one list) a temp
 MAX_EXPONENT_BITS = 4_096  # bits of a number `**` may produce
 MAX_OUTPUT = 8_000_000  # characters one render may write
 _TICK = 0.05  # how often the watchdog looks
+_LINGER = 1.0  # how long the watchdog waits for the next render before it ends
 
 T = TypeVar("T")
 
@@ -76,7 +77,10 @@ class _Watchdog:
             self.deadlines.pop(thread_id, None)
 
     def _run(self) -> None:
-        """Look every tick while any render runs; end when none does (the next render restarts it)."""
+        """Look every tick while any render runs; end after _LINGER seconds with none (the
+        next render restarts it).  Lingering keeps a print of many short renders from
+        starting a thread for each burst of them."""
+        idle_since: float | None = None
         while True:
             time.sleep(_TICK)
             now = time.monotonic()
@@ -87,7 +91,11 @@ class _Watchdog:
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(
                             ctypes.c_ulong(thread_id), ctypes.py_object(_Overdue)
                         )
-                if not self.deadlines:
+                if self.deadlines:
+                    idle_since = None
+                elif idle_since is None:
+                    idle_since = now
+                elif now - idle_since >= _LINGER:
                     self.running = False
                     return
 

@@ -5,7 +5,8 @@ sandboxed, with the same whitespace rules (`trim_blocks`, `lstrip_blocks`)
 whether it draws a card region or writes a summary line; callers differ only
 in what they add (a finalize that prints values as cards show them, a file
 loader with strict undefined names for documents).  The code Jinja generates
-is compiled once per machine, not once per run (render.code_cache).
+is compiled once per machine, not once per run: Jinja's bytecode cache over the
+verified disk cache (render.code_cache).
 """
 
 from __future__ import annotations
@@ -68,13 +69,14 @@ _SANDBOX: Any = None
 
 
 def _sandbox_class(base: Any) -> Any:
-    """SandboxedEnvironment whose compiled template code is cached on disk (render.code_cache)."""
+    """SandboxedEnvironment whose compiled template code is kept in Jinja's bytecode cache,
+    on disk (render.code_cache.TemplateBytecode)."""
     global _SANDBOX
     if _SANDBOX is None:
         from jinja2 import Template
 
         from pnpforge.render import template_budget
-        from pnpforge.render.code_cache import compile_cached, environment_signature, template_code_cached
+        from pnpforge.render.code_cache import TemplateBytecode, cached_code
 
         class BudgetTemplate(Template):
             """A template whose render runs within its time and output budget (template_budget)."""
@@ -102,29 +104,18 @@ def _sandbox_class(base: Any) -> Any:
                 template_budget.checked_binop(operator, left, right, context.name or "(inline)")
                 return super().call_binop(context, operator, left, right)
 
-            def _compile(self, source: str, filename: str) -> Any:
-                return compile_cached(source, filename)
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self.bytecode_cache = TemplateBytecode()  # templates loaded by name use it too
 
-            def compile(
-                self,
-                source: Any,
-                name: str | None = None,
-                filename: str | None = None,
-                raw: bool = False,
-                defer_init: bool = False,
-            ) -> Any:
-                """Template text -> code object, skipping lexing and code generation for
-                text built before (syntax errors are never cached: they raise each time)."""
-                if raw or defer_init or not isinstance(source, str):
-                    return super().compile(source, name, filename, raw, defer_init)
-                signature = environment_signature(self)  # filters may be added at any time
-                return template_code_cached(
-                    signature,
-                    source,
-                    name,
-                    filename,
-                    lambda: super(CachedSandbox, self).compile(source, name, filename),
-                )
+            def from_string(self, source: Any, globals: Any = None, template_class: Any = None) -> Any:
+                """Jinja's from_string, its code read from the bytecode cache when this text
+                was compiled before (syntax errors are never cached: they raise each time)."""
+                if not isinstance(source, str):
+                    return super().from_string(source, globals, template_class)
+                code = cached_code(self, source, "<string>", lambda: self.compile(source))
+                cls = template_class or self.template_class
+                return cls.from_code(self, code, self.make_globals(globals), None)
 
             def compile_expression(self, source: str, undefined_to_none: bool = True) -> Any:
                 """Jinja's compile_expression, its code cached like a template's (a warm run
@@ -135,11 +126,8 @@ def _sandbox_class(base: Any) -> Any:
 
                 if not isinstance(source, str):
                     return super().compile_expression(source, undefined_to_none)
-                signature = environment_signature(self)
                 try:
-                    code = template_code_cached(
-                        signature, source, "<expression>", None, lambda: self._expression_code(source)
-                    )
+                    code = cached_code(self, source, "<expression>", lambda: self._expression_code(source))
                 except TemplateSyntaxError:
                     return super().compile_expression(source, undefined_to_none)
                 template = self.template_class.from_code(self, code, self.make_globals(None), None)

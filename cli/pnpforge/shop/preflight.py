@@ -1,8 +1,8 @@
 """`pnp preflight`: what a print shop would reject or print badly, found before the upload.
 
-Each card is drawn once onto a recording canvas by the same FaceRenderer that
-prints it, so the checks see exactly what will print: the colours and fonts it
-uses, and every piece of art with the box it fills.  Problems name the card
+Each card is planned once by the same FaceRenderer that prints it and its plan
+is read (render.plan_read), so the checks see exactly what will print: the
+colours and fonts it uses, and every piece of art with the box it fills.  Problems name the card
 (or the card type, for a size), and errors make the command exit 1:
 
 - error: a card type no product of the profile fits; art below the shop's
@@ -17,12 +17,12 @@ uses, and every piece of art with the box it fills.  Problems name the card
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.render.face import FaceRenderer
+from pnpforge.render.face_ops import Picture
 from pnpforge.shop.preflight_colour import colour_shift, hex_colour
 
 __all__ = ["PreflightReport", "Problem", "colour_shift", "preflight"]
@@ -90,41 +90,19 @@ class ArtUse:
     edges: tuple[str, ...]  # trim edges the region touches
 
 
-class ProbeRenderer(FaceRenderer):
-    """A FaceRenderer that notes every art file it places, with its region and box."""
+def _art_uses(card: str, ctype: Any, plan: Any) -> list[ArtUse]:
+    """The art a card's plan places, with the pixels of each file (None: unreadable)."""
+    from PIL import Image
 
-    def __init__(self, *args: Any, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.art: list[ArtUse] = []
-        self._probe: tuple[str, Any, Any, Any] | None = None
+    from pnpforge.render.plan_read import placed_art
 
-    def _plan_image(self, ctx: Any, reg: Any, box: Any, where: str) -> Any:
-        self._probe = (ctx.card.id if ctx.card is not None else "", reg, box, ctx.ctype)
-        try:
-            return super()._plan_image(ctx, reg, box, where)
-        finally:
-            self._probe = None
-
-    def _load_image(self, path: Any, px: tuple[int, int], fit: str) -> Any:
-        probe = self._probe
-        try:
-            loaded = super()._load_image(path, px, fit)
-        except Exception:
-            if probe is not None:
-                self.art.append(self._use(probe, path, None, px, fit))
-            raise
-        if probe is not None:
-            from PIL import Image
-
-            with Image.open(path) as opened:
+    uses = []
+    for placed, art in placed_art(plan):
+        size: tuple[int, int] | None = None
+        if isinstance(art, Picture):
+            with Image.open(art.path) as opened:
                 size = opened.size
-            self.art.append(self._use(probe, path, size, px, fit))
-        return loaded
-
-    @staticmethod
-    def _use(probe: Any, path: Any, size: tuple[int, int] | None, px: tuple[int, int], fit: str) -> ArtUse:
-        card, reg, box, ctype = probe
-        e = 0.01
+        box, e = placed.box, 0.01
         edges = tuple(
             name
             for name, touches in (
@@ -135,33 +113,10 @@ class ProbeRenderer(FaceRenderer):
             )
             if touches
         )
-        return ArtUse(card, ctype.slug, reg.name, str(path), size, px, int(reg.opts["dpi"]), fit, edges)
-
-
-def _recording_canvas() -> Any:
-    from reportlab.pdfgen.canvas import Canvas
-
-    class Recorder(Canvas):
-        """Notes the RGB colours and fonts a drawing sets; the page itself is thrown away."""
-
-        colours: set[tuple[float, float, float]]
-        fonts: set[str]
-
-        def setFillColorRGB(self, r: float, g: float, b: float, alpha: Any = None) -> None:  # noqa: N802
-            self.colours.add((round(r, 4), round(g, 4), round(b, 4)))
-            super().setFillColorRGB(r, g, b)
-
-        def setStrokeColorRGB(self, r: float, g: float, b: float, alpha: Any = None) -> None:  # noqa: N802
-            self.colours.add((round(r, 4), round(g, 4), round(b, 4)))
-            super().setStrokeColorRGB(r, g, b)
-
-        def setFont(self, psfontname: str, size: float, leading: Any = None) -> None:  # noqa: N802
-            self.fonts.add(psfontname)
-            super().setFont(psfontname, size, leading)
-
-    c = Recorder(io.BytesIO(), pagesize=(600, 600))
-    c.colours, c.fonts = set(), set()
-    return c
+        uses.append(
+            ArtUse(card, ctype.slug, placed.region, art.path, size, art.target_px, art.dpi, art.fit, edges)
+        )
+    return uses
 
 
 # ---- the run ---------------------------------------------------------------------------------------
@@ -169,15 +124,20 @@ def _recording_canvas() -> Any:
 
 @dataclass
 class _Seen:
-    """Colours and fonts of the whole selection, each with the cards that use it."""
+    """Colours, fonts and art of the whole selection, each colour and font with the cards that use it."""
 
     colours: dict[tuple[float, float, float], list[str]] = field(default_factory=dict)
     fonts: dict[str, list[str]] = field(default_factory=dict)
+    art: list[ArtUse] = field(default_factory=list)
 
-    def add(self, subject: str, rec: Any) -> None:
-        for col in rec.colours:
-            self.colours.setdefault(col, []).append(subject)
-        for font in rec.fonts:
+    def add(self, subject: str, plan: Any) -> None:
+        from pnpforge.render.plan_read import inks
+        from pnpforge.render.units import hex_to_rgb
+
+        used = inks(plan)
+        for col in {tuple(round(v, 4) for v in hex_to_rgb(c)) for c in used.colours}:
+            self.colours.setdefault(col, []).append(subject)  # type: ignore[arg-type]
+        for font in used.fonts:
             self.fonts.setdefault(font, []).append(subject)
 
 
@@ -198,9 +158,9 @@ def preflight(
     report = PreflightReport(game, profile_slug, len(cards))
     used = list(dict.fromkeys(c.type for c in cards))
     fits = _check_sizes(profile, types, used, cards, report)
-    renderer = ProbeRenderer(db, game, date=stamp_date(db, game)[:10])
-    seen = _draw_all(renderer, cards, used, report)
-    _check_art(renderer.art, fits, profile.dpi if profile else DEFAULT_DPI, report)
+    renderer = FaceRenderer(db, game, date=stamp_date(db, game)[:10])
+    seen = _read_plans(renderer, cards, used, report)
+    _check_art(seen.art, fits, profile.dpi if profile else DEFAULT_DPI, report)
     if profile is not None:
         _check_safe(renderer, fits, types, cards, report)
     _check_colours(seen, profile.max_ink if profile and profile.max_ink else 240.0, report)
@@ -208,20 +168,19 @@ def preflight(
     return report
 
 
-def _draw_all(renderer: ProbeRenderer, cards: list, used: list[str], report: PreflightReport) -> _Seen:
+def _read_plans(renderer: FaceRenderer, cards: list, used: list[str], report: PreflightReport) -> _Seen:
+    """Plan every face and back once and read what each prints (no canvas is drawn on)."""
     seen = _Seen()
     for card in cards:
-        rec = _recording_canvas()
         try:
-            renderer.draw_face(rec, card, 0.0, 0.0, 9.0)
+            plan = renderer.plan(card)
         except PnpError as e:
             report.problems.append(Problem("error", f"{card.game}/{card.id}", str(e)))
             continue
-        seen.add(f"{card.game}/{card.id}", rec)
+        seen.add(f"{card.game}/{card.id}", plan)
+        seen.art.extend(_art_uses(card.id, renderer.types[card.type], plan))
     for slug in used:
-        rec = _recording_canvas()
-        renderer.draw_back(rec, slug, 0.0, 0.0, 9.0)
-        seen.add(f"back of {slug}", rec)
+        seen.add(f"back of {slug}", renderer.plan_back(slug))
     return seen
 
 
@@ -300,7 +259,7 @@ def _region_insets(reg: Any, W: float, H: float) -> tuple[float, float, float, f
 
 
 def _check_safe(
-    renderer: ProbeRenderer, fits: dict, types: dict, cards: list, report: PreflightReport
+    renderer: FaceRenderer, fits: dict, types: dict, cards: list, report: PreflightReport
 ) -> None:
     """Text and icons must keep the shop's safe distance from where the shop cuts."""
     for slug, fit in fits.items():
