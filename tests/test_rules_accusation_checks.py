@@ -16,6 +16,7 @@ import pytest
 from pnpforge.rules.engine import RuleViolation
 from pnpforge.rules.games.accusation import board, make_rules
 from pnpforge.rules.games.accusation.agents import AccusationObservation
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -43,7 +44,7 @@ def checked_game(rules, seed: int, steps: int | None = None, until=None):
 
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_the_kept_checks_agree_with_the_full_check_through_whole_games(db, mode):
-    rules = make_rules(db, {"mode": mode})
+    rules = make_rules(load_game(db, "accusation"), {"mode": mode})
     guilty_seen = 0
     for seed in range(1, 7):
         state = checked_game(rules, seed)
@@ -69,7 +70,7 @@ def _move(state, card: int, seat: int, pile: str) -> None:
 
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_a_guilty_follower_moved_off_the_field_is_caught(db, mode):
-    state = _state_with_guilty_follower(make_rules(db, {"mode": mode}))
+    state = _state_with_guilty_follower(make_rules(load_game(db, "accusation"), {"mode": mode}))
     follower = min(state.guilty)
     seat = board.location(state, follower)[0]
     _move(state, follower, seat, "discard")  # its guilty mark stays: the fault
@@ -78,7 +79,7 @@ def test_a_guilty_follower_moved_off_the_field_is_caught(db, mode):
 
 
 def test_a_guilty_mark_on_a_card_in_hand_is_caught(db):
-    state = checked_game(make_rules(db, {}), 3, steps=60)
+    state = checked_game(make_rules(load_game(db, "accusation"), {}), 3, steps=60)
     card = board.pile(state, 0, "hand")[0]
     state.guilty = state.guilty | {card}
     with pytest.raises(RuleViolation, match="is guilty but not a follower on the field"):
@@ -86,7 +87,7 @@ def test_a_guilty_mark_on_a_card_in_hand_is_caught(db):
 
 
 def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = checked_game(rules, 4, steps=60)
     magic = next(
         c for c in range(len(rules.instances)) if state.kind_of[c] == "magic" and board.owner(state, c) == 0
@@ -107,7 +108,7 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
 
 
 def test_a_leader_moved_out_of_play_is_caught(db):
-    rules = make_rules(db, {"mode": "2v2"})
+    rules = make_rules(load_game(db, "accusation"), {"mode": "2v2"})
     state = checked_game(rules, 5, steps=80)
     leader = rules.leaders[-1]
     _move(state, leader, board.owner(state, leader), "exile")
@@ -116,7 +117,7 @@ def test_a_leader_moved_out_of_play_is_caught(db):
 
 
 def test_observations_hold_exactly_their_fields(db):
-    rules = make_rules(db, {"mode": "2v2"})
+    rules = make_rules(load_game(db, "accusation"), {"mode": "2v2"})
     state = checked_game(rules, 2, steps=40)
     names = {f.name for f in dataclasses.fields(AccusationObservation)}
     for seat in range(rules.players):

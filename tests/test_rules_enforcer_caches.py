@@ -20,12 +20,13 @@ from pnpforge.rules.games.enforcer.agents import Greedy
 from pnpforge.rules.games.enforcer.flow import CHANCE_PILES, DRAWN_FROM, first, first_drawn
 from pnpforge.rules.games.enforcer.observe import observe_afresh
 from pnpforge.rules.games.enforcer.power import added_power, total_power
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
 @pytest.fixture
 def rules(shipped_db):
-    return make_rules(open_db(shipped_db), {})
+    return make_rules(load_game(open_db(shipped_db), "enforcer"), {})
 
 
 def play_steps(rules, players: int, seed: int, greedy: bool):

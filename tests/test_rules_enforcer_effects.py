@@ -19,6 +19,7 @@ from enforcer_positions import (
 )  # fmt: skip
 from pnpforge.rules.engine import TERMINAL
 from pnpforge.rules.games.enforcer import EnforcerState, flow, make_rules
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -29,7 +30,7 @@ def db(shipped_db):
 
 @pytest.fixture
 def rules(db):
-    return make_rules(db, {})
+    return make_rules(load_game(db, "enforcer"), {})
 
 
 # ---- traits and card effects --------------------------------------------------------------
