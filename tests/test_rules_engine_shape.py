@@ -7,6 +7,7 @@ as the original did."""
 from __future__ import annotations
 
 import ast
+import gc
 import random
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from dbcopies import SHIPPED_DB
 from pnpforge.rules.engine import CHANCE, State
 from pnpforge.rules.games import load_rules
+from pnpforge.rules.games.dirty_money.memo import READOUTS
 from pnpforge.rules.kit import replay
 from pnpforge.rules.runner import pick_chance
 from pnpforge.store.db import open_db
@@ -124,3 +126,19 @@ def test_a_state_is_one_class_over_the_engine_interface(db, slug):
     players, options = slug_cases[0]
     state = load_rules(db, slug, options).new_initial_state(players, random.Random(0))
     assert type(state).__bases__ == (State,), type(state).__mro__
+
+
+def test_read_outs_live_outside_the_position(db):
+    """What the rules derive from a position for speed is kept in a memo beside it, not in it:
+    a copy starts with none and works out its own, and the memo forgets a position that is gone."""
+    rules = load_rules(db, "dirty-money", {})
+    state = rules.new_initial_state(3, random.Random(1))
+    state.legal_actions()
+    kept = len(READOUTS)
+    copies = [state.clone() for _ in range(5)]
+    assert len(READOUTS) == kept, "a copy carries no read-outs"
+    assert [copy.legal_actions() for copy in copies] == [state.legal_actions()] * 5
+    assert len(READOUTS) == kept + 5
+    del copies
+    gc.collect()
+    assert len(READOUTS) == kept

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pnpforge.rules.games.dirty_money import board
 from pnpforge.rules.games.dirty_money.board import AUTO, Action, Step
 from pnpforge.rules.games.dirty_money.data import CRYPTO, REGION_CURRENCY, Placement, Villain
+from pnpforge.rules.games.dirty_money.memo import READOUTS
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
@@ -32,9 +33,10 @@ def _group_due(st: DirtyMoneyState, step: Step, group: list[Placement]) -> int:
     until it is replaced) nor the seat's exchanges change: every payment decision asks it."""
     owned = board._owned(st, step.seat, "crypto_exchange")
     chosen = step.data["group"]
-    known = st._due_of
+    readouts = READOUTS(st)
+    known = readouts.due_of
     if known is None or known[0] is not owned or known[1] is not chosen or known[2] != len(chosen):
-        known = st._due_of = (owned, chosen, len(chosen), due(st, step.seat, group))
+        known = readouts.due_of = (owned, chosen, len(chosen), due(st, step.seat, group))
     return known[3]
 
 
@@ -75,14 +77,15 @@ def max_payable(st: DirtyMoneyState, seat: int, hand: Sequence[str], currency: s
     if not hand:
         return 0
     key = (seat, currency, shark)
-    known = st._payable_of.get(key)
+    payable_of = READOUTS(st).payable_of
+    known = payable_of.get(key)
     if known is not None and known[0] is hand:  # the same read-out: the hand has not moved
         return known[1]
     values = list(map(_pay_values(st, seat, currency).__getitem__, hand))
     total = sum(values)
     if shark:
         total += max(0, _shark_value(st, seat) - min(values))
-    st._payable_of[key] = (hand, total)
+    payable_of[key] = (hand, total)
     return total
 
 
