@@ -16,6 +16,7 @@ import pytest
 from pnpforge.rules.engine import RuleViolation
 from pnpforge.rules.games.accusation import board, make_rules
 from pnpforge.rules.games.accusation.agents import AccusationObservation
+from pnpforge.rules.games.accusation.memo import READOUTS
 from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
@@ -35,7 +36,9 @@ def checked_game(rules, seed: int, steps: int | None = None, until=None):
     while not state.is_terminal() and (steps is None or done < steps):
         state.apply(rng.choice(state.legal_actions()))
         state.check_invariants()
-        state._board_checks.full_check(state)
+        checks = READOUTS(state).board_checks
+        assert checks is not None  # made by the first check
+        checks.full_check(state)
         done += 1
         if until is not None and until(state):
             break
@@ -50,7 +53,8 @@ def test_the_kept_checks_agree_with_the_full_check_through_whole_games(db, mode)
         state = checked_game(rules, seed)
         guilty_seen += len(state.guilty)
         won = any(total >= board.rituals_to_win(state) for total in board.rituals_by_team(state).values())
-        assert state._board_checks.won == won
+        checks = READOUTS(state).board_checks
+        assert checks is not None and checks.won == won
     assert guilty_seen  # the games made guilty followers, so that part of the check was exercised
 
 

@@ -12,11 +12,10 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pnpforge.rules.games.accusation import board
+from pnpforge.rules.games.accusation.memo import READOUTS
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
-
-NOT_READ = -1  # a field move count no board has: the sums are not read yet
 
 
 def passive(st: AccusationState, card: int, key: str) -> int:
@@ -32,11 +31,12 @@ def symbols(st: AccusationState, seat: int) -> Counter:
     Counted again only when the field changed (every ritual check and effect asks); the
     Counter is shared: read it, never change it."""
     field = board.pile(st, seat, "field")
-    known = st._symbols_of.get(seat)
+    kept = READOUTS(st).symbols_of
+    known = kept.get(seat)
     if known is None or known[0] is not field:
         symbols_of = st.symbols_of
         counts = Counter([symbol for card in field for symbol in symbols_of[card]])  # counted in C
-        known = st._symbols_of[seat] = (field, counts)
+        known = kept[seat] = (field, counts)
     return known[1]
 
 
@@ -50,11 +50,12 @@ def stardusts(st: AccusationState) -> tuple[int, ...]:
     """`stardust` of every seat, seat by seat (each observation shows them all); summed again
     only when a follower entered or left a field or the guilty marks changed, and then only for
     the seats whose field changed (a changed field is a new list) or holds a card whose guilt did."""
-    known = st._stardusts
+    readouts = READOUTS(st)
+    known = readouts.stardusts
     guilty = st.guilty
     if known[0] == st.follower_moves and known[1] is guilty:
         return known[2]
-    seats, lists = st._stardust_seats, st._lists
+    seats, lists = readouts.stardust_seats, st._lists
     follower_stardust = st.follower_stardust_of
     turned = known[1] ^ guilty  # the cards whose guilt changed since the last sums
     for seat, (field, _) in enumerate(seats):
@@ -62,7 +63,7 @@ def stardusts(st: AccusationState) -> tuple[int, ...]:
         if now is not field or not turned.isdisjoint(now):
             seats[seat] = (now, sum([follower_stardust[card] for card in now if card not in guilty]))
     values = tuple([value for _, value in seats])
-    st._stardusts = (st.follower_moves, guilty, values)
+    readouts.stardusts = (st.follower_moves, guilty, values)
     return values
 
 
@@ -80,7 +81,8 @@ def guards(st: AccusationState) -> tuple[tuple[int, int], ...]:
     each, with the garrisons and the 'guard_others' passives summed once for all of them;
     summed again only when a location entered or left a field, a location's guilt changed
     or the garrisons changed."""
-    known, garrisoning = st._guards, st.garrisoning
+    readouts = READOUTS(st)
+    known, garrisoning = readouts.guards, st.garrisoning
     if known[0] == st.location_moves and known[1] == st.location_guilt and known[2] is garrisoning:
         return known[3]
     garrisoned: dict[int, int] = {}
@@ -97,16 +99,17 @@ def guards(st: AccusationState) -> tuple[tuple[int, int], ...]:
         for location, own in zip(locations, others, strict=True):
             out.append((location, guard_of[location] + garrisoned.get(location, 0) + total - own))
     values = tuple(out)
-    st._guards = (st.location_moves, st.location_guilt, st.garrisoning, values)
+    readouts.guards = (st.location_moves, st.location_guilt, st.garrisoning, values)
     return values
 
 
 def guard_by_location(st: AccusationState) -> dict[int, int]:
     """`guards` as a mapping from location to guard (a shared dict: read it, never change it)."""
     values = guards(st)
-    known = st._guard_map
+    readouts = READOUTS(st)
+    known = readouts.guard_map
     if known[0] is not values:
-        known = st._guard_map = (values, dict(values))
+        known = readouts.guard_map = (values, dict(values))
     return known[1]
 
 

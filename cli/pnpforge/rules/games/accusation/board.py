@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.accusation.actions import DISCARD, DRAW, Decision
 from pnpforge.rules.games.accusation.data import CardDef
+from pnpforge.rules.games.accusation.memo import READOUTS
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
@@ -106,17 +107,19 @@ def pile(st: AccusationState, seat: int, pile: str) -> list[int]:
 
 def public(st: AccusationState, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations."""
-    shown = st._public_of.get(seat)
+    public_of = READOUTS(st).public_of
+    shown = public_of.get(seat)
     if shown is None:
-        shown = st._public_of[seat] = tuple([(name, tuple(pile(st, seat, name))) for name in PUBLIC_PILES])
+        shown = public_of[seat] = tuple([(name, tuple(pile(st, seat, name))) for name in PUBLIC_PILES])
     return shown
 
 
 def publics(st: AccusationState) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]:
     """`public` of every seat, seat by seat; the same tuple until a public pile changes."""
-    known = st._publics
+    readouts = READOUTS(st)
+    known = readouts.publics
     if known[0] != st.public_moves:
-        known = st._publics = (st.public_moves, tuple([public(st, s) for s in range(st.players)]))
+        known = readouts.publics = (st.public_moves, tuple([public(st, s) for s in range(st.players)]))
     return known[1]
 
 
@@ -125,9 +128,10 @@ def own_hidden(st: AccusationState, seat: int) -> dict[str, tuple[int, ...]]:
     the same values until one of the two piles changes (`move` gives it a new list)."""
     lists = st._lists[seat]
     hand, under = lists["hand"], lists["under"]
-    known = st._own_hidden[seat]
+    kept = READOUTS(st).own_hidden
+    known = kept[seat]
     if known[0] is not hand or known[1] is not under:
-        known = st._own_hidden[seat] = (hand, under, {"hand": tuple(hand), "own_under": tuple(under)})
+        known = kept[seat] = (hand, under, {"hand": tuple(hand), "own_under": tuple(under)})
     return known[2]
 
 
@@ -162,8 +166,9 @@ def move(st: AccusationState, card: int, seat: int, pile: str) -> None:
     source_lists[source_pile] = left
     target_lists[pile] = [*target_lists[pile], card]
     if pile == "field" or source_pile == "field":
-        st._field_of_kind[seat].clear()
-        st._field_of_kind[source_seat].clear()
+        field_of_kind = READOUTS(st).field_of_kind
+        field_of_kind[seat].clear()
+        field_of_kind[source_seat].clear()
         st.field_moves += 1
         kind = st.kind_of[card]
         if kind == "follower":
@@ -173,10 +178,10 @@ def move(st: AccusationState, card: int, seat: int, pile: str) -> None:
     if pile in TABLE_PILES or source_pile in TABLE_PILES or st.kind_of[card] == "leader":
         st.table_moves += 1
     if source_pile in PUBLIC_PILES:
-        st._public_of.pop(source_seat, None)
+        READOUTS(st).public_of.pop(source_seat, None)
         st.public_moves += 1
     if pile in PUBLIC_PILES:
-        st._public_of.pop(seat, None)
+        READOUTS(st).public_of.pop(seat, None)
         st.public_moves += 1
     if pile != "field":
         _clear_marks(st, card)
@@ -232,7 +237,7 @@ def attach(st: AccusationState, marks: str, card: int, host: int) -> None:
 
 def field(st: AccusationState, seat: int, kind: str | None = None) -> list[int]:
     """The cards on `seat`'s field (of one type), bottom first (a shared list: read it only)."""
-    known = st._field_of_kind[seat]
+    known = READOUTS(st).field_of_kind[seat]
     cards = known.get(kind)
     if cards is None:
         cards = pile(st, seat, "field")

@@ -29,9 +29,9 @@ from pnpforge.rules.games.accusation.actions import (
     Decision,
 )
 from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
-from pnpforge.rules.games.accusation.arithmetic import NOT_READ
 from pnpforge.rules.games.accusation.board import NO_MARKS, PILES, pile_name
 from pnpforge.rules.games.accusation.invariants import BoardChecks
+from pnpforge.rules.games.accusation.memo import READOUTS
 from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
@@ -44,15 +44,13 @@ class AccusationState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_board_checks", "_clockwise", "_enemies", "_events", "_field_of_kind", "_guard_map", "_guards",
-        "_lists", "_own_hidden", "_public_of", "_publics", "_stardust_seats", "_stardusts", "_symbols_of",
-        "_turns", "abilities_used", "actions_left", "decision", "deconstructing", "end_text", "field_moves",
-        "first_seat", "follower_moves", "follower_stardust_of", "garrisoning", "guard_of",
-        "guard_others_of", "guilty", "has_ability", "has_action", "history", "instances", "kind_of",
-        "location_guilt", "location_moves", "moves", "pile_names", "players", "public_moves",
-        "raid_bonus_all_of", "raider_value_of", "requirements_of", "rules", "sacrificed", "seat_pile_of",
-        "shared_view", "shown_marks", "stardust_of", "symbols_of", "table_moves", "team_of", "turn_number",
-        "turn_seat", "winning_seats", "zones_"
+        "_clockwise", "_enemies", "_events", "_lists", "_turns", "abilities_used", "actions_left",
+        "decision", "deconstructing", "end_text", "field_moves", "first_seat", "follower_moves",
+        "follower_stardust_of", "garrisoning", "guard_of", "guard_others_of", "guilty", "has_ability",
+        "has_action", "history", "instances", "kind_of", "location_guilt", "location_moves", "moves",
+        "pile_names", "players", "public_moves", "raid_bonus_all_of", "raider_value_of", "requirements_of",
+        "rules", "sacrificed", "seat_pile_of", "stardust_of", "symbols_of", "table_moves", "team_of",
+        "turn_number", "turn_seat", "winning_seats", "zones_",
     )  # fmt: skip
 
     def __init__(self, rules: AccusationRules) -> None:
@@ -81,10 +79,6 @@ class AccusationState(State):
         self.follower_moves = 0
         self.location_moves = 0
         self.location_guilt = 0
-        # Each seat's field cards of one type, kept like the index lists until that field changes.
-        self._field_of_kind: list[dict[str | None, list[int]]] = [{} for _ in range(self.players)]
-        # Each seat's public piles as an observation shows them, kept until one of them changes.
-        self._public_of: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
         self.kind_of = [definition.type for definition in rules.instance_defs]
         # each seat's side, and each side's seats (seats 0+2 and 1+3 in 2v2, each seat alone in a duel)
         self.team_of = [seat % 2 if self.players == 4 else seat for seat in range(self.players)]
@@ -105,19 +99,6 @@ class AccusationState(State):
         # with the marks, what the field read-outs and the piles' invariants depend on.
         self.table_moves = 0
         self.moves = 0  # every move
-        # The observation fields every seat sees alike, beside the key they were read at (agents),
-        # and the marks as an observation shows them, beside the marks they were read from.
-        self.shared_view: tuple[tuple[object, ...], dict[str, object]] | None = None
-        self.shown_marks: tuple[object, object, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
-            None,
-            None,
-            (),
-            (),
-        )
-        self._own_hidden: list[tuple[list[int] | None, list[int] | None, dict[str, tuple[int, ...]]]] = [
-            (None, None, {}) for _ in range(self.players)
-        ]
-        self._publics: tuple[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]] = (-1, ())
         self.turn_seat = 0
         self.actions_left = 0
         self.abilities_used: set[int] = set()  # leaders whose free ability was used this turn
@@ -148,23 +129,11 @@ class AccusationState(State):
         self.raid_bonus_all_of = [d.effect.passives.get("raid_bonus_all", 0) for d in defs]
         self.has_ability = [bool(d.steps("ability")) for d in defs]
         self.has_action = [bool(d.steps("action")) for d in defs]
-        # Each seat's field symbols, beside the field list they were counted from (a new list
-        # stands for a changed field, as `pile` replaces a list rather than change it).
-        self._symbols_of: dict[int, tuple[list[int], Counter]] = {}
-        # (follower moves, guilty, values) and (location moves, location guilt, garrisoning, values):
-        # the sums of every seat beside what they were read at (marks are replaced when they change).
-        self._stardusts: tuple[int, frozenset[int], tuple[int, ...]] = (NOT_READ, frozenset(), ())
-        # ... and each seat's stardust beside the field list it was summed from (at those guilty marks)
-        self._stardust_seats: list[tuple[list[int] | None, int]] = [(None, 0) for _ in range(self.players)]
-        self._guards: tuple[int, int, object, tuple[tuple[int, int], ...]] = (NOT_READ, 0, None, ())
-        self._guard_map: tuple[object, dict[int, int]] = (None, {})
         self.history: list[AccusationAction] = []
         for seat, cult in enumerate(rules.seat_cults):
             self.faction(seat, cult)
         self._turns = flow.game(self)
         self.decision: Decision | None = None
-        # the pile and mark checks, made by the first check (games nobody checks do not pay for its watcher)
-        self._board_checks: BoardChecks | None = None
         self._advance(None)
 
     # ---- engine interface ----------------------------------------------------------------
@@ -249,9 +218,10 @@ class AccusationState(State):
     def check_invariants(self) -> None:
         """The piles, the marks and the end of the game (the pile and mark checks redo only what the
         last step could have changed: see `invariants`)."""
-        checks = self._board_checks
+        readouts = READOUTS(self)
+        checks = readouts.board_checks
         if checks is None:
-            checks = self._board_checks = BoardChecks(self)
+            checks = readouts.board_checks = BoardChecks(self)
         checks.check(self)
         if not 0 <= self.actions_left <= TURN_ACTIONS:
             raise RuleViolation(f"actions left {self.actions_left}")
