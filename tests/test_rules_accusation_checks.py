@@ -94,7 +94,7 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
     rules = make_rules(load_game(db, "accusation"), {})
     state = checked_game(rules, 4, steps=60)
     magic = next(
-        c for c in range(len(rules.instances)) if state.kind_of[c] == "magic" and board.owner(state, c) == 0
+        c for c in range(len(rules.instances)) if rules.kind_of[c] == "magic" and board.owner(state, c) == 0
     )
     _move(state, magic, 0, "field")
     with pytest.raises(RuleViolation, match="on the field"):
@@ -104,7 +104,7 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
     follower = next(
         c
         for c in range(len(rules.instances))
-        if state.kind_of[c] == "follower" and board.owner(state, c) == 1
+        if rules.kind_of[c] == "follower" and board.owner(state, c) == 1
     )
     _move(state, follower, 1, "score")
     with pytest.raises(RuleViolation, match="in the score zone is not a ritual"):

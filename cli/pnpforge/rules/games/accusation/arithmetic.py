@@ -34,7 +34,7 @@ def symbols(st: AccusationState, seat: int) -> Counter:
     kept = READOUTS(st).symbols_of
     known = kept.get(seat)
     if known is None or known[0] is not field:
-        symbols_of = st.symbols_of
+        symbols_of = st.rules.symbols_of
         counts = Counter([symbol for card in field for symbol in symbols_of[card]])  # counted in C
         known = kept[seat] = (field, counts)
     return known[1]
@@ -42,7 +42,7 @@ def symbols(st: AccusationState, seat: int) -> Counter:
 
 def stardust(st: AccusationState, seat: int) -> int:
     """1 per innocent follower on the field plus their 'extra_stardust' passives."""
-    guilty, stardust_of = st.guilty, st.stardust_of
+    guilty, stardust_of = st.guilty, st.rules.stardust_of
     return sum([stardust_of[f] for f in board.field(st, seat, "follower") if f not in guilty])
 
 
@@ -56,7 +56,7 @@ def stardusts(st: AccusationState) -> tuple[int, ...]:
     if known[0] == st.follower_moves and known[1] is guilty:
         return known[2]
     seats, lists = readouts.stardust_seats, st._lists
-    follower_stardust = st.follower_stardust_of
+    follower_stardust = st.rules.follower_stardust_of
     turned = known[1] ^ guilty  # the cards whose guilt changed since the last sums
     for seat, (field, _) in enumerate(seats):
         now = lists[seat]["field"]
@@ -88,7 +88,7 @@ def guards(st: AccusationState) -> tuple[tuple[int, int], ...]:
     garrisoned: dict[int, int] = {}
     for follower, host in st.garrisoning.items():
         garrisoned[host] = garrisoned.get(host, 0) + board.card(st, follower).garrison
-    guilty, guard_of, others_of = st.guilty, st.guard_of, st.guard_others_of
+    guilty, guard_of, others_of = st.guilty, st.rules.guard_of, st.rules.guard_others_of
     out: list[tuple[int, int]] = []
     for seat in range(st.players):
         locations = board.field(st, seat, "location")
@@ -118,7 +118,7 @@ def raid_strength(st: AccusationState, seat: int) -> int:
     a raid of that seat can beat (what `raid_value` of each of `raiders` and `raid_bonus_all`
     give, summed in one pass)."""
     guilty = st.guilty
-    raider_value_of, bonus_of = st.raider_value_of, st.raid_bonus_all_of
+    raider_value_of, bonus_of = st.rules.raider_value_of, st.rules.raid_bonus_all_of
     total = sum([raider_value_of[f] for f in board.field(st, seat, "follower") if f not in guilty])
     return total + sum([bonus_of[loc] for loc in board.field(st, seat, "location") if loc not in guilty])
 
@@ -141,7 +141,7 @@ def raid_bonus_all(st: AccusationState, seat: int) -> int:
 def ritual_shortfall(st: AccusationState, seat: int, ritual: int) -> int:
     """Missing symbols after 解構 and 獻祭 reductions (≤ 0 means executable)."""
     have = symbols(st, seat)
-    short = sum([max(0, count - have[symbol]) for symbol, count in st.requirements_of[ritual]])
+    short = sum([max(0, count - have[symbol]) for symbol, count in st.rules.requirements_of[ritual]])
     reduction = sum(board.card(st, f).deconstruct for f, host in st.deconstructing.items() if host == ritual)
     reduction += sum(1 for host in st.sacrificed.values() if host == ritual)
     return short - reduction

@@ -56,15 +56,15 @@ def team(st: AccusationState, seat: int) -> int:
 
 
 def team_seats(st: AccusationState, team: int) -> list[int]:
-    return [seat for seat in range(st.players) if st.team_of[seat] == team]
+    return [seat for seat in range(st.players) if st.rules.team_of[seat] == team]
 
 
 def clockwise(st: AccusationState, start: int) -> list[int]:
-    return list(st._clockwise[start])
+    return list(st.rules.clockwise[start])
 
 
 def enemies(st: AccusationState, seat: int) -> list[int]:
-    return list(st._enemies[seat])
+    return list(st.rules.enemies[seat])
 
 
 def rituals_to_win(st: AccusationState) -> int:
@@ -78,7 +78,7 @@ def team_rituals(st: AccusationState, team: int) -> int:
 def rituals_by_team(st: AccusationState) -> dict[int, int]:
     """Completed rituals of each side (what `team_rituals` gives, for every side at once)."""
     totals: dict[int, int] = {}
-    for seat, team in enumerate(st.team_of):
+    for seat, team in enumerate(st.rules.team_of):
         totals[team] = totals.get(team, 0) + len(st._lists[seat]["score"])
     return totals
 
@@ -170,12 +170,12 @@ def move(st: AccusationState, card: int, seat: int, pile: str) -> None:
         field_of_kind[seat].clear()
         field_of_kind[source_seat].clear()
         st.field_moves += 1
-        kind = st.kind_of[card]
+        kind = st.rules.kind_of[card]
         if kind == "follower":
             st.follower_moves += 1
         elif kind == "location":
             st.location_moves += 1
-    if pile in TABLE_PILES or source_pile in TABLE_PILES or st.kind_of[card] == "leader":
+    if pile in TABLE_PILES or source_pile in TABLE_PILES or st.rules.kind_of[card] == "leader":
         st.table_moves += 1
     if source_pile in PUBLIC_PILES:
         READOUTS(st).public_of.pop(source_seat, None)
@@ -196,7 +196,7 @@ def board_key(st: AccusationState) -> tuple[object, ...]:
 def _clear_marks(st: AccusationState, card: int) -> None:
     """A card leaving the field stops being guilty, garrisoning or deconstructing (the marks are
     usually empty or without the card: looked at before anything is rebuilt)."""
-    kind = st.kind_of[card]
+    kind = st.rules.kind_of[card]
     if card in st.guilty:
         st.guilty = st.guilty - {card}
         st.location_guilt += kind == "location"
@@ -218,7 +218,7 @@ def _clear_marks(st: AccusationState, card: int) -> None:
 def make_guilty(st: AccusationState, follower: int) -> None:
     """罪惡: the follower loses its effects and stops garrisoning / deconstructing."""
     st.guilty = st.guilty | {follower}
-    st.location_guilt += st.kind_of[follower] == "location"
+    st.location_guilt += st.rules.kind_of[follower] == "location"
     st.garrisoning = without(st.garrisoning, follower, False)
     st.deconstructing = without(st.deconstructing, follower, False)
 
@@ -226,7 +226,7 @@ def make_guilty(st: AccusationState, follower: int) -> None:
 def absolve(st: AccusationState, follower: int) -> None:
     """解除罪惡: the follower is innocent again (it does not resume 駐守 or 解構)."""
     st.guilty = st.guilty - {follower}
-    st.location_guilt += st.kind_of[follower] == "location"
+    st.location_guilt += st.rules.kind_of[follower] == "location"
 
 
 def attach(st: AccusationState, marks: str, card: int, host: int) -> None:
@@ -242,7 +242,7 @@ def field(st: AccusationState, seat: int, kind: str | None = None) -> list[int]:
     if cards is None:
         cards = pile(st, seat, "field")
         if kind is not None:
-            kind_of = st.kind_of
+            kind_of = st.rules.kind_of
             cards = [card for card in cards if kind_of[card] == kind]
         known[kind] = cards
     return cards
@@ -253,7 +253,7 @@ def innocent_followers(st: AccusationState, seat: int) -> list[int]:
 
 
 def of_kind(st: AccusationState, cards: list[int], kind: str) -> list[int]:
-    return [c for c in cards if kind == "any" or st.kind_of[c] == kind]
+    return [c for c in cards if kind == "any" or st.rules.kind_of[c] == kind]
 
 
 def draw(st: AccusationState, seat: int) -> Attempt:

@@ -100,7 +100,7 @@ def _turn(st: AccusationState, seat: int, actions: int) -> Play:
 def main_options(st: AccusationState, seat: int) -> list[AccusationAction]:
     """Every main-phase action open to `seat` now (END is always there), sorted: built in the
     order of the action codes, each kind's cards sorted as ints (cheaper than sorting tuples)."""
-    used, has_ability = st.abilities_used, st.has_ability
+    used, has_ability = st.abilities_used, st.rules.has_ability
     abilities = [
         (ABILITY, card)
         for card in sorted(board.field(st, seat, "leader"))
@@ -108,18 +108,20 @@ def main_options(st: AccusationState, seat: int) -> list[AccusationAction]:
     ]
     if st.actions_left <= 0:
         return [(END,), *abilities]
-    kind_of, piles = st.kind_of, st._lists[seat]
+    kind_of, piles = st.rules.kind_of, st._lists[seat]
     playable = piles["hand"] + piles["conspiracy"]
     if not arithmetic.any_ritual_completed(st):
         playable = [card for card in playable if kind_of[card] != "leader"]
     options: list[AccusationAction] = [(END,)]
     options += [(PLAY, card) for card in sorted(playable)]
-    targets = [location for enemy in st._enemies[seat] for location in board.field(st, enemy, "location")]
+    targets = [
+        location for enemy in st.rules.enemies[seat] for location in board.field(st, enemy, "location")
+    ]
     if targets:
         available = arithmetic.raid_strength(st, seat)
         guard = arithmetic.guard_by_location(st)  # every location's guard, summed once
         options += [(RAID, location) for location in sorted(targets) if available >= guard[location]]
-    has_action = st.has_action
+    has_action = st.rules.has_action
     options += [
         (LOC_ACTION, location)
         for location in sorted(board.field(st, seat, "location"))

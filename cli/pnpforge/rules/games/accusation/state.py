@@ -13,7 +13,6 @@ and `flow`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -44,13 +43,11 @@ class AccusationState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_clockwise", "_enemies", "_events", "_lists", "_turns", "abilities_used", "actions_left",
-        "decision", "deconstructing", "end_text", "field_moves", "first_seat", "follower_moves",
-        "follower_stardust_of", "garrisoning", "guard_of", "guard_others_of", "guilty", "has_ability",
-        "has_action", "history", "instances", "kind_of", "location_guilt", "location_moves", "moves",
-        "pile_names", "players", "public_moves", "raid_bonus_all_of", "raider_value_of", "requirements_of",
-        "rules", "sacrificed", "seat_pile_of", "stardust_of", "symbols_of", "table_moves", "team_of",
-        "turn_number", "turn_seat", "winning_seats", "zones_",
+        "_events", "_lists", "_turns", "abilities_used", "actions_left", "decision", "deconstructing",
+        "end_text", "field_moves", "first_seat", "follower_moves", "garrisoning", "guilty", "history",
+        "instances", "location_guilt", "location_moves", "moves", "pile_names", "players", "public_moves",
+        "rules", "sacrificed", "seat_pile_of", "table_moves", "turn_number", "turn_seat", "winning_seats",
+        "zones_",
     )  # fmt: skip
 
     def __init__(self, rules: AccusationRules) -> None:
@@ -79,17 +76,6 @@ class AccusationState(State):
         self.follower_moves = 0
         self.location_moves = 0
         self.location_guilt = 0
-        self.kind_of = [definition.type for definition in rules.instance_defs]
-        # each seat's side, and each side's seats (seats 0+2 and 1+3 in 2v2, each seat alone in a duel)
-        self.team_of = [seat % 2 if self.players == 4 else seat for seat in range(self.players)]
-        # every seat's order of play from it, and its enemies in that order (asked at every step)
-        self._clockwise = [
-            [(start + k) % self.players for k in range(self.players)] for start in range(self.players)
-        ]
-        self._enemies = [
-            [other for other in order if self.team_of[other] != self.team_of[order[0]]]
-            for order in self._clockwise
-        ]
         # The marks are immutable and replaced whenever they change (see `board_key`).
         self.guilty: frozenset[int] = frozenset()
         self.garrisoning: Mapping[int, int] = NO_MARKS  # follower -> location it garrisons
@@ -107,28 +93,6 @@ class AccusationState(State):
             pile = "conspiracy" if kind == "leader" else "hand" if kind == "ritual" else "deck"
             self.zones_.deal([self.instances[card]], self.pile_names[owner][pile])
             self._lists[owner][pile].append(card)
-        # ---- per-card values the board arithmetic reads ----
-        defs = rules.instance_defs
-        # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
-        self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in defs]
-        # ... the same for followers and 0 for every other card (what a field's stardust sums)
-        self.follower_stardust_of = [
-            given if d.type == "follower" else 0 for given, d in zip(self.stardust_of, defs, strict=True)
-        ]
-        self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in defs]
-        self.guard_of = [d.guard for d in defs]
-        self.requirements_of = [tuple(Counter(d.requirements).items()) for d in defs]
-        self.symbols_of = [tuple(d.symbols) for d in defs]  # per card: the symbols printed on it
-        # per card, for the main-phase options: what it adds to a raid while innocent (聲量 and its
-        # 'raid_bonus'; 0 for a card of 聲量 0, which cannot raid), its 'raid_bonus_all' passive,
-        # and whether it has a free ability or a location action
-        self.raider_value_of = [
-            (d.volume or 0) + d.effect.passives.get("raid_bonus", 0) if (d.volume or 0) >= 1 else 0
-            for d in defs
-        ]
-        self.raid_bonus_all_of = [d.effect.passives.get("raid_bonus_all", 0) for d in defs]
-        self.has_ability = [bool(d.steps("ability")) for d in defs]
-        self.has_action = [bool(d.steps("action")) for d in defs]
         self.history: list[AccusationAction] = []
         for seat, cult in enumerate(rules.seat_cults):
             self.faction(seat, cult)
