@@ -18,6 +18,7 @@ from pnpforge.rules.engine import CardInstance, RuleViolation
 from . import arithmetic
 from .arithmetic import defence_in, virtual_defence
 from .data import HOLE_CAPACITY, ServerSpec
+from .memo import READOUTS, ServersSeen, TableauxSeen
 
 if TYPE_CHECKING:
     from .state import HackersState
@@ -91,7 +92,7 @@ def move(st: HackersState, card: CardInstance, src: str, dst: str) -> None:
     """Move a card, keeping the deck's counts by card id (the chance outcomes) in step."""
     st.piles.move(card, src, dst)
     if src.startswith("tableau:") or dst.startswith("tableau:"):
-        st._tableaux_seen = None
+        READOUTS(st).tableaux_seen = None
     if src == "deck":
         st.deck_counts[card.card] -= 1
     elif dst == "deck":
@@ -106,37 +107,39 @@ def move_cards(st: HackersState, cards: Iterable[CardInstance], src: str, dst: s
 def tap(st: HackersState, card: CardInstance) -> None:
     """Turn a card in front of its owner sideways (its effect is spent until the round ends)."""
     st.tapped.add(card)
-    st._tableaux_seen = None
+    READOUTS(st).tableaux_seen = None
 
 
 def untap_all(st: HackersState) -> None:
     st.tapped.clear()
-    st._tableaux_seen = None
+    READOUTS(st).tableaux_seen = None
 
 
-def tableaux_seen(st: HackersState) -> tuple[tuple[tuple[str, bool], ...], ...]:
+def tableaux_seen(st: HackersState) -> TableauxSeen:
     """Every seat's cards in front, each with whether it is tapped (public; kept until they change)."""
-    if st._tableaux_seen is None:
+    readouts = READOUTS(st)
+    if readouts.tableaux_seen is None:
         tapped = st.tapped
-        st._tableaux_seen = tuple(
+        readouts.tableaux_seen = tuple(
             tuple((card.card, card in tapped) for card in st.piles.view(name)) for name in st.tableau_pile
         )
-    return st._tableaux_seen
+    return readouts.tableaux_seen
 
 
 def servers_changed(st: HackersState) -> None:
     """Servers or their damage are about to change: drop the public view and recheck the damage."""
-    st._servers_seen = None
+    READOUTS(st).servers_seen = None
 
 
-def servers_seen(st: HackersState) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]:
+def servers_seen(st: HackersState) -> ServersSeen:
     """Every owner's servers with the damage on each hole (public; kept until they change)."""
-    if st._servers_seen is None:
+    readouts = READOUTS(st)
+    if readouts.servers_seen is None:
         check_damage(st)
-        st._servers_seen = tuple(
+        readouts.servers_seen = tuple(
             tuple((sv.card.card, tuple(sv.damage)) for sv in owner) for owner in st.servers
         )
-    return st._servers_seen
+    return readouts.servers_seen
 
 
 def add_server(st: HackersState, owner: int, card: CardInstance, src: str) -> None:

@@ -31,7 +31,7 @@ class HackersState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_events", "_servers_seen", "_tableaux_seen", "_top_height", "action_limit", "action_no", "attacks",
+        "_events", "_top_height", "action_limit", "action_no", "attacks",
         "board_pile", "catalogue", "choice", "decision", "deck_counts", "deck_ids", "disc_height",
         "hand_pile", "handicap", "has_virtual", "installs", "jobs", "owner_count", "piles", "players",
         "revealed", "round_no", "server_limit", "servers", "snapshots", "tableau_pile", "tapped",
@@ -64,8 +64,6 @@ class HackersState(State):
             self.piles.deal(catalogue.instances([sid]), f"stock:{spec.level}")
         self.choice: list[BoardChoice | None] = [None] * players
         self.tapped: set[CardInstance] = set()
-        self._tableaux_seen: tuple[tuple[tuple[str, bool], ...], ...] | None = None
-        self._servers_seen: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] | None = None
         self.servers: list[list[Server]] = [[] for _ in range(self.owner_count)]
         self.vp = [0] * players
         self.disc_height = list(range(players))  # the later arrival on a space sits higher

@@ -14,6 +14,7 @@ from pnpforge.rules.engine import CardInstance, RuleViolation
 from . import actions, board
 from .actions import Action
 from .board import ASIDE, ASIDE_PILE, CENTRE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+from .memo import READOUTS
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState
@@ -82,7 +83,7 @@ def _place(st: InfiltraitorsState, card: CardInstance, src_pile: str, target: in
     """Put a hint beside a suspect, oriented by the rule (the owner places it truthfully)."""
     up = board.orientation(st, card, target)
     st.upright[card] = up
-    st._hints_view = None
+    READOUTS(st).hints_view = None
     st.piles.move(card, src_pile, st.hint_piles[target])
     way = "upright (related)" if up else "sideways (unrelated)"
     st.used(
@@ -174,7 +175,7 @@ def _eliminate(st: InfiltraitorsState, target: int) -> None:
 
 
 def _discard_hints(st: InfiltraitorsState, target: int) -> None:
-    st._hints_view = None
+    READOUTS(st).hints_view = None
     pile = st.hint_piles[target]
     for card in st.piles.pile(pile):
         del st.upright[card]
