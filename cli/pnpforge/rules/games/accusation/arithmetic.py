@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
 
 
+# rulebook 004:174 「罪惡信徒會失去效果欄中所有能力，信徒在場上不論是否罪惡狀態都會提供符號。」
 def passive(st: AccusationState, card: int, key: str) -> int:
     """A passive's value; a guilty follower has lost all its effects."""
     if card in st.guilty:
@@ -40,6 +41,7 @@ def symbols(st: AccusationState, seat: int) -> Counter:
     return known[1]
 
 
+# rulebook 004:227 「你場上每個「非罪惡信徒」都會提供1個星塵」
 def stardust(st: AccusationState, seat: int) -> int:
     """1 per innocent follower on the field plus their 'extra_stardust' passives."""
     guilty, stardust_of = st.guilty, st.rules.stardust_of
@@ -127,6 +129,7 @@ def raid_value(st: AccusationState, follower: int) -> int:
     return (board.card(st, follower).volume or 0) + passive(st, follower, "raid_bonus")
 
 
+# rulebook 004:77 「聲量1以上的信徒才能參與襲擊。」
 def raiders(st: AccusationState, seat: int) -> list[int]:
     """聲量1以上的非罪惡信徒 can raid."""
     guilty, defs = st.guilty, st.rules.instance_defs
@@ -138,6 +141,7 @@ def raid_bonus_all(st: AccusationState, seat: int) -> int:
     return sum([passive(st, loc, "raid_bonus_all") for loc in locations]) if locations else 0
 
 
+# rulebook 004:394 「每張獻祭的卡牌會減少該儀式1個任意符號需求。」
 def ritual_shortfall(st: AccusationState, seat: int, ritual: int) -> int:
     """Missing symbols after 解構 and 獻祭 reductions (≤ 0 means executable)."""
     have = symbols(st, seat)
@@ -155,6 +159,7 @@ def any_ritual_completed(st: AccusationState) -> bool:
     return any([lists["score"] for lists in st._lists])
 
 
+# rulebook 004:105 「展示手牌中1張聲量(五邊形綠色數字)大於等於其效果災厄等級的信徒，然後無效被控訴的效果。」
 def accusers(st: AccusationState, enemy: int, calamity: int) -> list[int]:
     """Followers in `enemy`'s hand loud enough (聲量 ≥ 災厄) to accuse."""
     return [

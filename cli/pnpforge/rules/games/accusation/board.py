@@ -67,6 +67,8 @@ def enemies(st: AccusationState, seat: int) -> list[int]:
     return list(st.rules.enemies[seat])
 
 
+# rulebook 004:143 「玩家完成2個儀式後獲得勝利。」
+# rulebook 004:266 「同方玩家累計完成4張儀式，該方玩家立刻獲勝。」
 def rituals_to_win(st: AccusationState) -> int:
     return 2 if st.players == 2 else 4
 
@@ -193,6 +195,8 @@ def board_key(st: AccusationState) -> tuple[object, ...]:
     return (st.table_moves, st.guilty, st.garrisoning, st.deconstructing, st.sacrificed)
 
 
+# rulebook 004:382 「地點離場後原本駐守該地點的信徒會被移到場上，不會再啟動駐守效果。」
+# rulebook 004:396 「該儀式離場後，被獻祭給該儀式的所有卡牌會被置入棄牌區。」
 def _clear_marks(st: AccusationState, card: int) -> None:
     """A card leaving the field stops being guilty, garrisoning or deconstructing (the marks are
     usually empty or without the card: looked at before anything is rebuilt)."""
@@ -215,6 +219,7 @@ def _clear_marks(st: AccusationState, card: int) -> None:
         st.sacrificed = without(st.sacrificed, card, False)
 
 
+# rulebook 004:380 「若原本駐守中的信徒變為罪惡，則將該信徒從原本駐守的地點移開，代表已經不再駐守」
 def make_guilty(st: AccusationState, follower: int) -> None:
     """罪惡: the follower loses its effects and stops garrisoning / deconstructing."""
     st.guilty = st.guilty | {follower}
@@ -256,6 +261,7 @@ def of_kind(st: AccusationState, cards: list[int], kind: str) -> list[int]:
     return [c for c in cards if kind == "any" or st.rules.kind_of[c] == kind]
 
 
+# rulebook 004:276 「若沒有特別說明，則是從你的牌庫頂抽牌並加入手牌。」
 def draw(st: AccusationState, seat: int) -> Attempt:
     """Draw one card; False when the deck is empty (the effect cannot go on)."""
     deck = pile(st, seat, "deck")

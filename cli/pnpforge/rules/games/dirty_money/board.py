@@ -153,6 +153,7 @@ def _others(st: DirtyMoneyState, seat: int) -> list[int]:
     return [q for q in range(st.players) if q != seat]
 
 
+# rulebook 001:225 「每个数码银行让玩家在手中的货币卡增加 1。」
 def hand_limit(st: DirtyMoneyState, seat: int) -> int:
     """7, plus what the seat's digital banks add (summed again only when the banks change: the
     invariant check asks at every step while a hand is over 7)."""
@@ -166,6 +167,7 @@ def hand_limit(st: DirtyMoneyState, seat: int) -> int:
     return limit
 
 
+# rulebook 001:271 「每个加密货币的价值为 \$5 而不是 \$3。」
 def crypto_value(st: DirtyMoneyState, seat: int, card: Money) -> int:
     fox = _has(st, seat, "crypto_fox")
     return fox.value if fox else card.value

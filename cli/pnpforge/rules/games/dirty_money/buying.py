@@ -40,6 +40,7 @@ def _group_due(st: DirtyMoneyState, step: Step, group: list[Placement]) -> int:
     return known[3]
 
 
+# rulebook 001:213 「如果玩家拥有加密货币交易所，他从该地点购买任何的处置卡时，只需少付 \$1。」
 def _due(exchanges: list[Placement], cards: list[Placement]) -> int:
     """`due` given the crypto exchanges already owned."""
     owned = list(exchanges)
@@ -61,6 +62,7 @@ def _pay_values(st: DirtyMoneyState, seat: int, currency: str) -> dict[str, int]
     return st.rules.pay_values(st.villain_of[seat] or "", currency)
 
 
+# rulebook 001:291 「玩家可以将任何货币卡用作任何货币的 \$2。每回合只能使用此能力一次。」
 def _shark_free(st: DirtyMoneyState, seat: int) -> Villain | None:
     shark = board._has(st, seat, "loan_shark")
     return shark if shark and not st.shark_used else None
@@ -93,6 +95,7 @@ def actor_buy(st: DirtyMoneyState, step: Step) -> int:
     return step.seat
 
 
+# rulebook 001:134 「使用相应的货币卡购买 1 或 2 张处置卡」
 def legal_buy(st: DirtyMoneyState, step: Step) -> list[Action]:
     """Picks (each card id once), payments and settling, or being done; unsorted: the state
     sorts every decision's actions."""
@@ -233,6 +236,8 @@ def apply_buy(st: DirtyMoneyState, step: Step, action: tuple[Any, ...]) -> None:
         _settle(st, step)
 
 
+# rulebook 001:134 「如果支付了额外的货币卡，将不会得到任何找零。」
+# rulebook 001:261 「如果玩家多付了 \$2 或更多购买处置卡，则可以将一张弃卡放置在恶棍卡左侧的多付插槽中。」
 def _settle(st: DirtyMoneyState, step: Step) -> None:
     """Pay (no change), the 贪污鼠's overpay slot, then each card in purchase order."""
     seat, data = step.seat, step.data
@@ -268,6 +273,8 @@ def actor_acquire(st: DirtyMoneyState, step: Step) -> int:
     return AUTO
 
 
+# rulebook 001:207 「每当玩家购买该地点的处置卡时，将一张弃卡放入该卡下面。」
+# rulebook 001:195 「玩家拥有的每个艺术画廊可以让玩家在购买任何艺术品后立即抽取一张货币卡。」
 def apply_acquire(st: DirtyMoneyState, step: Step, action: None) -> None:
     """The bought card joins the tableau; casinos and galleries already owned react."""
     seat = step.seat
