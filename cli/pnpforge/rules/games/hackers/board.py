@@ -185,6 +185,7 @@ def tableau_ids(st: HackersState, seat: int) -> list[str]:
     return list(st.piles.ids(st.tableau_pile[seat]))
 
 
+# rulebook 002:272 「虛擬玩家各顏色的防禦力等同其擁有」
 def defence_of(st: HackersState, owner: int, colour: str) -> int:
     """Defence in one colour: the cards in front, or the virtual player's hole count."""
     if owner == st.virtual_owner:
@@ -204,11 +205,15 @@ def has_colour(st: HackersState, owner: int, colour: str) -> bool:
     return any(colour in sv.spec.holes for sv in st.servers[owner])
 
 
+# rulebook 002:147 「伺服器費用不能少於１。」
+# rulebook 002:291 「減１的價格購置伺服器卡。」
 def effective_cost(st: HackersState, seat: int, spec: ServerSpec) -> int:
     """A server's price after upright Thin Provision cards, never below 1."""
     return max(1, spec.cost - count_effect(st, seat, "thin_provision", untapped=True))
 
 
+# rulebook 002:137 「如果有兩名或更多玩家選擇相同的行動，則由勝利點數較低」
+# rulebook 002:139 「的玩家優先；若點數相同低則由圓盤位置較高的玩家優先。」
 def priority(st: HackersState, seats: Iterable[int]) -> list[int]:
     """Lower VP first; on equal VP the disc higher in the stack first."""
     return sorted(seats, key=lambda s: (st.vp[s], -st.disc_height[s]))

@@ -142,6 +142,8 @@ class HackersState(State):
                 total[seat] += audits * sum(clean)
         return [float(v) for v in total]
 
+    # rulebook 002:261 「若有平手的狀況發生，則由伺服器卡片上傷害較少之玩家獲勝。」
+    # rulebook 002:263 「若仍然平手則共同勝利。」
     def winners(self) -> list[int]:
         """Most VP; a tie goes to the least damage on the servers; still tied, all win."""
         best = max(self.vp)

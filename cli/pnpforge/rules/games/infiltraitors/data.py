@@ -105,6 +105,8 @@ def factor_relations(number: int) -> frozenset[int]:
     return frozenset(m for m in NUMBERS if m != number and (m % number == 0 or number % m == 0))
 
 
+# rulebook 003:521 「打出的手牌號碼是嫌疑人牌號碼的倍數或因數」
+# rulebook 003:519 「如果打出的是特別牌，它只能給出花色相同的提示。」
 def related(hint: CardSpec, suit: str, number: int) -> bool:
     """Does `hint` relate to a suspect of (suit, number)?  Upright if so, sideways if not.
 
