@@ -18,6 +18,7 @@ from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.enforcer import make_rules
 from pnpforge.rules.games.enforcer.agents import Greedy
 from pnpforge.rules.games.enforcer.flow import CHANCE_PILES, DRAWN_FROM, first, first_drawn
+from pnpforge.rules.games.enforcer.memo import READOUTS
 from pnpforge.rules.games.enforcer.observe import observe_afresh
 from pnpforge.rules.games.enforcer.power import added_power, total_power
 from pnpforge.rules.kit import load_game
@@ -83,7 +84,7 @@ def test_legal_actions_are_distinct_and_blocks_kept_per_target_change_nothing(ru
         assert len(set(legal)) == len(legal)
         if st.phase == "exec" and not st.pending:
             st.cards.blocked.clear()
-            st._legal = None
+            READOUTS(st).legal = None
             assert st.legal_actions() == legal
 
 
