@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import importlib
 import random
 from pathlib import Path
 
@@ -15,8 +16,7 @@ import pytest
 
 from dbcopies import SHIPPED_DB
 from pnpforge.rules.engine import CHANCE, State
-from pnpforge.rules.games import load_rules
-from pnpforge.rules.games.dirty_money.memo import READOUTS
+from pnpforge.rules.games import load_rules, module_name
 from pnpforge.rules.kit import replay
 from pnpforge.rules.runner import pick_chance
 from pnpforge.store.db import open_db
@@ -128,17 +128,22 @@ def test_a_state_is_one_class_over_the_engine_interface(db, slug):
     assert type(state).__bases__ == (State,), type(state).__mro__
 
 
-def test_read_outs_live_outside_the_position(db):
-    """What the rules derive from a position for speed is kept in a memo beside it, not in it:
-    a copy starts with none and works out its own, and the memo forgets a position that is gone."""
-    rules = load_rules(db, "dirty-money", {})
-    state = rules.new_initial_state(3, random.Random(1))
+@pytest.mark.parametrize(("slug", "players", "options"), CASES)
+def test_read_outs_live_outside_the_position(db, slug, players, options):
+    """What the rules derive from a position for speed is kept in a memo beside it (the engine's
+    `memo.READOUTS`), not in it: a copy has read-outs of its own, and the memo forgets a position
+    that is gone."""
+    readouts = importlib.import_module(f"pnpforge.rules.games.{module_name(slug)}.memo").READOUTS
+    rules = load_rules(db, slug, options)
+    _final, actions, _marks = _random_game(rules, players, seed=5)
+    state = replay(rules, players, actions[:30])
     state.legal_actions()
-    kept = len(READOUTS)
-    copies = [state.clone() for _ in range(5)]
-    assert len(READOUTS) == kept, "a copy carries no read-outs"
-    assert [copy.legal_actions() for copy in copies] == [state.legal_actions()] * 5
-    assert len(READOUTS) == kept + 5
+    gc.collect()  # positions of earlier games that only the collector frees
+    kept = len(readouts)
+    copies = [state.clone() for _ in range(3)]
+    assert [copy.legal_actions() for copy in copies] == [state.legal_actions()] * 3
+    assert all(readouts(copy) is not readouts(state) for copy in copies)
+    assert len(readouts) == kept + 3
     del copies
     gc.collect()
-    assert len(READOUTS) == kept
+    assert len(readouts) == kept
