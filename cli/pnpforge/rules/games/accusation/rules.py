@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
 from pnpforge.rules.games.accusation import agents
+from pnpforge.rules.games.accusation.board import PILES, pile_name
 from pnpforge.rules.games.accusation.data import CardDef
 from pnpforge.rules.kit import Option, check_players, parse_options
 
@@ -145,9 +146,14 @@ class AccusationRules(GameRules):
         self.has_action = [bool(d.steps("action")) for d in defs]
 
     def _table_order(self) -> None:
-        """Each seat's side (seats 0+2 and 1+3 in 2v2, each seat alone in a duel), every seat's
-        order of play from it, and its enemies in that order (asked at every step)."""
+        """Each seat's pile names (and the seat and pile of each name), each seat's side (seats
+        0+2 and 1+3 in 2v2, each seat alone in a duel), every seat's order of play from it, and its
+        enemies in that order (asked at every step)."""
         players = self.players
+        self.pile_names = [{pile: pile_name(seat, pile) for pile in PILES} for seat in range(players)]
+        self.seat_pile_of = {
+            name: (seat, pile) for seat in range(players) for pile, name in self.pile_names[seat].items()
+        }
         self.team_of = [seat % 2 if players == 4 else seat for seat in range(players)]
         self.clockwise = [[(start + k) % players for k in range(players)] for start in range(players)]
         self.enemies = [

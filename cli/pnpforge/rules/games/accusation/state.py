@@ -28,7 +28,7 @@ from pnpforge.rules.games.accusation.actions import (
     Decision,
 )
 from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
-from pnpforge.rules.games.accusation.board import NO_MARKS, PILES, pile_name
+from pnpforge.rules.games.accusation.board import NO_MARKS, PILES
 from pnpforge.rules.games.accusation.invariants import BoardChecks
 from pnpforge.rules.games.accusation.memo import READOUTS
 from pnpforge.rules.kit import Zones
@@ -57,11 +57,11 @@ class AccusationState(State):
         # ---- the board: piles and marks ----
         self.rules = rules
         self.players = rules.players
+        # the rules' static tables, shared by every position (never copied): the physical cards and
+        # each seat's pile names, both ways
         self.instances = rules.instances
-        self.pile_names = [{pile: pile_name(seat, pile) for pile in PILES} for seat in range(self.players)]
-        self.seat_pile_of = {
-            name: (seat, pile) for seat in range(self.players) for pile, name in self.pile_names[seat].items()
-        }
+        self.pile_names = rules.pile_names
+        self.seat_pile_of = rules.seat_pile_of
         self.zones_ = Zones(self.seat_pile_of)
         # Each seat's piles as card indices, kept in step with the Zones by `move` (every change
         # goes through it): piles are read far more often than they change.  A changed pile gets a
