@@ -281,12 +281,15 @@ class EnforcerState(State):
 
     # ---- scoring ------------------------------------------------------------------------
 
+    # rulebook 000:442 「扶助最多愛心義務人者+4分」
     def _love_winners(self, helped_counts: list[int]) -> set[int]:
         """執行有愛: every player still in tied for the most helped 弱勢 obligors (at least one)."""
         alive = self.alive()
         best = max((helped_counts[s] for s in alive), default=0)
         return {s for s in alive if best > 0 and helped_counts[s] == best}
 
+    # rulebook 000:444 「湊齊稅健罰費者+4分」
+    # rulebook 000:417 「遊戲結束時，面前有尚未執行的專案，且補執行失敗」
     def final_adjustments(self, seat: int) -> list[tuple[int, str]]:
         """The end-of-game points of `seat` beside its obligors: track loss, 執行有愛, 公義無礙."""
         out: list[tuple[int, str]] = []
@@ -328,6 +331,7 @@ class EnforcerState(State):
             out.append(float(base + bonus + track.loss(self.penalties[seat])))
         return out
 
+    # rulebook 000:446 「義務人數量→減分較少→共享勝利」
     def winners(self) -> list[int]:
         """Highest score among players still in; ties: more obligors, then fewer penalties."""
         if not self.is_terminal():
