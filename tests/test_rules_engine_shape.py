@@ -133,17 +133,18 @@ def test_read_outs_live_outside_the_position(db, slug, players, options):
     """What the rules derive from a position for speed is kept in a memo beside it (the engine's
     `memo.READOUTS`), not in it: a copy has read-outs of its own, and the memo forgets a position
     that is gone."""
-    readouts = importlib.import_module(f"pnpforge.rules.games.{module_name(slug)}.memo").READOUTS
+    memo = importlib.import_module(f"pnpforge.rules.games.{module_name(slug)}.memo")
+    readouts = memo.READOUTS
     rules = load_rules(db, slug, options)
     _final, actions, _marks = _random_game(rules, players, seed=5)
     state = replay(rules, players, actions[:30])
     state.legal_actions()
     gc.collect()  # positions of earlier games that only the collector frees
-    kept = len(readouts)
+    kept = len(memo.MEMO)
     copies = [state.clone() for _ in range(3)]
     assert [copy.legal_actions() for copy in copies] == [state.legal_actions()] * 3
     assert all(readouts(copy) is not readouts(state) for copy in copies)
-    assert len(readouts) == kept + 3
+    assert len(memo.MEMO) == kept + 3
     del copies
     gc.collect()
-    assert len(readouts) == kept
+    assert len(memo.MEMO) == kept

@@ -22,23 +22,29 @@ R = TypeVar("R")
 class Memo(Generic[S, R]):
     """Each position's read-outs (`make(state)` builds them on first use), dropped with it.
 
-    `memo(state)` is a dictionary look-up by the position's identity; the entry goes when the
-    position is collected (a finaliser), so an identity is never reused for another position.
+    `memo.of(state)` gives them: a plain function (a rule asks at every step, and a function call
+    costs less than calling an object) doing one dictionary look-up by the position's identity.
+    The entry goes when the position is collected (a finaliser), so an identity is never reused
+    for another position.  An engine names the function once: `READOUTS = MEMO.of`.
     """
 
-    __slots__ = ("_make", "_of")
+    __slots__ = ("_of", "of")
 
     def __init__(self, make: Callable[[S], R]) -> None:
-        self._make = make
-        self._of: dict[int, R] = {}
+        kept: dict[int, R] = {}
+        find = kept.get
+        drop = kept.pop
 
-    def __call__(self, state: S) -> R:
-        key = id(state)
-        readouts = self._of.get(key)
-        if readouts is None:
-            readouts = self._of[key] = self._make(state)
-            weakref.finalize(state, self._of.pop, key, None)
-        return readouts
+        def of(state: S) -> R:
+            readouts = find(id(state))
+            if readouts is None:
+                key = id(state)
+                readouts = kept[key] = make(state)
+                weakref.finalize(state, drop, key, None)
+            return readouts
+
+        self._of = kept
+        self.of: Callable[[S], R] = of
 
     def forget(self, state: S) -> None:
         """Drop `state`'s read-outs (its data changed behind the rules' back, e.g. a redeal):

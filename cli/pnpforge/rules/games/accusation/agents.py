@@ -115,7 +115,8 @@ class SharedView:
         )
 
 
-OBSERVED: Memo[AccusationState, SharedView] = Memo(SharedView)
+OBSERVED_MEMO: Memo[AccusationState, SharedView] = Memo(SharedView)
+OBSERVED = OBSERVED_MEMO.of  # a position\'s observation read-outs (made on first use)
 
 
 def shared_view(state: AccusationState) -> dict[str, Any]:

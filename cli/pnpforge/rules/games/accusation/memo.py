@@ -55,4 +55,5 @@ class Readouts:
         self.board_checks: BoardChecks | None = None
 
 
-READOUTS: Memo[AccusationState, Readouts] = Memo(Readouts)
+MEMO: Memo[AccusationState, Readouts] = Memo(Readouts)
+READOUTS = MEMO.of  # a position's read-outs (made on first use)

@@ -71,7 +71,8 @@ class ObservationReadouts:
         self.untabled = st.piles.watch()  # piles moved since the public table read them
 
 
-OBSERVED: Memo[DirtyMoneyState, ObservationReadouts] = Memo(ObservationReadouts)
+OBSERVED_MEMO: Memo[DirtyMoneyState, ObservationReadouts] = Memo(ObservationReadouts)
+OBSERVED = OBSERVED_MEMO.of  # a position\'s observation read-outs (made on first use)
 
 
 def sorted_ids(st: DirtyMoneyState, pile: str) -> tuple[str, ...]:

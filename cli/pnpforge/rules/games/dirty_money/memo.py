@@ -65,4 +65,5 @@ class Readouts:
         self.over_limit: dict[int, int] = {}
 
 
-READOUTS: Memo[DirtyMoneyState, Readouts] = Memo(Readouts)
+MEMO: Memo[DirtyMoneyState, Readouts] = Memo(Readouts)
+READOUTS = MEMO.of  # a position's read-outs (made on first use)

@@ -32,7 +32,7 @@ from pnpforge.rules.games.dirty_money.data import (
     Villain,
 )
 from pnpforge.rules.games.dirty_money.invariants import Ledger, PileNames
-from pnpforge.rules.games.dirty_money.memo import READOUTS
+from pnpforge.rules.games.dirty_money.memo import MEMO, READOUTS, Readouts
 from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
@@ -154,11 +154,13 @@ class DirtyMoneyState(State):
         readouts = READOUTS(self)
         if readouts.legal_version == self.version:
             return readouts.legal[:]
-        return self._legal_now()[:]
+        return self._legal_now(readouts)[:]
 
-    def _legal_now(self) -> list[Action]:
-        """The position's legal actions, the kept list itself (read it, never change it)."""
-        readouts = READOUTS(self)
+    def _legal_now(self, readouts: Readouts | None = None) -> list[Action]:
+        """The position's legal actions, the kept list itself (read it, never change it); the
+        caller that has the position's read-outs at hand passes them."""
+        if readouts is None:
+            readouts = READOUTS(self)
         if self.terminal:
             readouts.legal, readouts.legal_version = [], self.version
         elif readouts.legal_version != self.version:
@@ -174,7 +176,7 @@ class DirtyMoneyState(State):
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         readouts = READOUTS(self)
-        legal = readouts.legal if readouts.legal_version == self.version else self._legal_now()
+        legal = readouts.legal if readouts.legal_version == self.version else self._legal_now(readouts)
         drawn = readouts.drawn
         if drawn is None or drawn[0] is not legal:
             raise RuleViolation(f"no chance draw is pending (at {self.phase()})")
@@ -190,7 +192,7 @@ class DirtyMoneyState(State):
         step = self.stack[-1]
         # the legal list the caller just read is still kept: checked without working it out again
         readouts = READOUTS(self)
-        legal = readouts.legal if readouts.legal_version == self.version else self._legal_now()
+        legal = readouts.legal if readouts.legal_version == self.version else self._legal_now(readouts)
         # binary search in the sorted legal actions (an action of another shape is illegal)
         try:
             index = bisect_left(legal, action)
@@ -200,17 +202,18 @@ class DirtyMoneyState(State):
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
         STEPS[step.kind].apply(self, step, action)
-        self._advance()
+        self._advance(readouts)
 
     def _actor(self, step: Step) -> int:
         actor: int = STEPS[step.kind].actor(self, step)
         return actor
 
-    def _advance(self) -> None:
+    def _advance(self, readouts: Readouts | None = None) -> None:
         """Run bookkeeping steps until a decision or a chance draw is due."""
         guard = 0
         handlers = STEPS
-        readouts = READOUTS(self)
+        if readouts is None:
+            readouts = READOUTS(self)
         while self.stack:  # the game's end replaces the stack: read it afresh each time
             step = self.stack[-1]
             actor_of, _legal, apply = handlers[step.kind]
@@ -246,8 +249,8 @@ class DirtyMoneyState(State):
         assert isinstance(world, DirtyMoneyState)
         # what the copy read before its hidden cards were dealt afresh (its legal actions, for
         # `fixed_cards`) no longer holds: it reads its new cards from scratch
-        READOUTS.forget(world)
-        agents.OBSERVED.forget(world)
+        MEMO.forget(world)
+        agents.OBSERVED_MEMO.forget(world)
         return world
 
     def observation(self, seat: int) -> DirtyMoneyObservation:

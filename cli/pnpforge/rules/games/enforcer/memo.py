@@ -37,7 +37,8 @@ class Readouts:
         self.public_piles: PublicPiles | None = None
 
 
-READOUTS: Memo[EnforcerState, Readouts] = Memo(Readouts)
+MEMO: Memo[EnforcerState, Readouts] = Memo(Readouts)
+READOUTS = MEMO.of  # a position's read-outs (made on first use)
 
 
 class ExecutionMemo:

@@ -29,7 +29,7 @@ from .data import (
 )
 from .flow import Execution
 from .invariants import InvariantChecker
-from .memo import READOUTS
+from .memo import MEMO, READOUTS
 from .observe import EnforcerObservation, observe
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ class EnforcerState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> EnforcerState:
         world = super().resample_from_infostate(seat, rng)
         assert isinstance(world, EnforcerState)
-        READOUTS.forget(world)  # what the copy read before its hidden cards were dealt afresh
+        MEMO.forget(world)  # what the copy read before its hidden cards were dealt afresh
         return world
 
     def observation(self, seat: int) -> EnforcerObservation:

@@ -28,4 +28,5 @@ class Readouts:
         self.servers_seen: ServersSeen | None = None
 
 
-READOUTS: Memo[HackersState, Readouts] = Memo(Readouts)
+MEMO: Memo[HackersState, Readouts] = Memo(Readouts)
+READOUTS = MEMO.of  # a position's read-outs (made on first use)

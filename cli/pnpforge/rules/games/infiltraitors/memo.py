@@ -29,4 +29,5 @@ class Readouts:
         self.hints_view: HintsView | None = None
 
 
-READOUTS: Memo[InfiltraitorsState, Readouts] = Memo(Readouts)
+MEMO: Memo[InfiltraitorsState, Readouts] = Memo(Readouts)
+READOUTS = MEMO.of  # a position's read-outs (made on first use)

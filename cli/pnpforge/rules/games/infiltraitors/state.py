@@ -32,7 +32,7 @@ from .board import (
     ChanceEvent,
 )
 from .data import Mission
-from .memo import READOUTS
+from .memo import MEMO, READOUTS
 from .rules import InfiltraitorsRules
 
 
@@ -153,7 +153,7 @@ class InfiltraitorsState(State):
 
     def refresh(self) -> None:
         """Forget the kept legal actions and hints: call after arranging piles by hand (tests, puzzles)."""
-        READOUTS.forget(self)
+        MEMO.forget(self)
 
     def legal_actions(self) -> list[Any]:
         readouts = READOUTS(self)
@@ -191,7 +191,7 @@ class InfiltraitorsState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> InfiltraitorsState:
         world = self.clone()
         worlds.redeal(world, seat, rng)
-        READOUTS.forget(world)  # what the copy read before its hidden cards were dealt afresh
+        MEMO.forget(world)  # what the copy read before its hidden cards were dealt afresh
         return world
 
     def observation(self, seat: int) -> SeatObservation:
