@@ -7,18 +7,21 @@ as the original did."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import gc
 import importlib
 import random
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
 from dbcopies import SHIPPED_DB
 from pnpforge.rules.engine import CHANCE, State
-from pnpforge.rules.games import load_rules, module_name
-from pnpforge.rules.kit import replay
+from pnpforge.rules.games import hackers, load_rules, module_name, register, unregister
+from pnpforge.rules.kit import GameData, replay
 from pnpforge.rules.runner import pick_chance
+from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
 CASES = [
@@ -117,6 +120,27 @@ def test_engines_never_read_the_database():
             if any(name == "pnpforge.store" or name.startswith("pnpforge.store.") for name in names):
                 readers.append(str(path.relative_to(root)))
     assert readers == []
+
+
+def test_an_engine_is_given_its_cards_as_data_not_the_database(db):
+    """`load_rules` has the kit read the game once and hands the engine plain data: the cards in
+    deck order and the player range, nothing that reaches the database."""
+    given = []
+
+    def probe(game, options):
+        given.append(game)
+        return hackers.make_rules(game, options)
+
+    register("hackers", probe)
+    try:
+        rules = load_rules(db, "hackers", {})
+    finally:
+        unregister("hackers")
+    (game,) = given
+    assert isinstance(game, GameData) and dataclasses.is_dataclass(game)
+    assert [card.id for card in game.cards] == [card.id for card in repo.list_cards(db, "hackers")]
+    assert (rules.info.players_min, rules.info.players_max) == (game.players_min, game.players_max)
+    assert not any(isinstance(value, sqlite_utils.Database) for value in vars(game).values())
 
 
 @pytest.mark.parametrize("slug", sorted({slug for slug, _players, _options in CASES}))
