@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.accusation.actions import DISCARD, DRAW, Decision
 from pnpforge.rules.games.accusation.data import CardDef
-from pnpforge.rules.games.accusation.memo import READOUTS
+from pnpforge.rules.games.accusation.memo import READOUTS, Readouts, Shown
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
@@ -107,21 +107,23 @@ def pile(st: AccusationState, seat: int, pile: str) -> list[int]:
     return st._lists[seat][pile]
 
 
-def public(st: AccusationState, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations."""
-    public_of = READOUTS(st).public_of
+def public(st: AccusationState, seat: int, readouts: Readouts | None = None) -> Shown:
+    """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations (the
+    caller that has the position's read-outs at hand passes them)."""
+    public_of = (readouts or READOUTS(st)).public_of
     shown = public_of.get(seat)
     if shown is None:
         shown = public_of[seat] = tuple([(name, tuple(pile(st, seat, name))) for name in PUBLIC_PILES])
     return shown
 
 
-def publics(st: AccusationState) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]:
+def publics(st: AccusationState) -> tuple[Shown, ...]:
     """`public` of every seat, seat by seat; the same tuple until a public pile changes."""
     readouts = READOUTS(st)
     known = readouts.publics
     if known[0] != st.public_moves:
-        known = readouts.publics = (st.public_moves, tuple([public(st, s) for s in range(st.players)]))
+        shown = tuple([public(st, seat, readouts) for seat in range(st.players)])
+        known = readouts.publics = (st.public_moves, shown)
     return known[1]
 
 
@@ -167,10 +169,11 @@ def move(st: AccusationState, card: int, seat: int, pile: str) -> None:
     left.remove(card)
     source_lists[source_pile] = left
     target_lists[pile] = [*target_lists[pile], card]
+    readouts = None
     if pile == "field" or source_pile == "field":
-        field_of_kind = READOUTS(st).field_of_kind
-        field_of_kind[seat].clear()
-        field_of_kind[source_seat].clear()
+        readouts = READOUTS(st)
+        readouts.field_of_kind[seat].clear()
+        readouts.field_of_kind[source_seat].clear()
         st.field_moves += 1
         kind = st.rules.kind_of[card]
         if kind == "follower":
@@ -179,12 +182,14 @@ def move(st: AccusationState, card: int, seat: int, pile: str) -> None:
             st.location_moves += 1
     if pile in TABLE_PILES or source_pile in TABLE_PILES or st.rules.kind_of[card] == "leader":
         st.table_moves += 1
-    if source_pile in PUBLIC_PILES:
-        READOUTS(st).public_of.pop(source_seat, None)
-        st.public_moves += 1
-    if pile in PUBLIC_PILES:
-        READOUTS(st).public_of.pop(seat, None)
-        st.public_moves += 1
+    if source_pile in PUBLIC_PILES or pile in PUBLIC_PILES:
+        public_of = (readouts or READOUTS(st)).public_of
+        if source_pile in PUBLIC_PILES:
+            public_of.pop(source_seat, None)
+            st.public_moves += 1
+        if pile in PUBLIC_PILES:
+            public_of.pop(seat, None)
+            st.public_moves += 1
     if pile != "field":
         _clear_marks(st, card)
 
