@@ -17,9 +17,10 @@ import pytest
 import sqlite_utils
 
 from dbcopies import SHIPPED_DB
+from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, State
 from pnpforge.rules.games import hackers, load_rules, module_name, register, unregister
-from pnpforge.rules.kit import GameData, replay
+from pnpforge.rules.kit import GameData, game_cards, replay
 from pnpforge.rules.runner import pick_chance
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -141,6 +142,24 @@ def test_an_engine_is_given_its_cards_as_data_not_the_database(db):
     assert [card.id for card in game.cards] == [card.id for card in repo.list_cards(db, "hackers")]
     assert (rules.info.players_min, rules.info.players_max) == (game.players_min, game.players_max)
     assert not any(isinstance(value, sqlite_utils.Database) for value in vars(game).values())
+
+
+def test_an_engine_written_for_the_database_fails_at_set_up_in_one_line(db):
+    """A designer's engine from before (`make_rules(db, options)` calling `game_cards(db, slug)`)
+    now receives the kit's data: it stops at set-up with one line naming the engine, rather than
+    reading its slug as a card type and playing with no cards."""
+
+    def old_style(db_handle, options):
+        return game_cards(db_handle, "hackers")
+
+    register("hackers", old_style)
+    try:
+        with pytest.raises(
+            PnpError, match=r"^the rules engine of 'hackers' \(.*\) failed while setting up: TypeError"
+        ):
+            load_rules(db, "hackers", {})
+    finally:
+        unregister("hackers")
 
 
 @pytest.mark.parametrize("slug", sorted({slug for slug, _players, _options in CASES}))

@@ -36,9 +36,11 @@ def load_game(db: sqlite_utils.Database, slug: str) -> GameData:
     return GameData(slug, tuple(repo.list_cards(db, slug)), game.players_min, game.players_max)
 
 
-def game_cards(game: GameData, card_type: str | None = None) -> list[Card]:
+def game_cards(game: GameData, *, card_type: str | None = None) -> list[Card]:
     """The game's cards (of one type when `card_type` is given), in deck order, as the engine
-    reads them with the kit's field readers."""
+    reads them with the kit's field readers.  The type is named (`card_type=`): an engine written
+    for the old `game_cards(db, slug)` fails at set-up with a one-line error instead of reading
+    its slug as a card type and getting no cards."""
     if card_type is None:
         return list(game.cards)
     return [card for card in game.cards if card.type == card_type]

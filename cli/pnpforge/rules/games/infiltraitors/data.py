@@ -133,7 +133,7 @@ def load_cards(game: GameData) -> dict[str, CardSpec]:
     card by suit and number, so the engine depends on both.
     """
     specs: dict[str, CardSpec] = {}
-    for card in game_cards(game, "card"):
+    for card in game_cards(game, card_type="card"):
         number = int_field(card, "number", min=NUMBERS.start, max=NUMBERS.stop - 1)
         printed = _printed_relations(card)
         rule = factor_relations(number)
@@ -143,7 +143,7 @@ def load_cards(game: GameData) -> dict[str, CardSpec]:
                 f"the factors/multiples of {number} within 2–15 {sorted(rule)}"
             )
         specs[card.id] = CardSpec(card.id, text_field(card, "suit"), number, rule, card.copies)
-    for card in game_cards(game, "special"):
+    for card in game_cards(game, card_type="special"):
         effect = text_field(card, "effect", default=None)
         specs[card.id] = CardSpec(card.id, text_field(card, "suit"), None, frozenset(), card.copies, effect)
     _check_suits(specs)

@@ -60,7 +60,7 @@ class InfiltraitorsRules(GameRules):
         self.specs: dict[str, CardSpec] = load_cards(game)
         if not self.specs:
             raise PnpError(f"{SLUG}: the database has no numbered or special cards")
-        self.mission_cards = {card.id: card for card in game_cards(game, "mission")}
+        self.mission_cards = {card.id: card for card in game_cards(game, card_type="mission")}
         wanted = mission_id(chosen["mission"])
         if wanted not in self.mission_cards:
             raise PnpError(
