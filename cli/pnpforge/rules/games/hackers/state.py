@@ -58,6 +58,7 @@ class HackersState(State):
         for owner in range(self.owner_count):
             self.piles.add_pile(board.server_pile(self, owner))
         self.piles.deal(catalogue.instances([*catalogue.defence, *catalogue.attack]), "deck")
+        # the deck's copies per card id (the chance outcomes' weights), kept in step by `board.move`
         self.deck_counts: Counter[str] = Counter(card.card for card in self.piles.pile("deck"))
         self.deck_ids = sorted(self.deck_counts)  # every id the deck can hold, in action order
         for sid, spec in catalogue.server.items():
