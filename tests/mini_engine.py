@@ -16,8 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnpforge.rules.engine import CHANCE, TERMINAL, GameRules, Observation, RuleViolation, State
-from pnpforge.rules.kit import CardInstance, Option, Zones, check_players, game_info, int_field, parse_options
-from pnpforge.store import repo
+from pnpforge.rules.kit import (
+    CardInstance,
+    GameData,
+    Option,
+    Zones,
+    check_players,
+    game_cards,
+    game_info,
+    int_field,
+    parse_options,
+)
 
 TARGETS = {"easy": 1, "impossible": 10**6}
 
@@ -33,15 +42,17 @@ class MiniObservation(Observation):
 class MiniRules(GameRules):
     USED = {"hero": "played", "spell": "played"}
 
-    def __init__(self, db, options: Mapping[str, Any], cooperative: bool = False, **faults: Any) -> None:
+    def __init__(
+        self, game: GameData, options: Mapping[str, Any], cooperative: bool = False, **faults: Any
+    ) -> None:
         declared = [Option("limit", int, 20, "highest value that may be played", min=0, max=99)]
         if cooperative:
             declared.append(Option("mission", str, "easy", "team target", choices=tuple(TARGETS)))
         self.OPTIONS = tuple(declared)  # type: ignore[misc]
         self.options = parse_options(self.OPTIONS, options, game="mini")
-        self.cards = repo.list_cards(db, "mini")
+        self.cards = game_cards(game)
         self.value = {c.id: int_field(c, "power" if c.type == "hero" else "cost", min=0) for c in self.cards}
-        self.info = game_info(db, "mini", max_steps=100, cooperative=cooperative)
+        self.info = game_info(game, max_steps=100, cooperative=cooperative)
         self.faults = faults
 
     def deck(self) -> list[CardInstance]:
@@ -166,9 +177,9 @@ class MiniState(State):
         return "play" if action else "discard"
 
 
-def make_rules(db, options: Mapping[str, Any]) -> MiniRules:
-    return MiniRules(db, options)
+def make_rules(game: GameData, options: Mapping[str, Any]) -> MiniRules:
+    return MiniRules(game, options)
 
 
-def make_coop_rules(db, options: Mapping[str, Any]) -> MiniRules:
-    return MiniRules(db, options, cooperative=True)
+def make_coop_rules(game: GameData, options: Mapping[str, Any]) -> MiniRules:
+    return MiniRules(game, options, cooperative=True)

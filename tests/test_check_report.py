@@ -155,7 +155,7 @@ def test_replay_from_the_printed_line_alone(run, mini_db, coop_engine):
 
 
 def test_failed_game_fails_the_check_with_its_replay(run, mini_db):
-    register("mini", lambda db, options: MiniRules(db, options, score_bias=1.0))
+    register("mini", lambda game, options: MiniRules(game, options, score_bias=1.0))
     try:
         out = report(run, mini_db, "-n", "3", code=1)
         failure = out["simulation"]["failures"][0]

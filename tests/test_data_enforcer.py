@@ -11,6 +11,7 @@ import pytest
 
 from pnpforge.model import fits_card, split_entry
 from pnpforge.rules.games.enforcer import make_rules
+from pnpforge.rules.kit import load_game
 from pnpforge.store import repo
 from pnpforge.validate import composition, validate_game
 
@@ -227,4 +228,4 @@ def test_sizes_are_marked_provisional(db):
 
 
 def test_every_effect_is_known_to_the_engine(db):
-    assert make_rules(db, {}).unknown_effects() == []
+    assert make_rules(load_game(db, "enforcer"), {}).unknown_effects() == []

@@ -63,7 +63,7 @@ def test_an_engine_whose_set_up_raises_is_named(mini_db: Path, run) -> None:
     engine = mini_db.parent / "engines" / "mini"
     engine.mkdir(parents=True)
     (engine / "__init__.py").write_text(
-        "SLUG = 'mini'\n\ndef make_rules(db, options):\n    raise ValueError('set-up broke')\n",
+        "SLUG = 'mini'\n\ndef make_rules(game, options):\n    raise ValueError('set-up broke')\n",
         encoding="utf-8",
     )
     res = run("--db", mini_db, "check", "mini")

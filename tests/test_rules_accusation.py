@@ -40,6 +40,7 @@ from pnpforge.rules.games.accusation import (
     make_rules,
     parse_effect,
 )
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 # ---- helpers --------------------------------------------------------------------------
@@ -51,7 +52,7 @@ def db(shipped_db):
 
 
 def rules_of(db, **options):
-    return make_rules(db, options)
+    return make_rules(load_game(db, "accusation"), options)
 
 
 def start(rules, first: int = 0, players: int = 2, actions: int | None = 2):

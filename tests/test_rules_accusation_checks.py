@@ -16,6 +16,8 @@ import pytest
 from pnpforge.rules.engine import RuleViolation
 from pnpforge.rules.games.accusation import board, make_rules
 from pnpforge.rules.games.accusation.agents import AccusationObservation
+from pnpforge.rules.games.accusation.memo import READOUTS
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -34,7 +36,9 @@ def checked_game(rules, seed: int, steps: int | None = None, until=None):
     while not state.is_terminal() and (steps is None or done < steps):
         state.apply(rng.choice(state.legal_actions()))
         state.check_invariants()
-        state._board_checks.full_check(state)
+        checks = READOUTS(state).board_checks
+        assert checks is not None  # made by the first check
+        checks.full_check(state)
         done += 1
         if until is not None and until(state):
             break
@@ -43,13 +47,14 @@ def checked_game(rules, seed: int, steps: int | None = None, until=None):
 
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_the_kept_checks_agree_with_the_full_check_through_whole_games(db, mode):
-    rules = make_rules(db, {"mode": mode})
+    rules = make_rules(load_game(db, "accusation"), {"mode": mode})
     guilty_seen = 0
     for seed in range(1, 7):
         state = checked_game(rules, seed)
         guilty_seen += len(state.guilty)
         won = any(total >= board.rituals_to_win(state) for total in board.rituals_by_team(state).values())
-        assert state._board_checks.won == won
+        checks = READOUTS(state).board_checks
+        assert checks is not None and checks.won == won
     assert guilty_seen  # the games made guilty followers, so that part of the check was exercised
 
 
@@ -69,7 +74,7 @@ def _move(state, card: int, seat: int, pile: str) -> None:
 
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_a_guilty_follower_moved_off_the_field_is_caught(db, mode):
-    state = _state_with_guilty_follower(make_rules(db, {"mode": mode}))
+    state = _state_with_guilty_follower(make_rules(load_game(db, "accusation"), {"mode": mode}))
     follower = min(state.guilty)
     seat = board.location(state, follower)[0]
     _move(state, follower, seat, "discard")  # its guilty mark stays: the fault
@@ -78,7 +83,7 @@ def test_a_guilty_follower_moved_off_the_field_is_caught(db, mode):
 
 
 def test_a_guilty_mark_on_a_card_in_hand_is_caught(db):
-    state = checked_game(make_rules(db, {}), 3, steps=60)
+    state = checked_game(make_rules(load_game(db, "accusation"), {}), 3, steps=60)
     card = board.pile(state, 0, "hand")[0]
     state.guilty = state.guilty | {card}
     with pytest.raises(RuleViolation, match="is guilty but not a follower on the field"):
@@ -86,10 +91,10 @@ def test_a_guilty_mark_on_a_card_in_hand_is_caught(db):
 
 
 def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = checked_game(rules, 4, steps=60)
     magic = next(
-        c for c in range(len(rules.instances)) if state.kind_of[c] == "magic" and board.owner(state, c) == 0
+        c for c in range(len(rules.instances)) if rules.kind_of[c] == "magic" and board.owner(state, c) == 0
     )
     _move(state, magic, 0, "field")
     with pytest.raises(RuleViolation, match="on the field"):
@@ -99,7 +104,7 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
     follower = next(
         c
         for c in range(len(rules.instances))
-        if state.kind_of[c] == "follower" and board.owner(state, c) == 1
+        if rules.kind_of[c] == "follower" and board.owner(state, c) == 1
     )
     _move(state, follower, 1, "score")
     with pytest.raises(RuleViolation, match="in the score zone is not a ritual"):
@@ -107,7 +112,7 @@ def test_magic_on_a_field_and_a_follower_in_a_score_pile_are_caught(db):
 
 
 def test_a_leader_moved_out_of_play_is_caught(db):
-    rules = make_rules(db, {"mode": "2v2"})
+    rules = make_rules(load_game(db, "accusation"), {"mode": "2v2"})
     state = checked_game(rules, 5, steps=80)
     leader = rules.leaders[-1]
     _move(state, leader, board.owner(state, leader), "exile")
@@ -116,7 +121,7 @@ def test_a_leader_moved_out_of_play_is_caught(db):
 
 
 def test_observations_hold_exactly_their_fields(db):
-    rules = make_rules(db, {"mode": "2v2"})
+    rules = make_rules(load_game(db, "accusation"), {"mode": "2v2"})
     state = checked_game(rules, 2, steps=40)
     names = {f.name for f in dataclasses.fields(AccusationObservation)}
     for seat in range(rules.players):

@@ -14,7 +14,7 @@ from pnpforge.rules.agents import seat_agents
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games import load_rules
 from pnpforge.rules.games.accusation import FIRST, KEEP, PLAY, RAID, board, make_rules
-from pnpforge.rules.kit import check_observation
+from pnpforge.rules.kit import check_observation, load_game
 from pnpforge.rules.runner import check_event, check_zones, play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -65,27 +65,32 @@ def play_out(rules, seed: int, agent: str = "random"):
 
 
 def test_options_are_declared_and_validated(db):
-    assert [o.name for o in make_rules(db, {}).OPTIONS] == ["mode", "cults"]
+    assert [o.name for o in make_rules(load_game(db, "accusation"), {}).OPTIONS] == ["mode", "cults"]
     with pytest.raises(PnpError, match=r"accusation: unknown option 'cult' \(allowed: cults, mode\)"):
-        make_rules(db, {"cult": "鴉教團,鴉教團"})
+        make_rules(load_game(db, "accusation"), {"cult": "鴉教團,鴉教團"})
     with pytest.raises(PnpError, match=r"option 'mode' got '3v3' \(allowed: duel, 2v2\)"):
-        make_rules(db, {"mode": "3v3"})
+        make_rules(load_game(db, "accusation"), {"mode": "3v3"})
     with pytest.raises(PnpError, match="unknown cult '狼群'"):
-        make_rules(db, {"cults": "鴉教團,狼群"})
+        make_rules(load_game(db, "accusation"), {"cults": "鴉教團,狼群"})
     with pytest.raises(PnpError, match="needs 2 cult names"):
-        make_rules(db, {"cults": "鴉教團"})
+        make_rules(load_game(db, "accusation"), {"cults": "鴉教團"})
     with pytest.raises(PnpError, match="team-mates"):
-        make_rules(db, {"mode": "2v2", "cults": "鴉教團,白狐神社,鴉教團,白狐神社"})
+        make_rules(load_game(db, "accusation"), {"mode": "2v2", "cults": "鴉教團,白狐神社,鴉教團,白狐神社"})
     with pytest.raises(PnpError, match="not 4"):
-        make_rules(db, {}).new_initial_state(4)
+        make_rules(load_game(db, "accusation"), {}).new_initial_state(4)
 
 
 def test_player_counts_follow_the_mode_within_the_games_table(db):
-    duel, team = make_rules(db, {}), make_rules(db, {"mode": "2v2"})
+    duel, team = (
+        make_rules(load_game(db, "accusation"), {}),
+        make_rules(load_game(db, "accusation"), {"mode": "2v2"}),
+    )
     assert (duel.info.players_min, duel.info.players_max) == (2, 2)
     assert (team.info.players_min, team.info.players_max) == (4, 4)
     assert team.info.options == {"mode": "2v2", "cults": "鴉教團,白狐神社,白狐神社,鴉教團"}
-    same = make_rules(db, {"cults": "鴉教團，鴉教團"})  # two boxes of one cult: copies numbered apart
+    same = make_rules(
+        load_game(db, "accusation"), {"cults": "鴉教團，鴉教團"}
+    )  # two boxes of one cult: copies numbered apart
     assert len(set(same.deck())) == 48
 
 
@@ -98,7 +103,7 @@ def test_the_registry_finds_the_package(db):
 
 
 def test_observation_holds_own_hand_and_public_piles_only(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = main_decision(rules)
     for seat in (0, 1):
         obs = state.observation(seat)
@@ -126,7 +131,7 @@ def test_observation_holds_own_hand_and_public_piles_only(db):
 
 
 def test_observation_is_a_snapshot_nothing_of_the_state(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = main_decision(rules)
     obs = state.observation(0)
     values = [getattr(obs, f.name) for f in dataclasses.fields(obs)]
@@ -145,7 +150,7 @@ def test_observation_is_a_snapshot_nothing_of_the_state(db):
 
 
 def test_greedy_value_reads_the_observation_only(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = main_decision(rules)
     obs, legal = state.observation(0), state.legal_actions()
     values = [rules.greedy_value(obs, a) for a in legal]
@@ -158,7 +163,7 @@ def test_greedy_value_reads_the_observation_only(db):
 
 
 def test_events_say_what_happened(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = play_out(rules, seed=5, agent="greedy")
     kinds = Counter(e.kind for e in state.events)
     assert kinds["faction"] == 2 and kinds["end"] == 1 and kinds["round"] >= 2 and kinds["used"] > 10
@@ -172,7 +177,7 @@ def test_events_say_what_happened(db):
 
 
 def test_accusation_is_logged_as_an_outcome_and_the_accuser_as_used(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     for seed in range(1, 40):
         state = play_out(rules, seed)
         accusations = [e for e in state.events if e.kind == "outcome" and "accused" in e.text]
@@ -184,7 +189,7 @@ def test_accusation_is_logged_as_an_outcome_and_the_accuser_as_used(db):
 
 
 def test_scores_from_rules_recompute_from_the_piles(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = play_out(rules, seed=2, agent="greedy")
     assert state.end_reason() == "rituals"
     winner = state.winners()[0]
@@ -198,13 +203,13 @@ def test_scores_from_rules_recompute_from_the_piles(db):
 
 
 def test_illegal_action_is_refused(db):
-    state = main_decision(make_rules(db, {}))
+    state = main_decision(make_rules(load_game(db, "accusation"), {}))
     with pytest.raises(RuleViolation):
         state.apply((RAID, 0))
 
 
 def test_clone_replays_to_the_same_position(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = rules.new_initial_state(2)
     rng = random.Random(3)
     for _ in range(60):
@@ -214,9 +219,9 @@ def test_clone_replays_to_the_same_position(db):
 
 
 def test_unknown_effects_are_reported(db):
-    assert make_rules(db, {}).unknown_effects() == []
+    assert make_rules(load_game(db, "accusation"), {}).unknown_effects() == []
     set_card(db, "accusation", "cro10", {"effect": "chant: teleport 1 | passive: shine 2"})
-    unknown = make_rules(db, {}).unknown_effects()
+    unknown = make_rules(load_game(db, "accusation"), {}).unknown_effects()
     assert {(u.card_id, u.effect) for u in unknown} == {
         ("cro10", "chant: teleport 1"),
         ("cro10", "passive: shine 2"),
@@ -224,9 +229,9 @@ def test_unknown_effects_are_reported(db):
 
 
 def test_card_edits_change_the_engine(db):
-    assert make_rules(db, {}).defs["fox08"].garrison == 3
+    assert make_rules(load_game(db, "accusation"), {}).defs["fox08"].garrison == 3
     set_card(db, "accusation", "fox08", {"garrison": 1, "volume": 4})
-    definition = make_rules(db, {}).defs["fox08"]
+    definition = make_rules(load_game(db, "accusation"), {}).defs["fox08"]
     assert definition.garrison == 1 and definition.volume == 4
 
 
@@ -244,14 +249,14 @@ def test_card_edits_change_the_engine(db):
     ],
 )
 def test_sample_games_conserve_cards_and_end(db, options, seeds, agent):
-    rules = make_rules(db, options)
+    rules = make_rules(load_game(db, "accusation"), options)
     for seed in seeds:
         state = play_out(rules, seed, agent)
         assert len(state.winners()) == rules.players // 2
 
 
 def test_runner_plays_mixed_tables(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     for seed in range(5):
         result = play_game(rules, 2, seed, ["random", "greedy"])
         assert result.completed, result.failure
@@ -260,7 +265,7 @@ def test_runner_plays_mixed_tables(db):
 
 def test_default_run_uses_every_card_and_greedy_beats_random(db):
     """Like a default `pnp check`: 100 games, mixed agents rotating seats."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     used: Counter[str] = Counter()
     greedy_wins = 0
     for index in range(100):
@@ -277,7 +282,7 @@ def test_default_run_uses_every_card_and_greedy_beats_random(db):
 @pytest.mark.slow
 def test_many_sample_games(db):
     for options, games in (({}, 400), ({"cults": "白狐神社,白狐神社"}, 150), ({"mode": "2v2"}, 100)):
-        rules = make_rules(db, options)
+        rules = make_rules(load_game(db, "accusation"), options)
         for seed in range(games):
             for agent in ("random", "greedy"):
                 result = play_game(rules, rules.players, seed, [agent] * rules.players)

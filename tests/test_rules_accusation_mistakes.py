@@ -13,7 +13,7 @@ from pnpforge.edit import set_card
 from pnpforge.errors import PnpError
 from pnpforge.rules.agents import seat_agents
 from pnpforge.rules.games.accusation import make_rules
-from pnpforge.rules.kit import DeckError
+from pnpforge.rules.kit import DeckError, load_game
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
@@ -32,7 +32,7 @@ def raw_set(path, card: str, field: str, value) -> None:
 
 def never_used(db, games: int = 100) -> list[str]:
     """Cards with copies > 0 that no game of a default-like run used (mixed agents rotating)."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     used: Counter[str] = Counter()
     for index in range(games):
         result = play_game(rules, 2, 1 + index, seat_agents("mixed", 2, index))
@@ -63,7 +63,7 @@ def test_a_card_outside_every_cult_is_never_used(shipped_db):
 def test_values_the_engine_cannot_use_are_deck_errors(shipped_db, card, field, value, message):
     raw_set(shipped_db, card, field, value)
     with pytest.raises(DeckError, match=message):
-        make_rules(open_db(shipped_db), {})
+        make_rules(load_game(open_db(shipped_db), "accusation"), {})
 
 
 def test_a_follower_without_volume_is_a_deck_error(shipped_db):
@@ -74,7 +74,7 @@ def test_a_follower_without_volume_is_a_deck_error(shipped_db):
     con.commit()
     con.close()
     with pytest.raises(DeckError, match="card cro05: field 'volume' is missing"):
-        make_rules(open_db(shipped_db), {})
+        make_rules(load_game(open_db(shipped_db), "accusation"), {})
 
 
 def test_a_cult_that_lost_its_rituals_is_refused(shipped_db):
@@ -82,8 +82,8 @@ def test_a_cult_that_lost_its_rituals_is_refused(shipped_db):
     for ritual in ("fox02", "fox03"):
         set_card(db, "accusation", ritual, {"copies": 0})
     with pytest.raises(PnpError, match="cult '白狐神社' has 1 ritual card"):
-        make_rules(db, {})
-    make_rules(db, {"cults": "鴉教團,鴉教團"})  # the other cult alone still plays
+        make_rules(load_game(db, "accusation"), {})
+    make_rules(load_game(db, "accusation"), {"cults": "鴉教團,鴉教團"})  # the other cult alone still plays
 
 
 def test_a_cult_without_cards_is_refused(shipped_db):
@@ -92,12 +92,12 @@ def test_a_cult_without_cards_is_refused(shipped_db):
         if card.fields.get("cult") == "白狐神社":
             set_card(db, "accusation", card.id, {"copies": 0})
     with pytest.raises(PnpError, match="cult '白狐神社' has no cards with copies > 0"):
-        make_rules(db, {})
+        make_rules(load_game(db, "accusation"), {})
 
 
 def test_an_effect_typo_is_reported_not_ignored(shipped_db):
     db = open_db(shipped_db)
     set_card(db, "accusation", "cro07", {"effect": "chant: draw 1; each_discard1"})
-    assert [(u.card_id, u.effect) for u in make_rules(db, {}).unknown_effects()] == [
+    assert [(u.card_id, u.effect) for u in make_rules(load_game(db, "accusation"), {}).unknown_effects()] == [
         ("cro07", "chant: each_discard1")
     ]

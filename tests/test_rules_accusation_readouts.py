@@ -25,6 +25,7 @@ from pnpforge.rules.games.accusation import (
     make_rules,
 )
 from pnpforge.rules.games.accusation.board import PILES, PUBLIC_PILES
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -93,7 +94,7 @@ def in_zones_of(state, seat: int, pile: str) -> list[int]:
 
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_kept_readouts_equal_fresh_readings_through_whole_games(db, mode):
-    rules = make_rules(db, {"mode": mode})
+    rules = make_rules(load_game(db, "accusation"), {"mode": mode})
     for seed in range(1, 5):
         rng = random.Random(seed)
         state = rules.new_initial_state(rules.players)
@@ -112,7 +113,7 @@ def test_kept_readouts_equal_fresh_readings_through_whole_games(db, mode):
 def test_a_move_gives_the_changed_piles_new_lists_and_keeps_the_others(db):
     """Readers keep a pile's list and tell by identity whether it moved: a move must replace the
     two lists it changed and leave every other list as it was."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "accusation"), {})
     state = rules.new_initial_state(rules.players)
     before = [dict(piles) for piles in state._lists]
     card = board.pile(state, 0, "hand")[0]

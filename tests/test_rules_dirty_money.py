@@ -25,6 +25,7 @@ from dirty_money_positions import (  # type: ignore[import-not-found, unused-ign
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, buying, make_rules
+from pnpforge.rules.kit import load_game
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db, transaction
@@ -40,7 +41,7 @@ def db(shipped_db):
 
 @pytest.mark.parametrize("players, extra", [(2, set()), (3, set()), (4, {"黑市"}), (5, {"黑市", "拍卖行"})])
 def test_setup_by_player_count(db, players, extra):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     s = start(rules, players)
     assert {loc.name for loc in s.in_play} == {"欧洲", "美国", "日本", "香蕉共和国"} | extra
     first = s.current_player()
@@ -65,7 +66,7 @@ def test_setup_by_player_count(db, players, extra):
 
 
 def test_selection_mode_shows_three_cards_per_region(db):
-    s = start(make_rules(db, {"selection": True}), 5)
+    s = start(make_rules(load_game(db, "dirty-money"), {"selection": True}), 5)
     assert all(len(board.cards(s, f"display:{r}")) == 3 for r in ("欧洲", "日本", "美国"))
     assert len(board.cards(s, "auction")) == 3  # the auction house is unchanged
 
@@ -77,7 +78,7 @@ def _paying_position(db):
     pin(db, "US-ART-4", cost=7)
     pin(db, "US-ART-5", cost=8)
     pin(db, "USD-5D", value=5)
-    s = start(make_rules(db, {}), 2, ("V3", "V4"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V3", "V4"))
     p = s.current_player()
     fill(s, f"hand:{p}", "USD-5D", "USD-5D", "USD-5D")
     fill(s, "display:美国", "US-ART-4", "US-ART-5")
@@ -117,7 +118,7 @@ def test_crypto_exchange_bought_first_discounts_the_second_card(db):
     pin(db, "EU-ART-1", cost=5)
     pin(db, "EUR-5", value=5)
     pin(db, "EUR-4", value=4)
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     states = []
     for first in ("EU-CRY-1", "EU-ART-1"):
         s = start(rules, 2, ("V3", "V4"))
@@ -148,7 +149,7 @@ def test_crypto_exchange_bought_first_discounts_the_second_card(db):
 
 
 def test_faq_empty_locations_are_closed_and_every_card_is_taken(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     before = ids(s, f"hand:{p}")
     fill(s, "spot:LOC-JP")
@@ -161,7 +162,7 @@ def test_faq_empty_locations_are_closed_and_every_card_is_taken(db):
 
 
 def test_hand_limit_sends_the_excess_to_the_blacklist(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     fill(s, f"hand:{p}", "EUR-1", "EUR-2", "EUR-3", "EUR-4", "JPY-1", "JPY-2")
     fill(s, "spot:LOC-BR", "USD-1", "USD-2", "USD-3", "ACT-BRB")  # actions do not count
@@ -176,7 +177,7 @@ def test_hand_limit_sends_the_excess_to_the_blacklist(db):
 
 
 def test_digital_bank_raises_the_hand_limit(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     fill(s, f"tableau:{p}", "EU-BNK-1")
     fill(s, f"hand:{p}", "EUR-1", "EUR-2", "EUR-3", "EUR-4", "JPY-1", "JPY-2")
@@ -187,7 +188,7 @@ def test_digital_bank_raises_the_hand_limit(db):
 
 
 def test_round_end_refills_locations_and_displays(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     fill(s, "spot:LOC-US", "EUR-1", "EUR-1", "EUR-1", "EUR-1")  # full: stays at 4
     finish_turn(s, go="LOC-EU")
     finish_turn(s, go="LOC-JP")
@@ -198,7 +199,7 @@ def test_round_end_refills_locations_and_displays(db):
 
 
 def test_last_players_extra_card_only_at_setup(db):
-    s = start(make_rules(db, {}), 3)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     for _ in range(2):
         finish_turn(s, go="LOC-EU" if ("go", "LOC-EU") in s.legal_actions() else None)
     turn = next(f for f in reversed(s.stack) if f.kind == "turn")
@@ -216,7 +217,7 @@ def test_last_players_extra_card_only_at_setup(db):
 def test_reaching_the_target_ends_the_game_after_the_round(db, quick):
     pin(db, "EU-ART-1", cost=1)
     pin(db, "EUR-1", value=1)
-    rules = make_rules(db, {"quick": quick})
+    rules = make_rules(load_game(db, "dirty-money"), {"quick": quick})
     target = 8 if quick else 10
     s = start(rules, 3)
     p = s.current_player()
@@ -239,7 +240,7 @@ def test_reaching_the_target_ends_the_game_after_the_round(db, quick):
 
 
 def test_one_short_of_the_target_plays_on(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     s = start(rules, 2)
     fill(s, "tableau:0", *list(rules.placements)[:9])
     finish_turn(s)
@@ -250,7 +251,7 @@ def test_one_short_of_the_target_plays_on(db):
 def test_tie_breakers_money_in_hand_then_last_to_play(db):
     pin(db, "EUR-1", value=1)
     pin(db, "EUR-5", value=5)
-    s = start(make_rules(db, {}), 3)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     order = s.round_order
     for q in range(3):
         fill(s, f"hand:{q}", "EUR-1")
@@ -264,10 +265,10 @@ def test_tie_breakers_money_in_hand_then_last_to_play(db):
 
 
 def test_card_edits_and_unknown_effects_reach_the_engine(db):
-    assert make_rules(db, {}).unknown_effects() == []
+    assert make_rules(load_game(db, "dirty-money"), {}).unknown_effects() == []
     pin(db, "EU-ART-1", cost=9)
     pin(db, "ACT-BRB", effect="launder_everything")
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     assert rules.placements["EU-ART-1"].cost == 9
     assert [(u.card_id, u.effect) for u in rules.unknown_effects()] == [("ACT-BRB", "launder_everything")]
     card = repo.get_card(db, SLUG, "EU-CAS-1")
@@ -275,18 +276,18 @@ def test_card_edits_and_unknown_effects_reach_the_engine(db):
     with transaction(db) as conn:
         repo.update_card(conn, card)
     with pytest.raises(PnpError, match="EU-CAS-1.*cost"):
-        make_rules(db, {})
+        make_rules(load_game(db, "dirty-money"), {})
 
 
 def test_options(db):
-    assert make_rules(db, {"quick": "true"}).end_target == 8
-    assert make_rules(db, {}).end_target == 10
+    assert make_rules(load_game(db, "dirty-money"), {"quick": "true"}).end_target == 8
+    assert make_rules(load_game(db, "dirty-money"), {}).end_target == 10
     with pytest.raises(PnpError, match="unknown option"):
-        make_rules(db, {"turbo": True})
+        make_rules(load_game(db, "dirty-money"), {"turbo": True})
     with pytest.raises(PnpError, match="quick"):
-        make_rules(db, {"quick": "maybe"})
+        make_rules(load_game(db, "dirty-money"), {"quick": "maybe"})
     with pytest.raises(PnpError, match="players"):
-        make_rules(db, {}).new_initial_state(6, random.Random(0))
+        make_rules(load_game(db, "dirty-money"), {}).new_initial_state(6, random.Random(0))
 
 
 # ---- random play ------------------------------------------------------------------------------
@@ -318,14 +319,14 @@ def random_game(rules, players: int, seed: int) -> DirtyMoneyState:
 
 
 def test_random_games_keep_every_card_and_end(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     reasons = Counter(random_game(rules, 2 + seed % 4, seed).end_reason() for seed in range(16))
     assert reasons["placement target"] >= 14
 
 
 def test_random_quick_and_selection_games(db):
     for options in ({"quick": True}, {"selection": True}):
-        rules = make_rules(db, options)
+        rules = make_rules(load_game(db, "dirty-money"), options)
         for seed in range(4):
             s = random_game(rules, 2 + seed, 100 + seed)
             if s.end_reason() == "placement target":
@@ -333,7 +334,7 @@ def test_random_quick_and_selection_games(db):
 
 
 def test_runner_plays_mixed_agents(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     for seed in range(6):
         n = 2 + seed % 4
         res = play_game(rules, n, seed, (["greedy", "random"] * 3)[:n])
@@ -348,6 +349,6 @@ def test_pnp_check_passes(run, shipped_db):
 @pytest.mark.slow
 def test_many_random_games(db):
     for options in ({}, {"quick": True}, {"selection": True}):
-        rules = make_rules(db, options)
+        rules = make_rules(load_game(db, "dirty-money"), options)
         for seed in range(100):
             random_game(rules, 2 + seed % 4, 1000 + seed)

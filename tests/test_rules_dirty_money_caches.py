@@ -21,6 +21,7 @@ from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, buying, mak
 from pnpforge.rules.games.dirty_money.agents import PublicTable
 from pnpforge.rules.games.dirty_money.data import REGION_CURRENCY
 from pnpforge.rules.games.dirty_money.invariants import HAND_FIXERS
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -61,7 +62,7 @@ def draw_weights(s: DirtyMoneyState) -> Counter[str]:
 @pytest.mark.parametrize("agent, players, seed", [("random", 3, 7), ("greedy", 4, 11), ("random", 5, 3)])
 def test_fast_answers_match_the_piles_at_every_step(db, agent, players, seed):
     """Observed tables, chance probabilities and the hand-limit bookkeeping, checked each step."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     rng = random.Random(seed)
     s = rules.new_initial_state(players, rng)
     seats = [make_agent(agent, seed, q, rules.greedy_values) for q in range(players)]
@@ -89,7 +90,7 @@ def test_fast_answers_match_the_piles_at_every_step(db, agent, players, seed):
 
 
 def test_public_table_is_kept_while_only_hidden_piles_move(db):
-    s = start(make_rules(db, {}), 3)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     p = s.current_player()
     table = s.observation(p).table
     s.place("USD-1", "discard")  # money deck to discard pile: nothing face up moves
@@ -103,7 +104,7 @@ def test_public_table_is_kept_while_only_hidden_piles_move(db):
 
 
 def test_a_visit_within_the_hand_limit_leaves_no_bookkeeping_step(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     fill(s, f"hand:{p}", "JPY-1")
     fill(s, "spot:LOC-BR", "USD-1", "USD-2")
@@ -114,7 +115,7 @@ def test_a_visit_within_the_hand_limit_leaves_no_bookkeeping_step(db):
 
 
 def test_payment_goes_to_the_discard_pile_in_the_order_paid(db):
-    s = start(make_rules(db, {}), 2, ("V3", "V4"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V3", "V4"))
     p = s.current_player()
     fill(s, f"hand:{p}", "EUR-5", "EUR-4", "EUR-3")
     fill(s, "spot:LOC-EU", "JPY-1")
@@ -143,7 +144,7 @@ def owned_from_piles(s: DirtyMoneyState, seat: int) -> dict[str, list[str]]:
 def test_owned_cards_and_purchase_prices_match_the_piles_at_every_step(db, agent, players, seed):
     """The effect index kept as cards join tableaux, and the kept price and payable totals of a
     purchase, against answers worked out afresh (a copy of the hand is a new read-out)."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     rng = random.Random(seed)
     s = rules.new_initial_state(players, rng)
     seats = [make_agent(agent, seed, q, rules.greedy_values) for q in range(players)]
@@ -175,7 +176,7 @@ def test_owned_cards_and_purchase_prices_match_the_piles_at_every_step(db, agent
 
 
 def test_a_bank_placed_into_a_tableau_raises_the_hand_limit_at_once(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     before = board.hand_limit(s, 0)
     s.place("EU-BNK-1", "tableau:0")
     assert board.hand_limit(s, 0) == before + s.rules.placements["EU-BNK-1"].value
@@ -184,7 +185,7 @@ def test_a_bank_placed_into_a_tableau_raises_the_hand_limit_at_once(db):
 
 
 def test_chance_outcomes_at_a_decision_is_a_rule_violation(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     assert s.current_player() != CHANCE
     with pytest.raises(RuleViolation, match="no chance draw is pending"):
         s.chance_outcomes()

@@ -17,6 +17,7 @@ from dirty_money_positions import (  # type: ignore[import-not-found, unused-ign
 )
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.dirty_money import art_set_score, board, make_rules, scoring
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -29,7 +30,7 @@ def db(shipped_db):
 
 
 def test_art_set_table(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     assert rules.art_table == (2, 5, 9, 14, 20)
     assert [art_set_score(k, rules.art_table) for k in range(8)] == [0, 2, 5, 9, 14, 20, 22, 25]
     assert art_set_score(10, rules.art_table) == 40
@@ -40,7 +41,7 @@ def test_art_set_table(db):
 
 def test_restaurant_chain_example_scores_five(db):
     """1 日本餐厅连锁店 + 3 other 日本 cards: 4 from the effect, with its printed point 5."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     s = start(rules, 2)
     fill(s, "tableau:0", "JP-RES-1", "JP-LAW-1", "JP-CAS-1", "JP-ACC-1", "EU-ART-1")
     b = scoring.score_breakdown(s, 0)
@@ -50,7 +51,7 @@ def test_restaurant_chain_example_scores_five(db):
 
 def test_accounting_firm_takes_a_discard_after_an_audit(db):
     """The rulebook's example: after an audit a discard goes under the firm, 2 points each."""
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     o = 1 - p
     fill(s, f"tableau:{p}", "EU-ACC-1")
@@ -68,7 +69,7 @@ def test_accounting_firm_takes_a_discard_after_an_audit(db):
 
 
 def test_two_player_audit_spares_a_clean_hand(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     fill(s, f"hand:{1 - p}", "EUR-1", "EUR-2")
     fill(s, "spot:LOC-BR", "ACT-AUD-MD")
@@ -79,7 +80,7 @@ def test_two_player_audit_spares_a_clean_hand(db):
 
 def test_audits_with_more_players(db):
     """最脏钱: every other player tied on the most marks; the threshold audit: all at 2+."""
-    s = start(make_rules(db, {}), 4)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 4)
     p = s.current_player()
     a, b, c = [(p + i) % 4 for i in (1, 2, 3)]
     fill(s, f"hand:{a}", "EUR-5D", "EUR-4D")
@@ -105,7 +106,7 @@ def test_blacklist_penalties_lowest_free_highest_minus_two_ties_share():
 
 
 def test_charity_discards_blacklist_points_before_the_comparison(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     s = start(rules, 2)
     fill(s, "tableau:0", "EU-CHA-1")
     fill(s, "blacklist:0", "EUR-1", "EUR-1", "EUR-1")  # 3 − 2 = 1
@@ -118,7 +119,7 @@ def test_charity_discards_blacklist_points_before_the_comparison(db):
 
 
 def test_remittance_digital_bank_casino_and_law_firm(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     s = start(rules, 2)
     fill(s, "tableau:0", "EU-REM-1", "JP-ART-1", "US-ART-1", "EU-ART-1", "JP-LAW-1")
     assert scoring.score_breakdown(s, 0)["remittance"] == 3  # one US+EU+JP set
@@ -136,7 +137,7 @@ def test_remittance_digital_bank_casino_and_law_firm(db):
 def test_casino_tucks_for_each_purchase_in_its_region(db):
     pin(db, "US-ART-1", cost=4)
     pin(db, "USD-4", value=4)
-    s = start(make_rules(db, {}), 2, ("V3", "V4"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V3", "V4"))
     p = s.current_player()
     fill(s, f"tableau:{p}", "US-CAS-1")
     fill(s, f"hand:{p}", "USD-4")
@@ -153,7 +154,7 @@ def test_casino_tucks_for_each_purchase_in_its_region(db):
 def test_art_gallery_draws_a_card_per_art_bought(db):
     pin(db, "EU-ART-1", cost=3)
     pin(db, "EUR-3", value=3)
-    s = start(make_rules(db, {}), 2, ("V3", "V4"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V3", "V4"))
     p = s.current_player()
     fill(s, f"tableau:{p}", "EU-GAL-1")
     fill(s, f"hand:{p}", "EUR-3")
@@ -173,7 +174,7 @@ def test_art_gallery_draws_a_card_per_art_bought(db):
 
 
 def test_inspection_two_player_draws_two_from_the_opponent(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     o = 1 - p
     fill(s, f"tableau:{p}", "EU-LAW-1")
@@ -195,7 +196,7 @@ def test_inspection_two_player_draws_two_from_the_opponent(db):
 
 
 def test_inspection_with_three_players_takes_one_from_each_neighbour(db):
-    s = start(make_rules(db, {}), 3)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     p = s.current_player()
     left, right = (p - 1) % 3, (p + 1) % 3
     fill(s, f"hand:{left}", "EUR-1", "EUR-2")
@@ -211,7 +212,7 @@ def test_inspection_with_three_players_takes_one_from_each_neighbour(db):
 
 
 def test_inspect_any_player_chooses_the_target(db):
-    s = start(make_rules(db, {}), 3)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     p = s.current_player()
     target = (p + 2) % 3
     fill(s, f"hand:{target}", "EUR-5D", "JPY-5D", "USD-1")
@@ -229,7 +230,7 @@ def test_inspect_any_player_chooses_the_target(db):
 
 
 def test_trade_swaps_one_chosen_card_each_way(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     o = 1 - p
     fill(s, f"hand:{p}", "EUR-1")
@@ -243,7 +244,7 @@ def test_trade_swaps_one_chosen_card_each_way(db):
 
 
 def test_trade_with_an_empty_hand_only_looks(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     p = s.current_player()
     fill(s, f"hand:{p}")
     fill(s, f"hand:{1 - p}", "USD-5")
@@ -256,7 +257,7 @@ def test_trade_with_an_empty_hand_only_looks(db):
 
 
 def test_bribe_and_banana_republic_drop_blacklist_cards_and_take_the_marker(db):
-    s = start(make_rules(db, {}), 2)
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     first = s.current_player()
     second = 1 - first
     finish_turn(s, go="LOC-EU")

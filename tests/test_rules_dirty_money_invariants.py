@@ -16,6 +16,7 @@ from pnpforge.rules import runner
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, make_rules
 from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, SPOT_CAP
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -33,13 +34,13 @@ def action_card(s: DirtyMoneyState):
 
 
 def test_a_start_position_passes_and_a_repeat_check_reads_nothing_new(db):
-    s = start(make_rules(db), 4)
+    s = start(make_rules(load_game(db, "dirty-money")), 4)
     s.check_invariants()
     s.check_invariants()
 
 
 def test_a_marker_the_ledger_did_not_count_is_caught(db):
-    s = start(make_rules(db), 4)
+    s = start(make_rules(load_game(db, "dirty-money")), 4)
     s.place(cash_in(s, "money_deck")[0].card, "blacklist:0")  # counted by the ledger
     s.check_invariants()
     s.piles.move(cash_in(s, "money_deck")[0], "money_deck", "blacklist:0")  # not counted
@@ -48,7 +49,7 @@ def test_a_marker_the_ledger_did_not_count_is_caught(db):
 
 
 def test_a_marker_in_a_pile_the_ledger_never_counted_is_caught(db):
-    s = start(make_rules(db), 4)
+    s = start(make_rules(load_game(db, "dirty-money")), 4)
     s.check_invariants()
     assert "overpay:2" not in s.ledger
     s.piles.move(cash_in(s, "money_deck")[0], "money_deck", "overpay:2")
@@ -57,7 +58,7 @@ def test_a_marker_in_a_pile_the_ledger_never_counted_is_caught(db):
 
 
 def test_a_ledger_entry_changed_without_a_move_is_caught_at_the_next_move(db):
-    s = start(make_rules(db), 4)
+    s = start(make_rules(load_game(db, "dirty-money")), 4)
     s.place(cash_in(s, "money_deck")[0].card, "blacklist:1")
     s.check_invariants()
     s.ledger["blacklist:1"] += 1
@@ -67,7 +68,7 @@ def test_a_ledger_entry_changed_without_a_move_is_caught_at_the_next_move(db):
 
 
 def test_an_action_card_in_a_hand_is_caught(db):
-    s = start(make_rules(db), 3)
+    s = start(make_rules(load_game(db, "dirty-money")), 3)
     s.check_invariants()
     s.piles.move(action_card(s), "money_deck", "hand:2")
     with pytest.raises(RuleViolation, match="seat 2 holds an action card in hand"):
@@ -75,7 +76,7 @@ def test_an_action_card_in_a_hand_is_caught(db):
 
 
 def test_an_over_full_spot_is_caught(db):
-    s = start(make_rules(db), 3)
+    s = start(make_rules(load_game(db, "dirty-money")), 3)
     spot = s.names.spots[0]
     s.check_invariants()
     while len(board.cards(s, spot)) <= SPOT_CAP:
@@ -85,7 +86,7 @@ def test_an_over_full_spot_is_caught(db):
 
 
 def test_a_hand_over_its_limit_is_caught_on_every_later_step_until_fixed(db):
-    s = start(make_rules(db), 3)
+    s = start(make_rules(load_game(db, "dirty-money")), 3)
     s.check_invariants()
     while len(board.cards(s, "hand:1")) <= HAND_LIMIT:
         s.piles.move(cash_in(s, "money_deck")[0], "money_deck", "hand:1")
@@ -99,7 +100,7 @@ def test_a_hand_over_its_limit_is_caught_on_every_later_step_until_fixed(db):
 @pytest.mark.parametrize("seed", [3, 11])
 def test_a_break_in_the_middle_of_a_game_is_caught_at_that_step(db, seed):
     """Caches built over many steps must not hide a break made late in the game."""
-    rules = make_rules(db)
+    rules = make_rules(load_game(db, "dirty-money"))
     rng = random.Random(seed)
     s = rules.new_initial_state(4, rng)
     for _step in range(150 + seed):
@@ -115,7 +116,7 @@ def test_a_break_in_the_middle_of_a_game_is_caught_at_that_step(db, seed):
 
 def test_a_move_from_the_wrong_pile_or_to_no_pile_is_refused(db):
     """The piles' own move keeps the kit's guards: a card moves only from where it is."""
-    s = start(make_rules(db), 3)
+    s = start(make_rules(load_game(db, "dirty-money")), 3)
     card = cash_in(s, "money_deck")[0]
     with pytest.raises(RuleViolation, match=f"card {card} is not in 'discard' \\(it is in 'money_deck'\\)"):
         s.piles.move(card, "discard", "hand:0")

@@ -18,7 +18,7 @@ from pnpforge.rules.check import CheckOptions, run_check
 from pnpforge.rules.engine import CHANCE, State
 from pnpforge.rules.games.dirty_money import DirtyMoneyState, board, make_rules
 from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation
-from pnpforge.rules.kit import DeckError, check_observation, observation_leak
+from pnpforge.rules.kit import DeckError, check_observation, load_game, observation_leak
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db, transaction
@@ -61,20 +61,20 @@ class LastState:
 
 
 def test_options_are_declared_typed_and_validated(db):
-    rules = make_rules(db, {"quick": "true", "max_rounds": "12"})
+    rules = make_rules(load_game(db, "dirty-money"), {"quick": "true", "max_rounds": "12"})
     assert rules.info.options == {"quick": True, "selection": False, "max_rounds": 12}
     assert rules.end_target == 8 and rules.max_rounds == 12
     assert [o.name for o in rules.OPTIONS] == ["quick", "selection", "max_rounds"]
     with pytest.raises(PnpError, match=r"unknown option 'turbo' \(allowed: max_rounds, quick, selection\)"):
-        make_rules(db, {"turbo": "1"})
+        make_rules(load_game(db, "dirty-money"), {"turbo": "1"})
     with pytest.raises(PnpError, match=r"option 'selection' got 'maybe' \(allowed: true, false\)"):
-        make_rules(db, {"selection": "maybe"})
+        make_rules(load_game(db, "dirty-money"), {"selection": "maybe"})
     with pytest.raises(PnpError, match="max_rounds' is 0, below the minimum 1"):
-        make_rules(db, {"max_rounds": 0})
+        make_rules(load_game(db, "dirty-money"), {"max_rounds": 0})
 
 
 def test_player_counts_come_from_the_games_table(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     assert (rules.info.players_min, rules.info.players_max) == (2, 5)
     with pytest.raises(PnpError, match="dirty-money is for 2–5 players, got 6"):
         rules.new_initial_state(6, random.Random(0))
@@ -84,7 +84,7 @@ def test_player_counts_come_from_the_games_table(db):
 
 
 def test_observation_is_pure_data_holding_own_hand_and_public_counts(db):
-    state = start(make_rules(db, {}), 3)
+    state = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     for seat in range(3):
         obs = state.observation(seat)
         assert isinstance(obs, DirtyMoneyObservation)
@@ -97,7 +97,7 @@ def test_observation_is_pure_data_holding_own_hand_and_public_counts(db):
 
 def test_other_hands_are_unreachable_from_an_observation(db):
     """Changing what another seat holds (same count) leaves this seat's observation unchanged."""
-    state = start(make_rules(db, {}), 3)
+    state = start(make_rules(load_game(db, "dirty-money"), {}), 3)
     seen_by_1, seen_by_2 = state.observation(1), state.observation(2)
     hand = board.cards(state, "hand:2")
     swapped = hand[0].card
@@ -112,7 +112,7 @@ def test_other_hands_are_unreachable_from_an_observation(db):
 
 
 def test_greedy_goes_where_it_can_buy_rather_than_to_the_most_cash(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     state = start(rules, 2)
     seat = state.current_player()
     for pile, cards in ((f"hand:{seat}", ("USD-4", "USD-4")), ("display:美国", ("US-ART-4",))):
@@ -132,7 +132,7 @@ def test_greedy_goes_where_it_can_buy_rather_than_to_the_most_cash(db):
 
 def test_greedy_values_of_a_decision_equal_each_action_valued_alone(db):
     """The decision-wide valuation shares work between actions, never changes a value."""
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     rng = random.Random(7)
     state = rules.new_initial_state(3, rng)
     compared = set()
@@ -152,7 +152,7 @@ def test_greedy_values_of_a_decision_equal_each_action_valued_alone(db):
 
 
 def test_greedy_tables_beat_random_ones_and_always_finish(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     greedy_wins = 0
     for seed in range(1, 13):
         players = 2 + seed % 4
@@ -167,7 +167,7 @@ def test_greedy_tables_beat_random_ones_and_always_finish(db):
 
 
 def test_events_say_what_happened_and_scores_add_up(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     last = LastState()
     result = play_game(rules, 4, 7, ["greedy", "random", "greedy", "random"], checker=last)
     assert result.completed, result.failure
@@ -195,7 +195,7 @@ def test_events_say_what_happened_and_scores_add_up(db):
 
 
 def test_scores_from_rules_catch_a_marker_the_ledger_missed(db):
-    state = start(make_rules(db, {}), 2)
+    state = start(make_rules(load_game(db, "dirty-money"), {}), 2)
     assert state.returns() == state.scores_from_rules()
     state.piles.move(
         board.cards(state, "money_deck")[0], "money_deck", "blacklist:0"
@@ -245,7 +245,7 @@ def test_a_deck_no_one_can_finish_fails_its_games(db, shipped_db):
 def test_two_villains_sharing_an_order_are_refused(db, shipped_db):
     pin(db, "V3", order=2)
     with pytest.raises(DeckError, match="cards V2, V3: field 'order' is 2 on each"):
-        make_rules(db, {})
+        make_rules(load_game(db, "dirty-money"), {})
     report = _check(shipped_db, 4)
     assert any("V2, V3" in error for error in report["errors"])
 
@@ -253,4 +253,4 @@ def test_two_villains_sharing_an_order_are_refused(db, shipped_db):
 def test_art_cards_disagreeing_on_their_set_table_are_refused(db):
     pin(db, "EU-ART-1", set_scores="2,5,9,14,21")
     with pytest.raises(DeckError, match="art cards disagree on field 'set_scores'"):
-        make_rules(db, {})
+        make_rules(load_game(db, "dirty-money"), {})

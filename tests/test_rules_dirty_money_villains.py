@@ -19,6 +19,7 @@ from dirty_money_positions import (  # type: ignore[import-not-found, unused-ign
 )
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.dirty_money import board, buying, make_rules, scoring
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -31,7 +32,7 @@ def db(shipped_db):
 
 
 def test_launderer_draws_past_action_cards_and_discards_one(db):
-    s = start(make_rules(db, {}), 2, ("V1", "V3"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V1", "V3"))
     p = seat_of(s, "V1")
     until_turn_of(s, p)
     s.apply(("go", "LOC-EU"))
@@ -57,7 +58,7 @@ def test_embezzler_files_a_discard_for_each_overpay_of_two(db):
         pin(db, cid, cost=3)
     pin(db, "USD-5", value=5)
     pin(db, "USD-4", value=4)
-    s = start(make_rules(db, {}), 2, ("V2", "V3"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V2", "V3"))
     p = seat_of(s, "V2")
     until_turn_of(s, p)
     fill(s, f"hand:{p}", "USD-5", "USD-4")
@@ -76,7 +77,7 @@ def test_embezzler_files_a_discard_for_each_overpay_of_two(db):
 
 
 def test_fox_values_crypto_at_five(db):
-    s = start(make_rules(db, {}), 2, ("V3", "V2"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V3", "V2"))
     fox = seat_of(s, "V3")
     assert buying.pay_value(s, fox, "CRYPTO-3", "JPY") == 5
     assert buying.pay_value(s, 1 - fox, "CRYPTO-3", "EUR") == 3
@@ -84,7 +85,7 @@ def test_fox_values_crypto_at_five(db):
 
 
 def test_wall_street_bear_buys_alone_from_the_banana_republic(db):
-    rules = make_rules(db, {})
+    rules = make_rules(load_game(db, "dirty-money"), {})
     s = start(rules, 2, ("V4", "V3"))
     bear = seat_of(s, "V4")
     assert len(board.cards(s, "bear")) == 3 and len(board.cards(s, "pdeck:日本")) == 20 - 2 - 3
@@ -119,7 +120,7 @@ def test_loan_shark_uses_any_card_as_two_once_per_turn(db):
     for cid in ("US-ART-1", "US-ART-2"):
         pin(db, cid, cost=2)
     pin(db, "JPY-3", value=3)
-    s = start(make_rules(db, {}), 2, ("V5", "V3"))
+    s = start(make_rules(load_game(db, "dirty-money"), {}), 2, ("V5", "V3"))
     p = seat_of(s, "V5")
     until_turn_of(s, p)
     fill(s, f"hand:{p}", "JPY-3", "EUR-1")

@@ -14,6 +14,7 @@ from enforcer_positions import QUIET_TABLE, act, conserved, deal_game, feed, ob,
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.enforcer import flow, make_rules
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -24,7 +25,7 @@ def db(shipped_db):
 
 @pytest.fixture
 def rules(db):
-    return make_rules(db, {})
+    return make_rules(load_game(db, "enforcer"), {})
 
 
 # ---- set-up and turn structure ---------------------------------------------------------

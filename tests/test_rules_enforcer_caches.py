@@ -18,14 +18,16 @@ from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.enforcer import make_rules
 from pnpforge.rules.games.enforcer.agents import Greedy
 from pnpforge.rules.games.enforcer.flow import CHANCE_PILES, DRAWN_FROM, first, first_drawn
+from pnpforge.rules.games.enforcer.memo import READOUTS
 from pnpforge.rules.games.enforcer.observe import observe_afresh
 from pnpforge.rules.games.enforcer.power import added_power, total_power
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
 @pytest.fixture
 def rules(shipped_db):
-    return make_rules(open_db(shipped_db), {})
+    return make_rules(load_game(open_db(shipped_db), "enforcer"), {})
 
 
 def play_steps(rules, players: int, seed: int, greedy: bool):
@@ -82,7 +84,7 @@ def test_legal_actions_are_distinct_and_blocks_kept_per_target_change_nothing(ru
         assert len(set(legal)) == len(legal)
         if st.phase == "exec" and not st.pending:
             st.cards.blocked.clear()
-            st._legal = None
+            READOUTS(st).legal = None
             assert st.legal_actions() == legal
 
 

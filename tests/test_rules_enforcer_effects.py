@@ -19,6 +19,8 @@ from enforcer_positions import (
 )  # fmt: skip
 from pnpforge.rules.engine import TERMINAL
 from pnpforge.rules.games.enforcer import EnforcerState, flow, make_rules
+from pnpforge.rules.games.enforcer.memo import READOUTS
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
@@ -29,7 +31,7 @@ def db(shipped_db):
 
 @pytest.fixture
 def rules(db):
-    return make_rules(db, {})
+    return make_rules(load_game(db, "enforcer"), {})
 
 
 # ---- traits and card effects --------------------------------------------------------------
@@ -181,7 +183,7 @@ def test_fifth_penalty_eliminates_and_track_cells_are_lost(rules):
         fail(st, "OB-03")
         losses.append(st.returns()[0])
         st.turn, st.period, st.phase = 0, 0, "period"  # keep seat 0 acting
-        st._legal = None
+        READOUTS(st).legal = None
     assert losses == [-1, -3, -6, -10]
     fail(st, "OB-03")
     assert st.out_of_game[0] and not st.hand(0) and st.turn == 1
@@ -193,7 +195,7 @@ def test_rookie_survives_one_more_penalty(rules):
     for _ in range(5):
         fail(st, "OB-03")
         st.turn, st.period, st.phase = 0, 0, "period"
-        st._legal = None
+        READOUTS(st).legal = None
     assert not st.out_of_game[0] and st.returns()[0] == -10
     fail(st, "OB-03")
     assert st.out_of_game[0]

@@ -14,12 +14,13 @@ import pytest
 
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.enforcer import make_rules
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
 @pytest.fixture
 def rules(shipped_db):
-    return make_rules(open_db(shipped_db), {})
+    return make_rules(load_game(open_db(shipped_db), "enforcer"), {})
 
 
 def checked_position(rules, players: int, seed: int, steps: int):

@@ -17,12 +17,13 @@ from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.enforcer import make_rules
 from pnpforge.rules.games.enforcer.agents import Greedy
 from pnpforge.rules.games.enforcer.data import DISCARD_COSTS, RESTRICTION, STRATEGY
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 
 @pytest.fixture
 def rules(shipped_db):
-    return make_rules(open_db(shipped_db), {})
+    return make_rules(load_game(open_db(shipped_db), "enforcer"), {})
 
 
 def plain_pay_costs(greedy: Greedy, usable: list[str]) -> list[str]:

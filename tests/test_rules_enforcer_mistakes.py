@@ -15,6 +15,7 @@ import pytest
 
 from pnpforge.rules.agents import seat_agents
 from pnpforge.rules.games.enforcer import make_rules
+from pnpforge.rules.kit import load_game
 from pnpforge.rules.runner import GameResult, play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db, transaction
@@ -24,7 +25,7 @@ GAMES = 24
 
 def sample_games(db_path, games: int = GAMES) -> list[GameResult]:
     """Mixed random and greedy tables over every player count, as `pnp check` plays them."""
-    rules = make_rules(open_db(db_path, readonly=True), {})
+    rules = make_rules(load_game(open_db(db_path, readonly=True), "enforcer"), {})
     results = []
     for i in range(games):
         players = 3 + i % 4
@@ -99,7 +100,7 @@ def test_too_few_penalty_markers_fails_every_game(shipped_db):
 
 def test_a_mistyped_effect_is_reported_not_ignored(shipped_db):
     edit(shipped_db, "OBJ-flaw", effect="difficulty_upp")
-    unknown = make_rules(open_db(shipped_db), {}).unknown_effects()
+    unknown = make_rules(load_game(open_db(shipped_db), "enforcer"), {}).unknown_effects()
     assert [(u.card_id, u.effect) for u in unknown] == [("OBJ-flaw", "difficulty_upp")]
 
 
@@ -108,4 +109,4 @@ def test_a_broken_track_or_reference_is_one_line_naming_card_and_field(shipped_d
 
     edit(shipped_db, "EX-arrest", requires="OB-01")  # a card, but not an execution card
     with pytest.raises(PnpError, match=r"card EX-arrest: requires 'OB-01' is not an execution card"):
-        make_rules(open_db(shipped_db), {})
+        make_rules(load_game(open_db(shipped_db), "enforcer"), {})

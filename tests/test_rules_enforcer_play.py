@@ -12,7 +12,7 @@ from enforcer_positions import QUIET_TABLE, act, deal_game, feed, ob, settle
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, RuleViolation
 from pnpforge.rules.games.enforcer import EnforcerState, flow, make_rules
-from pnpforge.rules.kit import check_observation
+from pnpforge.rules.kit import check_observation, load_game
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db, transaction
@@ -25,7 +25,7 @@ def db(shipped_db):
 
 @pytest.fixture
 def rules(db):
-    return make_rules(db, {})
+    return make_rules(load_game(db, "enforcer"), {})
 
 
 # ---- data-driven, options, errors --------------------------------------------------------
@@ -37,7 +37,11 @@ def test_engine_reads_card_values_from_the_database(shipped_db):
     card.fields["power"] = 5
     with transaction(db) as conn:
         repo.update_card(conn, card)
-    st = deal_game(make_rules(db, {}), hands={0: ["EX-seize-land"]}, table=["OB-02", *QUIET_TABLE[:3]])
+    st = deal_game(
+        make_rules(load_game(db, "enforcer"), {}),
+        hands={0: ["EX-seize-land"]},
+        table=["OB-02", *QUIET_TABLE[:3]],
+    )
     act(st, "execute", ob("OB-02"))
     act(st, "play", "EX-seize-land")
     assert st.execution_power() == 10
@@ -49,7 +53,7 @@ def test_unknown_effects_are_reported(shipped_db):
     card.fields["effect"] = "teleport"
     with transaction(db) as conn:
         repo.update_card(conn, card)
-    unknown = make_rules(db, {}).unknown_effects()
+    unknown = make_rules(load_game(db, "enforcer"), {}).unknown_effects()
     assert [(u.card_id, u.effect) for u in unknown] == [("EX-sale", "teleport")]
 
 
@@ -58,17 +62,17 @@ def test_bad_card_data_and_options_are_clear_errors(shipped_db):
     with pytest.raises(
         PnpError, match="enforcer: unknown option 'speed' \\(allowed: auction_power, max_steps, max_turns\\)"
     ):
-        make_rules(db, {"speed": 1})
+        make_rules(load_game(db, "enforcer"), {"speed": 1})
     card = repo.get_card(db, "enforcer", "PEN")
     card.fields["track"] = "-1 -3"
     with transaction(db) as conn:
         repo.update_card(conn, card)
     with pytest.raises(PnpError, match="PEN.*track"):
-        make_rules(db, {})
+        make_rules(load_game(db, "enforcer"), {})
 
 
 def test_turn_cap_option_ends_a_stuck_game(db):
-    capped = make_rules(db, {"max_turns": 2})
+    capped = make_rules(load_game(db, "enforcer"), {"max_turns": 2})
     st = deal_game(capped)
     for _ in range(2):  # seat 0, then seat 1: research
         for _ in range(2):
@@ -258,8 +262,10 @@ def test_every_used_event_is_a_declared_kind_of_use(rules):
 
 
 def test_options_are_typed_and_validated(db):
-    assert make_rules(db, {"max_turns": "5"}).max_turns == 5  # strings from the command line
+    assert (
+        make_rules(load_game(db, "enforcer"), {"max_turns": "5"}).max_turns == 5
+    )  # strings from the command line
     with pytest.raises(PnpError, match="enforcer: option 'max_turns' is 0, below the minimum 1"):
-        make_rules(db, {"max_turns": "0"})
+        make_rules(load_game(db, "enforcer"), {"max_turns": "0"})
     with pytest.raises(PnpError, match="enforcer: option 'max_steps' got 'many'"):
-        make_rules(db, {"max_steps": "many"})
+        make_rules(load_game(db, "enforcer"), {"max_steps": "many"})

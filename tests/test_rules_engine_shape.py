@@ -7,16 +7,22 @@ as the original did."""
 from __future__ import annotations
 
 import ast
+import dataclasses
+import gc
+import importlib
 import random
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
 from dbcopies import SHIPPED_DB
+from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, State
-from pnpforge.rules.games import load_rules
-from pnpforge.rules.kit import replay
+from pnpforge.rules.games import hackers, load_rules, module_name, register, unregister
+from pnpforge.rules.kit import GameData, game_cards, replay
 from pnpforge.rules.runner import pick_chance
+from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
 CASES = [
@@ -117,6 +123,45 @@ def test_engines_never_read_the_database():
     assert readers == []
 
 
+def test_an_engine_is_given_its_cards_as_data_not_the_database(db):
+    """`load_rules` has the kit read the game once and hands the engine plain data: the cards in
+    deck order and the player range, nothing that reaches the database."""
+    given = []
+
+    def probe(game, options):
+        given.append(game)
+        return hackers.make_rules(game, options)
+
+    register("hackers", probe)
+    try:
+        rules = load_rules(db, "hackers", {})
+    finally:
+        unregister("hackers")
+    (game,) = given
+    assert isinstance(game, GameData) and dataclasses.is_dataclass(game)
+    assert [card.id for card in game.cards] == [card.id for card in repo.list_cards(db, "hackers")]
+    assert (rules.info.players_min, rules.info.players_max) == (game.players_min, game.players_max)
+    assert not any(isinstance(value, sqlite_utils.Database) for value in vars(game).values())
+
+
+def test_an_engine_written_for_the_database_fails_at_set_up_in_one_line(db):
+    """A designer's engine from before (`make_rules(db, options)` calling `game_cards(db, slug)`)
+    now receives the kit's data: it stops at set-up with one line naming the engine, rather than
+    reading its slug as a card type and playing with no cards."""
+
+    def old_style(db_handle, options):
+        return game_cards(db_handle, "hackers")
+
+    register("hackers", old_style)
+    try:
+        with pytest.raises(
+            PnpError, match=r"^the rules engine of 'hackers' \(.*\) failed while setting up: TypeError"
+        ):
+            load_rules(db, "hackers", {})
+    finally:
+        unregister("hackers")
+
+
 @pytest.mark.parametrize("slug", sorted({slug for slug, _players, _options in CASES}))
 def test_a_state_is_one_class_over_the_engine_interface(db, slug):
     """The rules are functions over the state, not base classes or mixins it is built from."""
@@ -124,3 +169,25 @@ def test_a_state_is_one_class_over_the_engine_interface(db, slug):
     players, options = slug_cases[0]
     state = load_rules(db, slug, options).new_initial_state(players, random.Random(0))
     assert type(state).__bases__ == (State,), type(state).__mro__
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), CASES)
+def test_read_outs_live_outside_the_position(db, slug, players, options):
+    """What the rules derive from a position for speed is kept in a memo beside it (the engine's
+    `memo.READOUTS`), not in it: a copy has read-outs of its own, and the memo forgets a position
+    that is gone."""
+    memo = importlib.import_module(f"pnpforge.rules.games.{module_name(slug)}.memo")
+    readouts = memo.READOUTS
+    rules = load_rules(db, slug, options)
+    _final, actions, _marks = _random_game(rules, players, seed=5)
+    state = replay(rules, players, actions[:30])
+    state.legal_actions()
+    gc.collect()  # positions of earlier games that only the collector frees
+    kept = len(memo.MEMO)
+    copies = [state.clone() for _ in range(3)]
+    assert [copy.legal_actions() for copy in copies] == [state.legal_actions()] * 3
+    assert all(readouts(copy) is not readouts(state) for copy in copies)
+    assert len(memo.MEMO) == kept + 3
+    del copies
+    gc.collect()
+    assert len(memo.MEMO) == kept

@@ -16,12 +16,13 @@ from pnpforge.rules.engine import CardInstance
 from pnpforge.rules.games.hackers import HackersRules, board, make_rules
 from pnpforge.rules.games.hackers.data import ServerSpec
 from pnpforge.rules.games.hackers.state import HackersState
+from pnpforge.rules.kit import load_game
 from pnpforge.rules.runner import check_zones
 from pnpforge.store.db import open_db
 
 
 def load(db_path, options=None) -> HackersRules:
-    return make_rules(open_db(db_path), options or {})
+    return make_rules(load_game(open_db(db_path), "hackers"), options or {})
 
 
 def kind(st: HackersState) -> str:

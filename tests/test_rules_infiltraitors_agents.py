@@ -13,7 +13,7 @@ from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, CardInstance
 from pnpforge.rules.games.infiltraitors import board, make_rules
 from pnpforge.rules.games.infiltraitors.board import DECK, LINEUP
-from pnpforge.rules.kit import check_observation
+from pnpforge.rules.kit import check_observation, load_game
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import transaction
@@ -119,18 +119,18 @@ def test_an_edit_to_the_database_changes_the_next_game(tmp_path):
     card.fields["bullets"] = 8
     with transaction(db) as conn:
         repo.update_card(conn, card)
-    assert fresh(make_rules(db, {"mission": "M01"})).bullets == 8
+    assert fresh(make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})).bullets == 8
     six = repo.get_card(db, "infiltraitors", "R06")
     six.fields["relates"] = ["2", "4"]
     with transaction(db) as conn:
         repo.update_card(conn, six)
     with pytest.raises(PnpError, match="card R06: printed related numbers"):
-        make_rules(db, {"mission": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})
 
 
 def test_unknown_effects_are_reported(tmp_path):
     _, db = copy_db(tmp_path)
-    assert make_rules(db, {}).unknown_effects() == []
+    assert make_rules(load_game(db, "infiltraitors"), {}).unknown_effects() == []
     card = repo.get_card(db, "infiltraitors", "M02")
     with transaction(db) as conn:
         conn.execute(
@@ -139,7 +139,7 @@ def test_unknown_effects_are_reported(tmp_path):
         )
         card.fields["effect"] = "teleport"
         repo.update_card(conn, card)
-    unknown = make_rules(db, {}).unknown_effects()
+    unknown = make_rules(load_game(db, "infiltraitors"), {}).unknown_effects()
     assert [(u.card_id, u.effect) for u in unknown] == [("M02", "teleport")]
 
 

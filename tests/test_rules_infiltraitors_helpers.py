@@ -12,6 +12,7 @@ from pathlib import Path
 from pnpforge.rules.engine import CHANCE, CardInstance
 from pnpforge.rules.games.infiltraitors import ASIDE, board, make_rules
 from pnpforge.rules.games.infiltraitors.board import DECK, LINEUP
+from pnpforge.rules.kit import load_game
 from pnpforge.store.db import open_db
 
 REPO_DB = Path(__file__).resolve().parents[1] / "cards.db"
@@ -31,7 +32,7 @@ def rules_cache(db):
 
     def get(mission: str = "M01"):
         if mission not in cache:
-            cache[mission] = make_rules(db, {"mission": mission})
+            cache[mission] = make_rules(load_game(db, "infiltraitors"), {"mission": mission})
         return cache[mission]
 
     return get

@@ -18,6 +18,7 @@ from pnpforge.rules.games.infiltraitors.board import (
     REWARDS,
     SHARED,
 )
+from pnpforge.rules.kit import load_game
 from test_rules_infiltraitors_helpers import (
     add_hint,
     clear_lineup,
@@ -85,13 +86,13 @@ def test_mission_parameters(rules_for, mission, suspects, bullets, suits):
 
 def test_mission_option_forms_and_errors(db):
     assert mission_id("m1") == "M01" and mission_id("7") == "M07" and mission_id("t2") == "T2"
-    assert make_rules(db, {}).mission.id == "M01"
+    assert make_rules(load_game(db, "infiltraitors"), {}).mission.id == "M01"
     with pytest.raises(PnpError, match=r"unknown mission 'M99' \(allowed: M01, .*T3\)"):
-        make_rules(db, {"mission": "M99"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M99"})
     with pytest.raises(PnpError, match=r"infiltraitors: unknown option 'missoin' \(allowed: mission\)"):
-        make_rules(db, {"missoin": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"missoin": "M01"})
     with pytest.raises(PnpError, match="infiltraitors is for 2–5 players, got 6"):
-        make_rules(db, {}).new_initial_state(6, random.Random(0))
+        make_rules(load_game(db, "infiltraitors"), {}).new_initial_state(6, random.Random(0))
 
 
 def test_options_are_declared_and_every_mission_is_a_scenario(rules_for):

@@ -10,7 +10,7 @@ import pytest
 
 from pnpforge.rules.check import CheckOptions, iter_plan
 from pnpforge.rules.games.infiltraitors import make_rules
-from pnpforge.rules.kit import DeckError
+from pnpforge.rules.kit import DeckError, load_game
 from pnpforge.rules.runner import play_game
 from pnpforge.store import repo
 from pnpforge.store.db import transaction
@@ -32,7 +32,7 @@ def sample(db, missions: list[str], games: int = 4):
     wins: Counter[str] = Counter()
     failures = []
     for mission in missions:
-        rules = make_rules(db, {"mission": mission})
+        rules = make_rules(load_game(db, "infiltraitors"), {"mission": mission})
         for seed in range(games):
             players = 2 + seed % 4
             result = play_game(rules, players, seed, ["greedy"] * players)
@@ -47,8 +47,8 @@ def sample(db, missions: list[str], games: int = 4):
 def test_a_default_check_run_uses_every_card_and_wins_every_mission(tmp_path):
     """The plan `pnp check infiltraitors` plays by default: 100 games, greedy teams, every mission."""
     _, db = copy_db(tmp_path)
-    first = make_rules(db, {})
-    rules = {m: make_rules(db, {"mission": m}) for m in first.scenarios()}
+    first = make_rules(load_game(db, "infiltraitors"), {})
+    rules = {m: make_rules(load_game(db, "infiltraitors"), {"mission": m}) for m in first.scenarios()}
     used: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     for game in iter_plan(first.info, list(first.scenarios()), CheckOptions()):
@@ -66,28 +66,28 @@ def test_two_red_eights_and_no_red_seven_is_refused(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "R07", number=8, relates=["2", "4"])
     with pytest.raises(DeckError, match=r"suit 紅 has number 8 on 2 cards \(R07, R08\)"):
-        make_rules(db, {"mission": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})
 
 
 def test_a_number_moved_to_another_suit_is_refused(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "K07", suit="紅")  # 紅 now has two 7s, 黑 none
     with pytest.raises(DeckError, match=r"suit 紅 has number 7 on 2 cards"):
-        make_rules(db, {"mission": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})
 
 
 def test_a_wrong_printed_relation_names_the_card(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "B12", relates=["2", "3", "4", "6", "8"])
     with pytest.raises(DeckError, match=r"card B12: printed related numbers"):
-        make_rules(db, {"mission": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})
 
 
 def test_a_special_card_moved_to_another_suit_is_refused(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "SP-K", suit="紅")
     with pytest.raises(DeckError, match=r"suit 紅 has 2 special cards \(SP-R, SP-K\) instead of one"):
-        make_rules(db, {"mission": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})
 
 
 def test_a_suit_no_mission_uses_leaves_its_cards_never_used(tmp_path):
@@ -122,25 +122,25 @@ def test_a_hand_limit_of_zero_names_the_mission(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "M09", hand_limit=0)
     with pytest.raises(DeckError, match=r"card M09: field 'hand_limit' is 0, below the minimum 1"):
-        make_rules(db, {"mission": "M09"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M09"})
 
 
 def test_a_broken_mission_stops_the_engine_whichever_mission_is_played(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "M03", number_tiles=7)
     with pytest.raises(DeckError, match=r"card M03: 7 number tiles for 8 suspects"):
-        make_rules(db, {"mission": "M01"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M01"})
 
 
 def test_a_mission_dealing_more_than_its_hand_limit_is_refused(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "M09", hand_size=5)
     with pytest.raises(DeckError, match=r"card M09: deals 5 cards, more than its hand limit 3"):
-        make_rules(db, {})
+        make_rules(load_game(db, "infiltraitors"), {})
 
 
 def test_a_mission_naming_a_suit_no_card_has_is_refused(tmp_path):
     _, db = copy_db(tmp_path)
     edit(db, "M01", suits=["紅", "黑", "黃", "紫"])
     with pytest.raises(DeckError, match=r"card M01: the mission uses suit 紫, which no card has"):
-        make_rules(db, {"mission": "M02"})
+        make_rules(load_game(db, "infiltraitors"), {"mission": "M02"})

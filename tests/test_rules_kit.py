@@ -26,9 +26,11 @@ from pnpforge.rules.kit import (
     check_players,
     conservation_error,
     enum_field,
+    game_cards,
     game_info,
     int_field,
     list_field,
+    load_game,
     observation_leak,
     option_args,
     parse_options,
@@ -293,7 +295,11 @@ def test_conservation_names_missing_and_duplicated_cards():
 
 
 def test_player_counts_come_from_the_games_table(mini_db):
-    info = game_info(open_db(mini_db), "mini", max_steps=50, cooperative=True)
+    game = load_game(open_db(mini_db), "mini")
+    spells = game_cards(game, card_type="spell")
+    assert spells and {card.type for card in spells} == {"spell"}
+    assert {card.type for card in game_cards(game)} == {"hero", "spell"}
+    info = game_info(game, max_steps=50, cooperative=True)
     assert (info.players_min, info.players_max, info.max_steps, info.cooperative) == (2, 4, 50, True)
     check_players(info, 4)
     with pytest.raises(PnpError, match="^mini is for 2–4 players, got 5$"):

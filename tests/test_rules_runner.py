@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from mini_engine import MiniRules, MiniState
+from pnpforge.rules.kit import load_game
 from pnpforge.rules.runner import play_game
 from pnpforge.store.db import open_db
 
 
 def rules(mini_db, **kw: Any) -> MiniRules:
-    return MiniRules(open_db(mini_db), kw.pop("options", {}), **kw)
+    return MiniRules(load_game(open_db(mini_db), "mini"), kw.pop("options", {}), **kw)
 
 
 def test_random_and_greedy_games_complete_and_conserve_cards(mini_db):

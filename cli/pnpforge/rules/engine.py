@@ -2,9 +2,12 @@
 
 Modelled on OpenSpiel's game/state split:
 
-* `GameRules` holds static data built once from the database (cards, copies,
-  numbers, effects, declared options) and never changes during play.
-* `State` is one position.  Chance is an explicit step: when
+* `GameRules` holds static data built once from the game's cards as the kit read
+  them from the database (`kit.GameData`: cards, copies, numbers, effects), bound
+  to the declared options, and never changes during play; an engine never sees
+  the database itself.
+* `State` is one position, and only the position: what the rules derive from it
+  for speed is kept beside it (`kit.memo`), never in it.  Chance is an explicit step: when
   `current_player()` is CHANCE the legal actions are the chance outcomes
   (e.g. which card comes off the deck) and the runner picks one with the
   seeded RNG, so a game is a pure function of its seed.
@@ -192,7 +195,7 @@ class State(EventLog, ABC):
 
 
 class GameRules(ABC):
-    """A game's rules bound to its database data; makes initial states."""
+    """A game's rules bound to its cards (as the kit read them) and options; makes initial states."""
 
     info: GameInfo
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
@@ -205,7 +208,7 @@ class GameRules(ABC):
 
     @abstractmethod
     def deck(self) -> list[CardInstance]:
-        """Every physical card the database says this game has (what zones() must total)."""
+        """Every physical card the game's cards say it has (what zones() must total)."""
 
     def unknown_effects(self) -> list[UnknownEffect]:
         """Cards whose effect the engine does not implement (reported, never ignored)."""

@@ -5,7 +5,9 @@ An engine is a package `pnpforge.rules.games.<slug with - as _>`, a package
 (a designer's own game: no install needed), an entry point in the group
 `pnpforge.engines` (an engine installed beside pnpforge), or a factory given
 to `register(slug, factory)` (tests).  Each exposes `SLUG` and
-`make_rules(db, options) -> GameRules`.
+`make_rules(game, options) -> GameRules`, where `game` is the `kit.GameData` that
+`load_rules` reads from the database first (the game's cards and player range):
+an engine is given plain data and never sees the database.
 A game without an engine can still be checked statically, just not played.
 """
 
@@ -21,12 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
+from pnpforge.rules.kit.players import GameData, load_game
 
 ENTRY_POINT_GROUP = "pnpforge.engines"
 PROJECT_ENGINES = "engines"  # folder beside the card database
 _PROJECT_PACKAGE = "pnpforge_project_engines"
 
-Factory = Callable[[Any, Mapping[str, Any]], Any]
+Factory = Callable[[GameData, Mapping[str, Any]], Any]
 
 _REGISTERED: dict[str, Factory] = {}
 
@@ -36,7 +39,7 @@ def module_name(slug: str) -> str:
 
 
 def register(slug: str, factory: Factory) -> None:
-    """Make `factory(db, options)` the engine of `slug` (replaces any earlier registration)."""
+    """Make `factory(game, options)` the engine of `slug` (replaces any earlier registration)."""
     _REGISTERED[slug] = factory
 
 
@@ -71,7 +74,7 @@ def _project(slug: str, db: Any) -> Factory | None:
     module = sys.modules.get(name) or _import_folder(name, package)
     make = getattr(module, "make_rules", None)
     if make is None:
-        raise PnpError(f"{package / '__init__.py'} defines no make_rules(db, options)")
+        raise PnpError(f"{package / '__init__.py'} defines no make_rules(game, options)")
     return make
 
 
@@ -102,12 +105,16 @@ def has_engine(slug: str, db: Any = None) -> bool:
 
 
 def load_rules(db: Any, slug: str, options: Mapping[str, Any]) -> Any:
-    """The engine of `slug`, bound to the database's cards, or PnpError if there is none."""
+    """The engine of `slug`, bound to the database's cards, or PnpError if there is none.
+
+    The kit reads the game's cards and player range here, once (`kit.load_game`), and the
+    engine's `make_rules` receives them as plain data."""
     make = factory(slug, db)
     if make is None:
         raise PnpError(f"no rules engine for game '{slug}' yet")
+    game = load_game(db, slug)
     try:
-        return make(db, dict(options))
+        return make(game, dict(options))
     except PnpError:
         raise
     except Exception as exc:  # an engine's own bug: one line naming the engine, not a traceback

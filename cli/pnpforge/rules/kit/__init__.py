@@ -1,5 +1,6 @@
 """The engine kit: declared options, typed card-field readers, piles with conservation,
-player counts from the database, the event log and observation purity.
+the game's cards and player counts (read once, given to engines as data), the event log and
+observation purity.
 
 Every game engine is built on these pieces (with `pnpforge.rules.engine` for the
 GameRules/State/Observation interface), so the runner and the checker can rely
@@ -25,7 +26,7 @@ from pnpforge.rules.kit.fields import (
     text_field,
 )
 from pnpforge.rules.kit.options import Option, option_args, parse_options
-from pnpforge.rules.kit.players import check_players, game_cards, game_info
+from pnpforge.rules.kit.players import GameData, check_players, game_cards, game_info, load_game
 from pnpforge.rules.kit.purity import check_observation, observation_leak
 from pnpforge.rules.kit.replay import replay
 from pnpforge.rules.kit.zones import Zones, conservation_error
@@ -39,6 +40,7 @@ __all__ = [
     "DeckError",
     "Event",
     "EventLog",
+    "GameData",
     "GameInfo",
     "Option",
     "RuleViolation",
@@ -53,6 +55,7 @@ __all__ = [
     "game_info",
     "int_field",
     "list_field",
+    "load_game",
     "observation_leak",
     "option_args",
     "parse_options",

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from operator import attrgetter
+from typing import Any
 
 from pnpforge.rules.kit.core import CardInstance, RuleViolation
 
@@ -53,6 +54,14 @@ class Zones:
         self.changes += 1
         for watcher in self._watchers:
             watcher.add(name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy (`copy.deepcopy`, a position's `clone()`) takes: everything but the watchers.
+        Whoever watches these piles (a read-out kept beside the position, see `kit.memo`) does
+        not read the copy's, so the copy's moves feed no orphaned watcher."""
+        state = self.__dict__.copy()
+        state["_watchers"] = []
+        return state
 
     def watch(self) -> set[str]:
         """A set every later change adds its piles' names to; it starts with every pile (nothing

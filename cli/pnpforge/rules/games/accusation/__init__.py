@@ -66,7 +66,7 @@ from pnpforge.rules.games.accusation.actions import (
 )
 from pnpforge.rules.games.accusation.language import Effect, Step, parse_effect
 from pnpforge.rules.games.accusation.rules import SLUG, STEPS_PER_SEAT, AccusationRules
-from pnpforge.rules.kit import game_cards, game_info
+from pnpforge.rules.kit import GameData, game_cards, game_info
 
 __all__ = [
     "ABILITY",
@@ -98,9 +98,9 @@ __all__ = [
 ]
 
 
-def make_rules(db: Any, options: Mapping[str, Any] | None = None) -> AccusationRules:
-    """The engine bound to the database's accusation cards (read now, so edits count)."""
+def make_rules(game: GameData, options: Mapping[str, Any] | None = None) -> AccusationRules:
+    """The engine bound to the accusation cards the kit read (read at each check, so edits count)."""
     from pnpforge.rules.games.accusation.data import card_def
 
-    defs = [card_def(card) for card in game_cards(db, SLUG)]
-    return AccusationRules(defs, game_info(db, SLUG, max_steps=STEPS_PER_SEAT * 2), options or {})
+    defs = [card_def(card) for card in game_cards(game)]
+    return AccusationRules(defs, game_info(game, max_steps=STEPS_PER_SEAT * 2), options or {})

@@ -37,6 +37,7 @@ from pnpforge.rules.games.accusation.actions import (
     RITUAL,
 )
 from pnpforge.rules.games.accusation.data import CardDef
+from pnpforge.rules.kit.memo import Memo
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.rules import AccusationRules
@@ -97,6 +98,27 @@ def observe(state: AccusationState, seat: int) -> AccusationObservation:
 TERMINAL_SHOWN = {"decision": "terminal", "purpose": "", "source": -1}
 
 
+class SharedView:
+    """What a position's observations keep between decisions, outside the position: the fields
+    every seat sees alike beside the key they were read at, and the marks as an observation shows
+    them beside the marks they were read from."""
+
+    __slots__ = ("fields", "marks")
+
+    def __init__(self, state: AccusationState) -> None:
+        self.fields: tuple[tuple[object, ...], dict[str, Any]] | None = None
+        self.marks: tuple[object, object, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
+            None,
+            None,
+            (),
+            (),
+        )
+
+
+OBSERVED_MEMO: Memo[AccusationState, SharedView] = Memo(SharedView)
+OBSERVED = OBSERVED_MEMO.of  # a position\'s observation read-outs (made on first use)
+
+
 def shared_view(state: AccusationState) -> dict[str, Any]:
     """The observation fields every seat sees alike (all immutable values).  Consecutive decisions
     often come without a card moving or a mark changing (an accusation asked of each enemy, a
@@ -110,13 +132,14 @@ def shared_view(state: AccusationState) -> dict[str, Any]:
         state.turn_seat,
         state.actions_left,
     )
-    known = state.shared_view
+    view = OBSERVED(state)
+    known = view.fields
     if known is not None and known[0] == key:
         return known[1]
     garrisoning, deconstructing = state.garrisoning, state.deconstructing
-    marks = state.shown_marks
+    marks = view.marks
     if marks[0] is not garrisoning or marks[1] is not deconstructing:
-        marks = state.shown_marks = (
+        marks = view.marks = (
             garrisoning,
             deconstructing,
             tuple(sorted(garrisoning.items())),
@@ -136,7 +159,7 @@ def shared_view(state: AccusationState) -> dict[str, Any]:
         "stardust": arithmetic.stardusts(state),
         "guards": arithmetic.guards(state),
     }
-    state.shared_view = (key, fields)
+    view.fields = (key, fields)
     return fields
 
 

@@ -12,13 +12,13 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pnpforge.rules.games.accusation import board
+from pnpforge.rules.games.accusation.memo import READOUTS
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
 
-NOT_READ = -1  # a field move count no board has: the sums are not read yet
 
-
+# rulebook 004:174 「罪惡信徒會失去效果欄中所有能力，信徒在場上不論是否罪惡狀態都會提供符號。」
 def passive(st: AccusationState, card: int, key: str) -> int:
     """A passive's value; a guilty follower has lost all its effects."""
     if card in st.guilty:
@@ -32,17 +32,19 @@ def symbols(st: AccusationState, seat: int) -> Counter:
     Counted again only when the field changed (every ritual check and effect asks); the
     Counter is shared: read it, never change it."""
     field = board.pile(st, seat, "field")
-    known = st._symbols_of.get(seat)
+    kept = READOUTS(st).symbols_of
+    known = kept.get(seat)
     if known is None or known[0] is not field:
-        symbols_of = st.symbols_of
+        symbols_of = st.rules.symbols_of
         counts = Counter([symbol for card in field for symbol in symbols_of[card]])  # counted in C
-        known = st._symbols_of[seat] = (field, counts)
+        known = kept[seat] = (field, counts)
     return known[1]
 
 
+# rulebook 004:227 「你場上每個「非罪惡信徒」都會提供1個星塵」
 def stardust(st: AccusationState, seat: int) -> int:
     """1 per innocent follower on the field plus their 'extra_stardust' passives."""
-    guilty, stardust_of = st.guilty, st.stardust_of
+    guilty, stardust_of = st.guilty, st.rules.stardust_of
     return sum([stardust_of[f] for f in board.field(st, seat, "follower") if f not in guilty])
 
 
@@ -50,19 +52,20 @@ def stardusts(st: AccusationState) -> tuple[int, ...]:
     """`stardust` of every seat, seat by seat (each observation shows them all); summed again
     only when a follower entered or left a field or the guilty marks changed, and then only for
     the seats whose field changed (a changed field is a new list) or holds a card whose guilt did."""
-    known = st._stardusts
+    readouts = READOUTS(st)
+    known = readouts.stardusts
     guilty = st.guilty
     if known[0] == st.follower_moves and known[1] is guilty:
         return known[2]
-    seats, lists = st._stardust_seats, st._lists
-    follower_stardust = st.follower_stardust_of
+    seats, lists = readouts.stardust_seats, st._lists
+    follower_stardust = st.rules.follower_stardust_of
     turned = known[1] ^ guilty  # the cards whose guilt changed since the last sums
     for seat, (field, _) in enumerate(seats):
         now = lists[seat]["field"]
         if now is not field or not turned.isdisjoint(now):
             seats[seat] = (now, sum([follower_stardust[card] for card in now if card not in guilty]))
     values = tuple([value for _, value in seats])
-    st._stardusts = (st.follower_moves, guilty, values)
+    readouts.stardusts = (st.follower_moves, guilty, values)
     return values
 
 
@@ -80,13 +83,14 @@ def guards(st: AccusationState) -> tuple[tuple[int, int], ...]:
     each, with the garrisons and the 'guard_others' passives summed once for all of them;
     summed again only when a location entered or left a field, a location's guilt changed
     or the garrisons changed."""
-    known, garrisoning = st._guards, st.garrisoning
+    readouts = READOUTS(st)
+    known, garrisoning = readouts.guards, st.garrisoning
     if known[0] == st.location_moves and known[1] == st.location_guilt and known[2] is garrisoning:
         return known[3]
     garrisoned: dict[int, int] = {}
     for follower, host in st.garrisoning.items():
         garrisoned[host] = garrisoned.get(host, 0) + board.card(st, follower).garrison
-    guilty, guard_of, others_of = st.guilty, st.guard_of, st.guard_others_of
+    guilty, guard_of, others_of = st.guilty, st.rules.guard_of, st.rules.guard_others_of
     out: list[tuple[int, int]] = []
     for seat in range(st.players):
         locations = board.field(st, seat, "location")
@@ -97,16 +101,17 @@ def guards(st: AccusationState) -> tuple[tuple[int, int], ...]:
         for location, own in zip(locations, others, strict=True):
             out.append((location, guard_of[location] + garrisoned.get(location, 0) + total - own))
     values = tuple(out)
-    st._guards = (st.location_moves, st.location_guilt, st.garrisoning, values)
+    readouts.guards = (st.location_moves, st.location_guilt, st.garrisoning, values)
     return values
 
 
 def guard_by_location(st: AccusationState) -> dict[int, int]:
     """`guards` as a mapping from location to guard (a shared dict: read it, never change it)."""
     values = guards(st)
-    known = st._guard_map
+    readouts = READOUTS(st)
+    known = readouts.guard_map
     if known[0] is not values:
-        known = st._guard_map = (values, dict(values))
+        known = readouts.guard_map = (values, dict(values))
     return known[1]
 
 
@@ -115,7 +120,7 @@ def raid_strength(st: AccusationState, seat: int) -> int:
     a raid of that seat can beat (what `raid_value` of each of `raiders` and `raid_bonus_all`
     give, summed in one pass)."""
     guilty = st.guilty
-    raider_value_of, bonus_of = st.raider_value_of, st.raid_bonus_all_of
+    raider_value_of, bonus_of = st.rules.raider_value_of, st.rules.raid_bonus_all_of
     total = sum([raider_value_of[f] for f in board.field(st, seat, "follower") if f not in guilty])
     return total + sum([bonus_of[loc] for loc in board.field(st, seat, "location") if loc not in guilty])
 
@@ -124,6 +129,7 @@ def raid_value(st: AccusationState, follower: int) -> int:
     return (board.card(st, follower).volume or 0) + passive(st, follower, "raid_bonus")
 
 
+# rulebook 004:77 「聲量1以上的信徒才能參與襲擊。」
 def raiders(st: AccusationState, seat: int) -> list[int]:
     """聲量1以上的非罪惡信徒 can raid."""
     guilty, defs = st.guilty, st.rules.instance_defs
@@ -135,10 +141,11 @@ def raid_bonus_all(st: AccusationState, seat: int) -> int:
     return sum([passive(st, loc, "raid_bonus_all") for loc in locations]) if locations else 0
 
 
+# rulebook 004:394 「每張獻祭的卡牌會減少該儀式1個任意符號需求。」
 def ritual_shortfall(st: AccusationState, seat: int, ritual: int) -> int:
     """Missing symbols after 解構 and 獻祭 reductions (≤ 0 means executable)."""
     have = symbols(st, seat)
-    short = sum([max(0, count - have[symbol]) for symbol, count in st.requirements_of[ritual]])
+    short = sum([max(0, count - have[symbol]) for symbol, count in st.rules.requirements_of[ritual]])
     reduction = sum(board.card(st, f).deconstruct for f, host in st.deconstructing.items() if host == ritual)
     reduction += sum(1 for host in st.sacrificed.values() if host == ritual)
     return short - reduction
@@ -152,6 +159,7 @@ def any_ritual_completed(st: AccusationState) -> bool:
     return any([lists["score"] for lists in st._lists])
 
 
+# rulebook 004:105 「展示手牌中1張聲量(五邊形綠色數字)大於等於其效果災厄等級的信徒，然後無效被控訴的效果。」
 def accusers(st: AccusationState, enemy: int, calamity: int) -> list[int]:
     """Followers in `enemy`'s hand loud enough (聲量 ≥ 災厄) to accuse."""
     return [

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pnpforge.rules.engine import CHANCE
 from pnpforge.rules.games.accusation.actions import DISCARD, DRAW, Decision
 from pnpforge.rules.games.accusation.data import CardDef
+from pnpforge.rules.games.accusation.memo import READOUTS, Readouts, Shown
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
@@ -55,17 +56,19 @@ def team(st: AccusationState, seat: int) -> int:
 
 
 def team_seats(st: AccusationState, team: int) -> list[int]:
-    return [seat for seat in range(st.players) if st.team_of[seat] == team]
+    return [seat for seat in range(st.players) if st.rules.team_of[seat] == team]
 
 
 def clockwise(st: AccusationState, start: int) -> list[int]:
-    return list(st._clockwise[start])
+    return list(st.rules.clockwise[start])
 
 
 def enemies(st: AccusationState, seat: int) -> list[int]:
-    return list(st._enemies[seat])
+    return list(st.rules.enemies[seat])
 
 
+# rulebook 004:143 「玩家完成2個儀式後獲得勝利。」
+# rulebook 004:266 「同方玩家累計完成4張儀式，該方玩家立刻獲勝。」
 def rituals_to_win(st: AccusationState) -> int:
     return 2 if st.players == 2 else 4
 
@@ -77,7 +80,7 @@ def team_rituals(st: AccusationState, team: int) -> int:
 def rituals_by_team(st: AccusationState) -> dict[int, int]:
     """Completed rituals of each side (what `team_rituals` gives, for every side at once)."""
     totals: dict[int, int] = {}
-    for seat, team in enumerate(st.team_of):
+    for seat, team in enumerate(st.rules.team_of):
         totals[team] = totals.get(team, 0) + len(st._lists[seat]["score"])
     return totals
 
@@ -104,19 +107,23 @@ def pile(st: AccusationState, seat: int, pile: str) -> list[int]:
     return st._lists[seat][pile]
 
 
-def public(st: AccusationState, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations."""
-    shown = st._public_of.get(seat)
+def public(st: AccusationState, seat: int, readouts: Readouts | None = None) -> Shown:
+    """(pile, cards) of each of `seat`'s public piles, as immutable tuples for observations (the
+    caller that has the position's read-outs at hand passes them)."""
+    public_of = (readouts or READOUTS(st)).public_of
+    shown = public_of.get(seat)
     if shown is None:
-        shown = st._public_of[seat] = tuple([(name, tuple(pile(st, seat, name))) for name in PUBLIC_PILES])
+        shown = public_of[seat] = tuple([(name, tuple(pile(st, seat, name))) for name in PUBLIC_PILES])
     return shown
 
 
-def publics(st: AccusationState) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]:
+def publics(st: AccusationState) -> tuple[Shown, ...]:
     """`public` of every seat, seat by seat; the same tuple until a public pile changes."""
-    known = st._publics
+    readouts = READOUTS(st)
+    known = readouts.publics
     if known[0] != st.public_moves:
-        known = st._publics = (st.public_moves, tuple([public(st, s) for s in range(st.players)]))
+        shown = tuple([public(st, seat, readouts) for seat in range(st.players)])
+        known = readouts.publics = (st.public_moves, shown)
     return known[1]
 
 
@@ -125,9 +132,10 @@ def own_hidden(st: AccusationState, seat: int) -> dict[str, tuple[int, ...]]:
     the same values until one of the two piles changes (`move` gives it a new list)."""
     lists = st._lists[seat]
     hand, under = lists["hand"], lists["under"]
-    known = st._own_hidden[seat]
+    kept = READOUTS(st).own_hidden
+    known = kept[seat]
     if known[0] is not hand or known[1] is not under:
-        known = st._own_hidden[seat] = (hand, under, {"hand": tuple(hand), "own_under": tuple(under)})
+        known = kept[seat] = (hand, under, {"hand": tuple(hand), "own_under": tuple(under)})
     return known[2]
 
 
@@ -161,23 +169,27 @@ def move(st: AccusationState, card: int, seat: int, pile: str) -> None:
     left.remove(card)
     source_lists[source_pile] = left
     target_lists[pile] = [*target_lists[pile], card]
+    readouts = None
     if pile == "field" or source_pile == "field":
-        st._field_of_kind[seat].clear()
-        st._field_of_kind[source_seat].clear()
+        readouts = READOUTS(st)
+        readouts.field_of_kind[seat].clear()
+        readouts.field_of_kind[source_seat].clear()
         st.field_moves += 1
-        kind = st.kind_of[card]
+        kind = st.rules.kind_of[card]
         if kind == "follower":
             st.follower_moves += 1
         elif kind == "location":
             st.location_moves += 1
-    if pile in TABLE_PILES or source_pile in TABLE_PILES or st.kind_of[card] == "leader":
+    if pile in TABLE_PILES or source_pile in TABLE_PILES or st.rules.kind_of[card] == "leader":
         st.table_moves += 1
-    if source_pile in PUBLIC_PILES:
-        st._public_of.pop(source_seat, None)
-        st.public_moves += 1
-    if pile in PUBLIC_PILES:
-        st._public_of.pop(seat, None)
-        st.public_moves += 1
+    if source_pile in PUBLIC_PILES or pile in PUBLIC_PILES:
+        public_of = (readouts or READOUTS(st)).public_of
+        if source_pile in PUBLIC_PILES:
+            public_of.pop(source_seat, None)
+            st.public_moves += 1
+        if pile in PUBLIC_PILES:
+            public_of.pop(seat, None)
+            st.public_moves += 1
     if pile != "field":
         _clear_marks(st, card)
 
@@ -188,10 +200,12 @@ def board_key(st: AccusationState) -> tuple[object, ...]:
     return (st.table_moves, st.guilty, st.garrisoning, st.deconstructing, st.sacrificed)
 
 
+# rulebook 004:382 「地點離場後原本駐守該地點的信徒會被移到場上，不會再啟動駐守效果。」
+# rulebook 004:396 「該儀式離場後，被獻祭給該儀式的所有卡牌會被置入棄牌區。」
 def _clear_marks(st: AccusationState, card: int) -> None:
     """A card leaving the field stops being guilty, garrisoning or deconstructing (the marks are
     usually empty or without the card: looked at before anything is rebuilt)."""
-    kind = st.kind_of[card]
+    kind = st.rules.kind_of[card]
     if card in st.guilty:
         st.guilty = st.guilty - {card}
         st.location_guilt += kind == "location"
@@ -210,10 +224,11 @@ def _clear_marks(st: AccusationState, card: int) -> None:
         st.sacrificed = without(st.sacrificed, card, False)
 
 
+# rulebook 004:380 「若原本駐守中的信徒變為罪惡，則將該信徒從原本駐守的地點移開，代表已經不再駐守」
 def make_guilty(st: AccusationState, follower: int) -> None:
     """罪惡: the follower loses its effects and stops garrisoning / deconstructing."""
     st.guilty = st.guilty | {follower}
-    st.location_guilt += st.kind_of[follower] == "location"
+    st.location_guilt += st.rules.kind_of[follower] == "location"
     st.garrisoning = without(st.garrisoning, follower, False)
     st.deconstructing = without(st.deconstructing, follower, False)
 
@@ -221,7 +236,7 @@ def make_guilty(st: AccusationState, follower: int) -> None:
 def absolve(st: AccusationState, follower: int) -> None:
     """解除罪惡: the follower is innocent again (it does not resume 駐守 or 解構)."""
     st.guilty = st.guilty - {follower}
-    st.location_guilt += st.kind_of[follower] == "location"
+    st.location_guilt += st.rules.kind_of[follower] == "location"
 
 
 def attach(st: AccusationState, marks: str, card: int, host: int) -> None:
@@ -232,12 +247,12 @@ def attach(st: AccusationState, marks: str, card: int, host: int) -> None:
 
 def field(st: AccusationState, seat: int, kind: str | None = None) -> list[int]:
     """The cards on `seat`'s field (of one type), bottom first (a shared list: read it only)."""
-    known = st._field_of_kind[seat]
+    known = READOUTS(st).field_of_kind[seat]
     cards = known.get(kind)
     if cards is None:
         cards = pile(st, seat, "field")
         if kind is not None:
-            kind_of = st.kind_of
+            kind_of = st.rules.kind_of
             cards = [card for card in cards if kind_of[card] == kind]
         known[kind] = cards
     return cards
@@ -248,9 +263,10 @@ def innocent_followers(st: AccusationState, seat: int) -> list[int]:
 
 
 def of_kind(st: AccusationState, cards: list[int], kind: str) -> list[int]:
-    return [c for c in cards if kind == "any" or st.kind_of[c] == kind]
+    return [c for c in cards if kind == "any" or st.rules.kind_of[c] == kind]
 
 
+# rulebook 004:276 「若沒有特別說明，則是從你的牌庫頂抽牌並加入手牌。」
 def draw(st: AccusationState, seat: int) -> Attempt:
     """Draw one card; False when the deck is empty (the effect cannot go on)."""
     deck = pile(st, seat, "deck")

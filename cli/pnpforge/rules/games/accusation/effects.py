@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
 
 
+# rulebook 004:304 「執行時若該效果有災厄，敵方可以控訴。」
 def execute(st: AccusationState, seat: int, source: int, steps: Iterable[Step], kind: str) -> Attempt:
     """An executed effect: enemies may accuse it (災厄), otherwise it triggers."""
     accused = yield from accusation(st, seat, source, board.card(st, source).calamity)
@@ -39,6 +40,8 @@ def execute(st: AccusationState, seat: int, source: int, steps: Iterable[Step], 
     return True
 
 
+# rulebook 004:269 「當執行災厄效果時，按照順時針輪流詢問每位玩家是否控訴。」
+# rulebook 004:109 「每個效果只能使用1個信徒來控訴，不能累加多張信徒控訴。」
 def accusation(st: AccusationState, seat: int, source: int, calamity: int | None) -> Attempt:
     """Ask each enemy clockwise; the first accuser cancels the effect."""
     if calamity is None:
@@ -76,6 +79,8 @@ def _after_chant_accused(st: AccusationState, seat: int) -> Play:
             yield from resolve(st, seat, card, steps)
 
 
+# rulebook 004:354 「效果文字依照閱讀順序，必須盡可能完整執行，直到不能完整執行為止」
+# rulebook 004:354 「該效果與之後的效果都不會再進行結算。」
 def resolve(st: AccusationState, seat: int, source: int, steps: tuple[Step, ...]) -> Attempt:
     """Resolve steps in order; the first one not carried out in full ends the effect."""
     have = arithmetic.symbols(st, seat)
@@ -122,6 +127,7 @@ def _possible(st: AccusationState, seat: int, step: Step) -> bool:
     return True
 
 
+# rulebook 004:288 「被破壞的卡牌會從場上被置入棄牌區。」
 def destroy(st: AccusationState, card: int) -> Play:
     """Field -> owner's discard; attached followers stay on the field; 'on_destroyed' fires."""
     owner = board.owner(st, card)
@@ -186,6 +192,7 @@ def _rechant(st: AccusationState, seat: int, verb: str) -> Attempt:
     return True
 
 
+# rulebook 004:316 「若你從牌庫尋找指定牌，展示並加入指定區域後，重洗牌庫。」
 def _fetch(st: AccusationState, seat: int, step: Step) -> Attempt:
     """search (deck→hand, revealed; the deck is reshuffled), recover (discard→hand),
     revive (discard→field)."""

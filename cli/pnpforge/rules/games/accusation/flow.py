@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from pnpforge.rules.games.accusation.state import AccusationState
 
 
+# rulebook 004:57 「雙方玩家將自己的教主放置在陰謀區」
 def game(st: AccusationState) -> Play:
     """The whole game from the first-player draw to a side's win."""
     try:
@@ -63,6 +64,7 @@ def game(st: AccusationState) -> Play:
         st.end(over.description)
 
 
+# rulebook 004:59 「調度時可以將任意數量手牌公開放在桌上，從牌庫抽牌至6張，然後將公開的牌洗回牌庫。」
 def _mulligan(st: AccusationState, seat: int) -> Play:
     """Set any cards aside face up, refill to 6, then shuffle the set-aside cards back."""
     while True:
@@ -80,6 +82,7 @@ def _mulligan(st: AccusationState, seat: int) -> Play:
         board.move(st, card, seat, "deck")
 
 
+# rulebook 004:65 「每個回合有2個行動可以執行，先手玩家第一回合只有1個行動」
 def _turn(st: AccusationState, seat: int, actions: int) -> Play:
     st.turn_seat = seat
     st.actions_left = actions
@@ -97,10 +100,12 @@ def _turn(st: AccusationState, seat: int, actions: int) -> Play:
     yield from _end_of_turn(st, seat)
 
 
+# rulebook 004:87 「玩家可以消耗2個回合行動，將棄牌區的1個儀式放置到場上。」
+# rulebook 004:244 「雙方玩家必須有其中一方完成1個儀式，才可以在回合中打出教主。」
 def main_options(st: AccusationState, seat: int) -> list[AccusationAction]:
     """Every main-phase action open to `seat` now (END is always there), sorted: built in the
     order of the action codes, each kind's cards sorted as ints (cheaper than sorting tuples)."""
-    used, has_ability = st.abilities_used, st.has_ability
+    used, has_ability = st.abilities_used, st.rules.has_ability
     abilities = [
         (ABILITY, card)
         for card in sorted(board.field(st, seat, "leader"))
@@ -108,18 +113,20 @@ def main_options(st: AccusationState, seat: int) -> list[AccusationAction]:
     ]
     if st.actions_left <= 0:
         return [(END,), *abilities]
-    kind_of, piles = st.kind_of, st._lists[seat]
+    kind_of, piles = st.rules.kind_of, st._lists[seat]
     playable = piles["hand"] + piles["conspiracy"]
     if not arithmetic.any_ritual_completed(st):
         playable = [card for card in playable if kind_of[card] != "leader"]
     options: list[AccusationAction] = [(END,)]
     options += [(PLAY, card) for card in sorted(playable)]
-    targets = [location for enemy in st._enemies[seat] for location in board.field(st, enemy, "location")]
+    targets = [
+        location for enemy in st.rules.enemies[seat] for location in board.field(st, enemy, "location")
+    ]
     if targets:
         available = arithmetic.raid_strength(st, seat)
         guard = arithmetic.guard_by_location(st)  # every location's guard, summed once
         options += [(RAID, location) for location in sorted(targets) if available >= guard[location]]
-    has_action = st.has_action
+    has_action = st.rules.has_action
     options += [
         (LOC_ACTION, location)
         for location in sorted(board.field(st, seat, "location"))
@@ -157,6 +164,7 @@ def _main_action(st: AccusationState, seat: int, choice: AccusationAction) -> Pl
         )
 
 
+# rulebook 004:69 「打出的信徒、地點、儀式、教主會被放置到場上，若你打出的信徒有詠頌效果，會立刻執行。」
 def _play(st: AccusationState, seat: int, card: int) -> Play:
     kind = board.card(st, card).type
     if kind == "magic":
@@ -167,6 +175,8 @@ def _play(st: AccusationState, seat: int, card: int) -> Play:
         yield from _follower_enters(st, seat, card)
 
 
+# rulebook 004:378 「可將該駐守信徒放置到你場上的1個地點下方，該地點守護增加X。」
+# rulebook 004:386 「可以將該信徒放置到1個你場上的儀式下方，該儀式會減少X個符號需求。」
 def _follower_enters(st: AccusationState, seat: int, follower: int) -> Play:
     """Played with a turn action: may activate 駐守/解構, then 詠頌 executes."""
     definition = board.card(st, follower)
@@ -196,6 +206,8 @@ def _innocent_on_field(st: AccusationState, seat: int, follower: int) -> bool:
     return follower in board.pile(st, seat, "field") and follower not in st.guilty
 
 
+# rulebook 004:221 「被控訴的魔法不會有任何效果，包括星塵效果。無論是否被控訴，將打出的魔法置入棄牌區。」
+# rulebook 004:233 「星塵條件會在打出魔法當下檢查是否滿足」
 def _play_magic(st: AccusationState, seat: int, card: int) -> Play:
     """Stardust is checked as the card is played; accused magic has no effect at all."""
     definition = board.card(st, card)
@@ -222,6 +234,7 @@ def _play_magic(st: AccusationState, seat: int, card: int) -> Play:
     board.move(st, card, board.owner(st, card), "discard")
 
 
+# rulebook 004:75 「將自己場上聲量總和大於等於該地點守護值(咖啡色方形數字)的非罪惡狀態信徒變為罪惡狀態」
 def _raid(st: AccusationState, seat: int, location: int) -> Play:
     """Commit followers one by one until their volume reaches the guard; all turn guilty."""
     need = arithmetic.guard(st, location)
@@ -239,6 +252,8 @@ def _raid(st: AccusationState, seat: int, location: int) -> Play:
     yield from effects.destroy(st, location)
 
 
+# rulebook 004:98 「若你手牌超過6張，棄置多餘手牌。」
+# rulebook 004:99 「抽2張牌」
 def _end_of_turn(st: AccusationState, seat: int) -> Play:
     yield from _ritual_step(st, seat)
     while board.count(st, seat, "hand") > HAND_LIMIT:
@@ -249,6 +264,7 @@ def _end_of_turn(st: AccusationState, seat: int) -> Play:
         yield from board.draw(st, seat)
 
 
+# rulebook 004:97 「若此時你牌庫已經沒牌，則你必須執行儀式(被控訴則遊戲繼續)，否則你輸掉這場遊戲。」
 def _ritual_step(st: AccusationState, seat: int) -> Play:
     """May execute one ritual; with an empty deck must, or lose (accused: play goes on)."""
     executable = arithmetic.executable_rituals(st, seat)

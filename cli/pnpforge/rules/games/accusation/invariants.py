@@ -33,7 +33,7 @@ class BoardChecks:
     )  # fmt: skip
 
     def __init__(self, st: AccusationState) -> None:
-        instances, kind_of = st.instances, st.kind_of
+        instances, kind_of = st.instances, st.rules.kind_of
         # the card index of each of the rules' CardInstance objects by identity, and the identities
         # of magic and of non-ritual cards (the checks read the Zones, not the rules' index lists)
         self._index_by_identity = {id(instance): card for card, instance in enumerate(instances)}
@@ -84,7 +84,7 @@ class BoardChecks:
             if not last <= guilty:
                 self._let_go(last - guilty)
         for follower in fresh:
-            if st.kind_of[follower] != "follower":
+            if st.rules.kind_of[follower] != "follower":
                 self._fault(st)
             self._found_sound(st, follower, ("field",))
         self._guilty = guilty
@@ -167,7 +167,10 @@ class BoardChecks:
                 card = self._first(score, self._not_ritual_ids)
                 raise RuleViolation(f"{board.label(st, card)} in the score zone is not a ritual")
         for follower in st.guilty:
-            if seat_pile_of[where(instances[follower])][1] != "field" or st.kind_of[follower] != "follower":
+            if (
+                seat_pile_of[where(instances[follower])][1] != "field"
+                or st.rules.kind_of[follower] != "follower"
+            ):
                 raise RuleViolation(f"{board.label(st, follower)} is guilty but not a follower on the field")
         _check_attached(st, piles)
 
@@ -182,7 +185,7 @@ def _check_attached(
     """Garrisons, deconstructions and sacrifices only where the rules allow them (a handful of
     marks, all checked when a mark, a field or an under pile changed), and, when `count_under`
     (an under pile or the sacrifices changed), no card under a ritual but the sacrificed ones."""
-    where, instances, seat_pile_of, kind_of = st.zones_.where, st.instances, st.seat_pile_of, st.kind_of
+    where, instances, seat_pile_of, kind_of = st.zones_.where, st.instances, st.seat_pile_of, st.rules.kind_of
     for marks, kind in ((st.garrisoning, "location"), (st.deconstructing, "ritual")):
         for follower, host in marks.items():
             seat, pile = seat_pile_of[where(instances[follower])]

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
 from pnpforge.rules.games.accusation import agents
+from pnpforge.rules.games.accusation.board import PILES, pile_name
 from pnpforge.rules.games.accusation.data import CardDef
 from pnpforge.rules.kit import Option, check_players, parse_options
 
@@ -69,6 +70,8 @@ class AccusationRules(GameRules):
         self.instance_defs: list[CardDef] = []
         self.instance_owner: list[int] = []
         self._deal_boxes()
+        self._per_card_values()
+        self._table_order()
         self.leaders = [i for i, d in enumerate(self.instance_defs) if d.type == "leader"]
         # the greedy heuristic's value of each action that needs no observation (see `agents`)
         self.static_values: dict[tuple[int, ...], float | None] = {}
@@ -115,6 +118,48 @@ class AccusationRules(GameRules):
                     self.instances.append(CardInstance(definition.id, box * definition.copies + copy))
                     self.instance_defs.append(definition)
                     self.instance_owner.append(seat)
+
+    def _per_card_values(self) -> None:
+        """Per physical card, the printed values the board arithmetic reads at every step (the
+        same for every position: read once here, never kept in a state)."""
+        defs = self.instance_defs
+        self.kind_of = [d.type for d in defs]
+        # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
+        self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in defs]
+        # ... the same for followers and 0 for every other card (what a field's stardust sums)
+        self.follower_stardust_of = [
+            given if d.type == "follower" else 0 for given, d in zip(self.stardust_of, defs, strict=True)
+        ]
+        self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in defs]
+        self.guard_of = [d.guard for d in defs]
+        self.requirements_of = [tuple(Counter(d.requirements).items()) for d in defs]
+        self.symbols_of = [tuple(d.symbols) for d in defs]  # per card: the symbols printed on it
+        # per card, for the main-phase options: what it adds to a raid while innocent (聲量 and its
+        # 'raid_bonus'; 0 for a card of 聲量 0, which cannot raid), its 'raid_bonus_all' passive,
+        # and whether it has a free ability or a location action
+        self.raider_value_of = [
+            (d.volume or 0) + d.effect.passives.get("raid_bonus", 0) if (d.volume or 0) >= 1 else 0
+            for d in defs
+        ]
+        self.raid_bonus_all_of = [d.effect.passives.get("raid_bonus_all", 0) for d in defs]
+        self.has_ability = [bool(d.steps("ability")) for d in defs]
+        self.has_action = [bool(d.steps("action")) for d in defs]
+
+    def _table_order(self) -> None:
+        """Each seat's pile names (and the seat and pile of each name), each seat's side (seats
+        0+2 and 1+3 in 2v2, each seat alone in a duel), every seat's order of play from it, and its
+        enemies in that order (asked at every step)."""
+        players = self.players
+        self.pile_names = [{pile: pile_name(seat, pile) for pile in PILES} for seat in range(players)]
+        self.seat_pile_of = {
+            name: (seat, pile) for seat in range(players) for pile, name in self.pile_names[seat].items()
+        }
+        self.team_of = [seat % 2 if players == 4 else seat for seat in range(players)]
+        self.clockwise = [[(start + k) % players for k in range(players)] for start in range(players)]
+        self.enemies = [
+            [other for other in order if self.team_of[other] != self.team_of[order[0]]]
+            for order in self.clockwise
+        ]
 
     def deck(self) -> list[CardInstance]:
         return list(self.instances)

@@ -13,7 +13,6 @@ and `flow`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +28,9 @@ from pnpforge.rules.games.accusation.actions import (
     Decision,
 )
 from pnpforge.rules.games.accusation.agents import AccusationObservation, observe
-from pnpforge.rules.games.accusation.arithmetic import NOT_READ
-from pnpforge.rules.games.accusation.board import NO_MARKS, PILES, pile_name
+from pnpforge.rules.games.accusation.board import NO_MARKS, PILES
 from pnpforge.rules.games.accusation.invariants import BoardChecks
+from pnpforge.rules.games.accusation.memo import READOUTS
 from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
@@ -44,15 +43,11 @@ class AccusationState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_board_checks", "_clockwise", "_enemies", "_events", "_field_of_kind", "_guard_map", "_guards",
-        "_lists", "_own_hidden", "_public_of", "_publics", "_stardust_seats", "_stardusts", "_symbols_of",
-        "_turns", "abilities_used", "actions_left", "decision", "deconstructing", "end_text", "field_moves",
-        "first_seat", "follower_moves", "follower_stardust_of", "garrisoning", "guard_of",
-        "guard_others_of", "guilty", "has_ability", "has_action", "history", "instances", "kind_of",
-        "location_guilt", "location_moves", "moves", "pile_names", "players", "public_moves",
-        "raid_bonus_all_of", "raider_value_of", "requirements_of", "rules", "sacrificed", "seat_pile_of",
-        "shared_view", "shown_marks", "stardust_of", "symbols_of", "table_moves", "team_of", "turn_number",
-        "turn_seat", "winning_seats", "zones_"
+        "_events", "_lists", "_turns", "abilities_used", "actions_left", "decision", "deconstructing",
+        "end_text", "field_moves", "first_seat", "follower_moves", "garrisoning", "guilty", "history",
+        "instances", "location_guilt", "location_moves", "moves", "pile_names", "players", "public_moves",
+        "rules", "sacrificed", "seat_pile_of", "table_moves", "turn_number", "turn_seat", "winning_seats",
+        "zones_",
     )  # fmt: skip
 
     def __init__(self, rules: AccusationRules) -> None:
@@ -62,11 +57,11 @@ class AccusationState(State):
         # ---- the board: piles and marks ----
         self.rules = rules
         self.players = rules.players
+        # the rules' static tables, shared by every position (never copied): the physical cards and
+        # each seat's pile names, both ways
         self.instances = rules.instances
-        self.pile_names = [{pile: pile_name(seat, pile) for pile in PILES} for seat in range(self.players)]
-        self.seat_pile_of = {
-            name: (seat, pile) for seat in range(self.players) for pile, name in self.pile_names[seat].items()
-        }
+        self.pile_names = rules.pile_names
+        self.seat_pile_of = rules.seat_pile_of
         self.zones_ = Zones(self.seat_pile_of)
         # Each seat's piles as card indices, kept in step with the Zones by `move` (every change
         # goes through it): piles are read far more often than they change.  A changed pile gets a
@@ -81,21 +76,6 @@ class AccusationState(State):
         self.follower_moves = 0
         self.location_moves = 0
         self.location_guilt = 0
-        # Each seat's field cards of one type, kept like the index lists until that field changes.
-        self._field_of_kind: list[dict[str | None, list[int]]] = [{} for _ in range(self.players)]
-        # Each seat's public piles as an observation shows them, kept until one of them changes.
-        self._public_of: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
-        self.kind_of = [definition.type for definition in rules.instance_defs]
-        # each seat's side, and each side's seats (seats 0+2 and 1+3 in 2v2, each seat alone in a duel)
-        self.team_of = [seat % 2 if self.players == 4 else seat for seat in range(self.players)]
-        # every seat's order of play from it, and its enemies in that order (asked at every step)
-        self._clockwise = [
-            [(start + k) % self.players for k in range(self.players)] for start in range(self.players)
-        ]
-        self._enemies = [
-            [other for other in order if self.team_of[other] != self.team_of[order[0]]]
-            for order in self._clockwise
-        ]
         # The marks are immutable and replaced whenever they change (see `board_key`).
         self.guilty: frozenset[int] = frozenset()
         self.garrisoning: Mapping[int, int] = NO_MARKS  # follower -> location it garrisons
@@ -105,19 +85,6 @@ class AccusationState(State):
         # with the marks, what the field read-outs and the piles' invariants depend on.
         self.table_moves = 0
         self.moves = 0  # every move
-        # The observation fields every seat sees alike, beside the key they were read at (agents),
-        # and the marks as an observation shows them, beside the marks they were read from.
-        self.shared_view: tuple[tuple[object, ...], dict[str, object]] | None = None
-        self.shown_marks: tuple[object, object, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
-            None,
-            None,
-            (),
-            (),
-        )
-        self._own_hidden: list[tuple[list[int] | None, list[int] | None, dict[str, tuple[int, ...]]]] = [
-            (None, None, {}) for _ in range(self.players)
-        ]
-        self._publics: tuple[int, tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]] = (-1, ())
         self.turn_seat = 0
         self.actions_left = 0
         self.abilities_used: set[int] = set()  # leaders whose free ability was used this turn
@@ -126,45 +93,11 @@ class AccusationState(State):
             pile = "conspiracy" if kind == "leader" else "hand" if kind == "ritual" else "deck"
             self.zones_.deal([self.instances[card]], self.pile_names[owner][pile])
             self._lists[owner][pile].append(card)
-        # ---- per-card values the board arithmetic reads ----
-        defs = rules.instance_defs
-        # per card: stardust it gives on the field (1 + its passive) and its 'guard_others' passive
-        self.stardust_of = [1 + d.effect.passives.get("extra_stardust", 0) for d in defs]
-        # ... the same for followers and 0 for every other card (what a field's stardust sums)
-        self.follower_stardust_of = [
-            given if d.type == "follower" else 0 for given, d in zip(self.stardust_of, defs, strict=True)
-        ]
-        self.guard_others_of = [d.effect.passives.get("guard_others", 0) for d in defs]
-        self.guard_of = [d.guard for d in defs]
-        self.requirements_of = [tuple(Counter(d.requirements).items()) for d in defs]
-        self.symbols_of = [tuple(d.symbols) for d in defs]  # per card: the symbols printed on it
-        # per card, for the main-phase options: what it adds to a raid while innocent (聲量 and its
-        # 'raid_bonus'; 0 for a card of 聲量 0, which cannot raid), its 'raid_bonus_all' passive,
-        # and whether it has a free ability or a location action
-        self.raider_value_of = [
-            (d.volume or 0) + d.effect.passives.get("raid_bonus", 0) if (d.volume or 0) >= 1 else 0
-            for d in defs
-        ]
-        self.raid_bonus_all_of = [d.effect.passives.get("raid_bonus_all", 0) for d in defs]
-        self.has_ability = [bool(d.steps("ability")) for d in defs]
-        self.has_action = [bool(d.steps("action")) for d in defs]
-        # Each seat's field symbols, beside the field list they were counted from (a new list
-        # stands for a changed field, as `pile` replaces a list rather than change it).
-        self._symbols_of: dict[int, tuple[list[int], Counter]] = {}
-        # (follower moves, guilty, values) and (location moves, location guilt, garrisoning, values):
-        # the sums of every seat beside what they were read at (marks are replaced when they change).
-        self._stardusts: tuple[int, frozenset[int], tuple[int, ...]] = (NOT_READ, frozenset(), ())
-        # ... and each seat's stardust beside the field list it was summed from (at those guilty marks)
-        self._stardust_seats: list[tuple[list[int] | None, int]] = [(None, 0) for _ in range(self.players)]
-        self._guards: tuple[int, int, object, tuple[tuple[int, int], ...]] = (NOT_READ, 0, None, ())
-        self._guard_map: tuple[object, dict[int, int]] = (None, {})
         self.history: list[AccusationAction] = []
         for seat, cult in enumerate(rules.seat_cults):
             self.faction(seat, cult)
         self._turns = flow.game(self)
         self.decision: Decision | None = None
-        # the pile and mark checks, made by the first check (games nobody checks do not pay for its watcher)
-        self._board_checks: BoardChecks | None = None
         self._advance(None)
 
     # ---- engine interface ----------------------------------------------------------------
@@ -249,9 +182,10 @@ class AccusationState(State):
     def check_invariants(self) -> None:
         """The piles, the marks and the end of the game (the pile and mark checks redo only what the
         last step could have changed: see `invariants`)."""
-        checks = self._board_checks
+        readouts = READOUTS(self)
+        checks = readouts.board_checks
         if checks is None:
-            checks = self._board_checks = BoardChecks(self)
+            checks = readouts.board_checks = BoardChecks(self)
         checks.check(self)
         if not 0 <= self.actions_left <= TURN_ACTIONS:
             raise RuleViolation(f"actions left {self.actions_left}")

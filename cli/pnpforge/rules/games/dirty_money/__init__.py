@@ -41,13 +41,14 @@ from typing import Any
 from pnpforge.rules.games.dirty_money.data import SLUG, art_set_score, read_cards
 from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
 from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
-from pnpforge.rules.kit import game_cards, game_info
+from pnpforge.rules.kit import GameData, game_cards, game_info
 
 __all__ = ["SLUG", "DirtyMoneyRules", "DirtyMoneyState", "art_set_score", "make_rules"]
 
 
-def make_rules(db: Any, options: Mapping[str, Any] | None = None) -> DirtyMoneyRules:
-    """Bind the engine to the database's cards (an edit changes the next check); options are validated."""
+def make_rules(game: GameData, options: Mapping[str, Any] | None = None) -> DirtyMoneyRules:
+    """Bind the engine to the game's cards as the kit read them (an edit changes the next check);
+    options are validated."""
 
-    cards = read_cards(game_cards(db, SLUG))
-    return DirtyMoneyRules(cards, game_info(db, SLUG, max_steps=0), options or {})
+    cards = read_cards(game_cards(game))
+    return DirtyMoneyRules(cards, game_info(game, max_steps=0), options or {})

@@ -26,6 +26,7 @@ def actor_resolve_actions(st: DirtyMoneyState, step: Step) -> int:
     return step.seat if board.cards(st, f"pending:{step.seat}") else AUTO
 
 
+# rulebook 001:110 「玩家可以选择执行顺序，但是必须先解决一张动作卡，然后再执行下一张。」
 def legal_resolve_actions(st: DirtyMoneyState, step: Step) -> list[Action]:
     return [("resolve", card_id) for card_id in board._ids(st, f"pending:{step.seat}")]
 
@@ -95,6 +96,8 @@ def apply_resolve_card(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] 
         _finish_action(st, step, card)
 
 
+# rulebook 001:231 「每当执行检查时，将一张弃卡插入律师事务所卡下。」
+# rulebook 001:201 「执行审计动作后，立即将一张弃卡放在会计师事务所卡下面。」
 def _finish_action(st: DirtyMoneyState, step: Step, card: Money) -> None:
     """Discard the resolved card; law / accounting firms take their discard."""
     seat = step.seat
@@ -110,6 +113,7 @@ def _finish_action(st: DirtyMoneyState, step: Step, card: Money) -> None:
             st.outcome(seat, f"{placement.name} takes a discard under it", placement.id)
 
 
+# rulebook 001:114 「在 2 人游戏中使用“检查左右玩家”时，请抽取 2 张货币卡而不是 1 张。」
 def _neighbour_targets(st: DirtyMoneyState, seat: int, amount: int) -> list[tuple[int, int]]:
     """检查左右玩家: one card from each neighbour; 2 players: two from the opponent."""
     left, right = (seat - 1) % st.players, (seat + 1) % st.players
@@ -118,6 +122,7 @@ def _neighbour_targets(st: DirtyMoneyState, seat: int, amount: int) -> list[tupl
     return [(left, amount), (right, amount)]
 
 
+# rulebook 001:118 「任何达到审核卡上指定要求的玩家必须将一张弃卡放置黑名单上。」
 def _audit(st: DirtyMoneyState, seat: int, card: Money) -> None:
     others = board._others(st, seat)
     dirt = {q: board.dirt(st, q) for q in others}
@@ -133,6 +138,7 @@ def _audit(st: DirtyMoneyState, seat: int, card: Money) -> None:
         st.outcome(seat, f"{card.name} catches nobody", card.id)
 
 
+# rulebook 001:122 「从该玩家手中拿出所选的货币卡，然后从你的手中给该玩家所选择的一张货币卡。」
 def _trade(st: DirtyMoneyState, seat: int, action: tuple[Any, ...]) -> None:
     _kind, other, take, give = action
     if not take:
@@ -152,6 +158,7 @@ def legal_inspect(st: DirtyMoneyState, step: Step) -> list[Action]:
     return board._legal_chance(st, step)
 
 
+# rulebook 001:114 「如果选择的卡上有黑钱符号 ，将此卡收纳入手中，并向其玩家提供一张弃卡放入黑名单中。」
 def apply_inspect(st: DirtyMoneyState, step: Step, action: tuple[str, str] | None) -> None:
     if action is None:
         board._pop(st, step)
@@ -211,6 +218,7 @@ def apply_launder(st: DirtyMoneyState, step: Step, action: Any) -> None:
     data["discards"] -= 1
 
 
+# rulebook 001:251 「如果抽出的货币卡是行动卡，则将其丢弃并再次抽取，直到抽出货币卡为止。」
 def _launder_draw(st: DirtyMoneyState, step: Step, action: tuple[str, str] | None) -> None:
     """Draw until a currency card comes (action cards are discarded), then owe a discard."""
     if action is None:

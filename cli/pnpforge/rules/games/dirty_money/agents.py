@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import Observation
 from pnpforge.rules.games.dirty_money.data import CRYPTO, REGION_CURRENCY, Location, Placement, art_set_score
+from pnpforge.rules.kit.memo import Memo
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.rules import DirtyMoneyRules
+    from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,66 @@ class PublicTable:
 
 
 _TABLE_FIELDS = frozenset(f.name for f in fields(PublicTable))
+
+
+class ObservationReadouts:
+    """What a position's observations keep between decisions, outside the position: the public
+    table and its parts, and sorted hands, each rebuilt only after its piles moved."""
+
+    __slots__ = ("parts", "sorted_of", "table", "untabled")
+
+    def __init__(self, st: DirtyMoneyState) -> None:
+        self.table: PublicTable | None = None
+        self.parts: dict[str, tuple[Any, ...]] = {"villains": ()}  # PublicTable's fields
+        self.sorted_of: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # pile -> (ids, sorted)
+        self.untabled = st.piles.watch()  # piles moved since the public table read them
+
+
+OBSERVED_MEMO: Memo[DirtyMoneyState, ObservationReadouts] = Memo(ObservationReadouts)
+OBSERVED = OBSERVED_MEMO.of  # a position\'s observation read-outs (made on first use)
+
+
+def sorted_ids(st: DirtyMoneyState, pile: str) -> tuple[str, ...]:
+    """A pile's card ids sorted, kept until the pile moves (its id read-out is then a new tuple):
+    a hand is observed at most decisions but changes at few of them."""
+    ids = st.piles.ids(pile)
+    sorted_of = OBSERVED(st).sorted_of
+    kept = sorted_of.get(pile)
+    if kept is None or kept[0] is not ids:
+        kept = sorted_of[pile] = (ids, tuple(sorted(ids)))
+    return kept[1]
+
+
+def public_table(st: DirtyMoneyState) -> PublicTable:
+    """The face-up part of every observation, its parts rebuilt only after their piles moved
+    (the same object while only hidden piles moved: decks, discards, payments)."""
+    readouts = OBSERVED(st)
+    untabled = readouts.untabled
+    table = readouts.table
+    names = st.names
+    if table is not None and untabled.isdisjoint(names.public_set):
+        untabled.clear()
+        return table
+    pile, ids = st.piles.view, st.piles.ids
+    parts = readouts.parts
+    fresh = table is None
+    if fresh or not untabled.isdisjoint(names.hand_set):
+        parts["hand_sizes"] = tuple(map(len, map(pile, names.hands)))
+    if fresh or not untabled.isdisjoint(names.blacklist_set):
+        parts["blacklists"] = tuple(map(len, map(pile, names.blacklists)))
+    if fresh or not untabled.isdisjoint(names.overpay_set):
+        parts["overpay"] = tuple(map(len, map(pile, names.overpay)))
+    if fresh or not untabled.isdisjoint(names.tableau_set):
+        parts["tableaux"] = tuple(map(ids, names.tableaux))
+    if fresh or not untabled.isdisjoint(names.spot_set):
+        parts["spots"] = tuple(zip(names.locations, map(ids, names.spots), strict=True))
+    if fresh or not untabled.isdisjoint(names.on_sale_set):
+        parts["displays"] = tuple(zip(names.on_sale, map(ids, names.on_sale), strict=True))
+    untabled.clear()
+    if fresh or "" in parts["villains"]:  # villains are dealt before any other public card moves
+        parts["villains"] = tuple([v or "" for v in st.villain_of])
+    table = readouts.table = PublicTable.of(parts)
+    return table
 
 
 @dataclass(frozen=True)

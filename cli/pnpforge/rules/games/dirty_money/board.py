@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import CHANCE, CardInstance, RuleViolation
 from pnpforge.rules.games.dirty_money.data import CRYPTO, HAND_LIMIT, Money, Placement, Villain
+from pnpforge.rules.games.dirty_money.memo import READOUTS
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
@@ -126,18 +127,18 @@ def _owned(st: DirtyMoneyState, seat: int, effect: str) -> Sequence[tuple[CardIn
     and effect as cards join the tableau, a new list each time, so a reader may cache what it
     derives from one list until another takes its place.
     """
-    return st._owned_by[seat].get(effect, ())
+    return READOUTS(st).owned_by[seat].get(effect, ())
 
 
 def _joined_tableau(st: DirtyMoneyState, seat: int, inst: CardInstance, placement: Placement) -> None:
     """Record a card that has just joined the seat's tableau (on top) in the effect index."""
-    owned = st._owned_by[seat]
+    owned = READOUTS(st).owned_by[seat]
     owned[placement.effect] = [*owned.get(placement.effect, ()), (inst, placement)]
 
 
 def _index_tableau(st: DirtyMoneyState, seat: int) -> None:
     """The seat's effect index built afresh from its tableau (after a set-up move in or out)."""
-    st._owned_by[seat] = {}
+    READOUTS(st).owned_by[seat] = {}
     placements = st.rules.placements
     for inst in cards(st, f"tableau:{seat}"):
         _joined_tableau(st, seat, inst, placements[inst.card])
@@ -152,18 +153,21 @@ def _others(st: DirtyMoneyState, seat: int) -> list[int]:
     return [q for q in range(st.players) if q != seat]
 
 
+# rulebook 001:225 「每个数码银行让玩家在手中的货币卡增加 1。」
 def hand_limit(st: DirtyMoneyState, seat: int) -> int:
     """7, plus what the seat's digital banks add (summed again only when the banks change: the
     invariant check asks at every step while a hand is over 7)."""
     banks = _owned(st, seat, "digital_bank")
-    known = st._limit_of.get(seat)
+    limit_of = READOUTS(st).limit_of
+    known = limit_of.get(seat)
     if known is not None and known[0] is banks:
         return known[1]
     limit = HAND_LIMIT + sum(pl.value for _c, pl in banks)
-    st._limit_of[seat] = (banks, limit)
+    limit_of[seat] = (banks, limit)
     return limit
 
 
+# rulebook 001:271 「每个加密货币的价值为 \$5 而不是 \$3。」
 def crypto_value(st: DirtyMoneyState, seat: int, card: Money) -> int:
     fox = _has(st, seat, "crypto_fox")
     return fox.value if fox else card.value
@@ -257,19 +261,20 @@ def _legal_chance(st: DirtyMoneyState, step: Step) -> list[Action]:
         drawn_ids = sorted(weights)
         legal = [("draw", card_id) for card_id in drawn_ids]
         # a range as long as the copies left stands for the hand's cards in the total
-        st._drawn = (legal, drawn_ids, weights, range(sum(weights.values())))
+        READOUTS(st).drawn = (legal, drawn_ids, weights, range(sum(weights.values())))
         return legal
     if pile == "pdeck:":
         pile += step.data["region"]
     piles = st.piles
     ids = piles.sorted_ids(pile)
-    drawn = st._draw_lists.get(pile)
+    readouts = READOUTS(st)
+    drawn = readouts.draw_lists.get(pile)
     if drawn is None or drawn[1] is not ids:
         # the outcomes' probabilities follow these ids and the deck's live counts (the kit
         # keeps one counter per deck, and the deck itself is the list whose length is the total)
         legal = list(zip(repeat("draw"), ids))
-        drawn = st._draw_lists[pile] = (legal, ids, piles.id_counts(pile), st.views[pile])
-    st._drawn = drawn
+        drawn = readouts.draw_lists[pile] = (legal, ids, piles.id_counts(pile), st.views[pile])
+    readouts.drawn = drawn
     return drawn[0]
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pnpforge.rules.games.dirty_money import board
 from pnpforge.rules.games.dirty_money.board import AUTO, Action, Step
 from pnpforge.rules.games.dirty_money.data import CRYPTO, REGION_CURRENCY, Placement, Villain
+from pnpforge.rules.games.dirty_money.memo import READOUTS
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
@@ -32,12 +33,14 @@ def _group_due(st: DirtyMoneyState, step: Step, group: list[Placement]) -> int:
     until it is replaced) nor the seat's exchanges change: every payment decision asks it."""
     owned = board._owned(st, step.seat, "crypto_exchange")
     chosen = step.data["group"]
-    known = st._due_of
+    readouts = READOUTS(st)
+    known = readouts.due_of
     if known is None or known[0] is not owned or known[1] is not chosen or known[2] != len(chosen):
-        known = st._due_of = (owned, chosen, len(chosen), due(st, step.seat, group))
+        known = readouts.due_of = (owned, chosen, len(chosen), due(st, step.seat, group))
     return known[3]
 
 
+# rulebook 001:213 「如果玩家拥有加密货币交易所，他从该地点购买任何的处置卡时，只需少付 \$1。」
 def _due(exchanges: list[Placement], cards: list[Placement]) -> int:
     """`due` given the crypto exchanges already owned."""
     owned = list(exchanges)
@@ -59,6 +62,7 @@ def _pay_values(st: DirtyMoneyState, seat: int, currency: str) -> dict[str, int]
     return st.rules.pay_values(st.villain_of[seat] or "", currency)
 
 
+# rulebook 001:291 「玩家可以将任何货币卡用作任何货币的 \$2。每回合只能使用此能力一次。」
 def _shark_free(st: DirtyMoneyState, seat: int) -> Villain | None:
     shark = board._has(st, seat, "loan_shark")
     return shark if shark and not st.shark_used else None
@@ -75,14 +79,15 @@ def max_payable(st: DirtyMoneyState, seat: int, hand: Sequence[str], currency: s
     if not hand:
         return 0
     key = (seat, currency, shark)
-    known = st._payable_of.get(key)
+    payable_of = READOUTS(st).payable_of
+    known = payable_of.get(key)
     if known is not None and known[0] is hand:  # the same read-out: the hand has not moved
         return known[1]
     values = list(map(_pay_values(st, seat, currency).__getitem__, hand))
     total = sum(values)
     if shark:
         total += max(0, _shark_value(st, seat) - min(values))
-    st._payable_of[key] = (hand, total)
+    payable_of[key] = (hand, total)
     return total
 
 
@@ -90,6 +95,7 @@ def actor_buy(st: DirtyMoneyState, step: Step) -> int:
     return step.seat
 
 
+# rulebook 001:134 「使用相应的货币卡购买 1 或 2 张处置卡」
 def legal_buy(st: DirtyMoneyState, step: Step) -> list[Action]:
     """Picks (each card id once), payments and settling, or being done; unsorted: the state
     sorts every decision's actions."""
@@ -230,6 +236,8 @@ def apply_buy(st: DirtyMoneyState, step: Step, action: tuple[Any, ...]) -> None:
         _settle(st, step)
 
 
+# rulebook 001:134 「如果支付了额外的货币卡，将不会得到任何找零。」
+# rulebook 001:261 「如果玩家多付了 \$2 或更多购买处置卡，则可以将一张弃卡放置在恶棍卡左侧的多付插槽中。」
 def _settle(st: DirtyMoneyState, step: Step) -> None:
     """Pay (no change), the 贪污鼠's overpay slot, then each card in purchase order."""
     seat, data = step.seat, step.data
@@ -265,6 +273,8 @@ def actor_acquire(st: DirtyMoneyState, step: Step) -> int:
     return AUTO
 
 
+# rulebook 001:207 「每当玩家购买该地点的处置卡时，将一张弃卡放入该卡下面。」
+# rulebook 001:195 「玩家拥有的每个艺术画廊可以让玩家在购买任何艺术品后立即抽取一张货币卡。」
 def apply_acquire(st: DirtyMoneyState, step: Step, action: None) -> None:
     """The bought card joins the tableau; casinos and galleries already owned react."""
     seat = step.seat

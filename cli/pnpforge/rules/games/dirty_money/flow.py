@@ -56,6 +56,7 @@ def actor_after_villains(st: DirtyMoneyState, step: Step) -> int:
     return AUTO
 
 
+# rulebook 001:93 「把第一玩家标记给开始游戏的玩家。给最后一位玩家额外一张货币卡。」
 def apply_after_villains(st: DirtyMoneyState, step: Step, action: None) -> None:
     """Set-up steps 2–5 once the villains (and so the first player) are known."""
     board._pop(st, step)
@@ -82,6 +83,7 @@ def apply_after_villains(st: DirtyMoneyState, step: Step, action: None) -> None:
     board._push_seq(st, seq)
 
 
+# rulebook 001:80 「持有最低的玩家编号将获得第一玩家标记，并在游戏中开始第一轮。」
 def _villain_order(st: DirtyMoneyState, seat: int) -> tuple[int, int]:
     villain = board._villain(st, seat)
     assert villain is not None
@@ -92,6 +94,7 @@ def _deal_to(st: DirtyMoneyState, seat: int) -> Step:
     return Step("draw_money", seat=seat, data={"dest": f"hand:{seat}", "mode": "deal"})
 
 
+# rulebook 001:89 「如果使用拍卖行，请从每个地点卡组抽出一张处置卡」
 def _display_draws(st: DirtyMoneyState, loc: Location) -> list[Step]:
     """The set-up draws that put placement cards above a region market or the auction house."""
     if loc.effect == "region_market":
@@ -117,6 +120,7 @@ def legal_bear_choose(st: DirtyMoneyState, step: Step) -> list[Action]:
     return [("bear_region", r) for r in REGIONS if board.cards(st, f"pdeck:{r}")]
 
 
+# rulebook 001:281 「在设置过程中，从美国、欧洲和日本任意抽取 3 张处置卡，并将其放置在香蕉共和国上方。」
 def apply_bear_choose(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] | None) -> None:
     if action is None:
         board._pop(st, step)
@@ -185,6 +189,7 @@ def actor_round(st: DirtyMoneyState, step: Step) -> int:
     return AUTO
 
 
+# rulebook 001:106 「当所有玩家都进行一回合后，该回合将结束。」
 def apply_round(st: DirtyMoneyState, step: Step, action: None) -> None:
     data = step.data
     if not data:
@@ -202,6 +207,7 @@ def apply_round(st: DirtyMoneyState, step: Step, action: None) -> None:
     _end_of_round(st)
 
 
+# rulebook 001:168 「当任何玩家有 10 张或以上的处置卡时，就会触发最后一轮。」
 def _end_of_round(st: DirtyMoneyState) -> None:
     """Game-end check, else 回合结束 refills and the next round."""
     views = st.views
@@ -229,6 +235,7 @@ def _end_of_round(st: DirtyMoneyState) -> None:
     board._push_seq(st, seq)
 
 
+# rulebook 001:164 「如果欧洲；日本或美国拥有少于 2 张面朝上的处置卡，从各自的卡组中添加处置卡」
 def _display_refills(st: DirtyMoneyState, loc: Location) -> list[Step]:
     """回合结束 3: region displays back to their size, the auction house to one card a region."""
     if loc.effect == "region_market":
@@ -267,6 +274,7 @@ def actor_turn(st: DirtyMoneyState, step: Step) -> int:
     return step.seat if step.stage == 0 else AUTO
 
 
+# rulebook 001:301 「一旦某个地点没有货币卡，玩家将无法去该地点执行动作」
 def legal_turn(st: DirtyMoneyState, step: Step) -> list[Action]:
     # 常见问题 1: only a location that still has money cards can be visited.
     views = st.piles.all_views()
@@ -276,6 +284,7 @@ def legal_turn(st: DirtyMoneyState, step: Step) -> list[Action]:
     return open_locations or [("pass",)]
 
 
+# rulebook 001:101 「选择一个地点，然后取出该地点中所有货币卡和动作卡。」
 def apply_turn(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] | None) -> None:
     seat = step.seat
     if step.stage == 0:
@@ -322,6 +331,7 @@ def legal_hand_limit(st: DirtyMoneyState, step: Step) -> list[Action]:
     return [("overflow", card_id) for card_id in board._ids(st, f"hand:{step.seat}")]
 
 
+# rulebook 001:110 「玩家手中最多可持有 7 张货币卡。」
 def apply_hand_limit(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] | None) -> None:
     if action is None:
         board._pop(st, step)
@@ -345,6 +355,7 @@ def legal_location(st: DirtyMoneyState, step: Step) -> list[Action]:
     return [("banana",), ("skip",)]
 
 
+# rulebook 001:140 「香蕉共和国：从黑名单中丢弃 1 张卡。获得第一个玩家标记，成为下一回合的第一位玩家。」
 def apply_location(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] | None) -> None:
     loc = st.rules.location_by_id[step.data["loc"]]
     seat = step.seat

@@ -19,6 +19,7 @@ from pnpforge.rules.engine import CardInstance, RuleViolation
 from pnpforge.rules.games.dirty_money import board
 from pnpforge.rules.games.dirty_money.board import Step
 from pnpforge.rules.games.dirty_money.data import HAND_LIMIT, REGIONS, SELECTION_DISPLAY, SPOT_CAP
+from pnpforge.rules.games.dirty_money.memo import READOUTS, Readouts
 
 if TYPE_CHECKING:
     from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
@@ -117,9 +118,10 @@ class PileNames:
 def check_invariants(st: DirtyMoneyState) -> None:
     """The rules' own limits, checked after every step."""
     views = st.views
-    if st._checked_changes != st.piles.changes:
-        _check_piles(st, views)
-    over = st._over_limit
+    readouts = READOUTS(st)
+    if readouts.checked_changes != st.piles.changes:
+        _check_piles(st, views, readouts)
+    over = readouts.over_limit
     if over:  # hand sizes change only with a move; limits only as banks join a tableau
         for seat, size in sorted(over.items()) if len(over) > 1 else over.items():
             if size > board.hand_limit(st, seat):
@@ -150,16 +152,18 @@ def _check_open_steps(
         raise RuleViolation("an action card is resolving outside a resolution step")
 
 
-def _check_piles(st: DirtyMoneyState, views: Mapping[str, Sequence[CardInstance]]) -> None:
+def _check_piles(
+    st: DirtyMoneyState, views: Mapping[str, Sequence[CardInstance]], readouts: Readouts
+) -> None:
     """Markers against the ledger, and the per-pile limits, for the piles that moved; then the
     ledger entries that changed without a move."""
-    touched, ledger, limits = st._unchecked, st.ledger, st.names.limits
+    touched, ledger, limits = readouts.unchecked, st.ledger, st.names.limits
     for pile in touched:
         kind = limits.get(pile)
         if kind is None:  # most moves touch a deck, the discard or a payment as well
             continue
         if kind is _HAND:
-            _check_hand(st, pile, views[pile])
+            _check_hand(st, pile, views[pile], readouts.over_limit)
         elif kind is _MARKERS:
             if ledger.get(pile, 0) != len(views[pile]):  # a pile no ledger entry counts holds none
                 _check_markers(st, pile, views)
@@ -174,18 +178,20 @@ def _check_piles(st: DirtyMoneyState, views: Mapping[str, Sequence[CardInstance]
             if pile in ledger:
                 _check_markers(st, pile, views)
         ledger.changed.clear()
-    st._checked_changes = st.piles.changes
+    readouts.checked_changes = st.piles.changes
 
 
-def _check_hand(st: DirtyMoneyState, pile: str, hand: Sequence[CardInstance]) -> None:
+def _check_hand(
+    st: DirtyMoneyState, pile: str, hand: Sequence[CardInstance], over_limit: dict[int, int]
+) -> None:
     """No action card in a hand; note whether the hand is over the base limit."""
     seat = st.names.seat_of_hand[pile]
     if not st.rules.action_cards.isdisjoint(hand):
         raise RuleViolation(f"seat {seat} holds an action card in hand")
     if len(hand) > HAND_LIMIT:
-        st._over_limit[seat] = len(hand)
-    elif st._over_limit:
-        st._over_limit.pop(seat, None)
+        over_limit[seat] = len(hand)
+    elif over_limit:
+        over_limit.pop(seat, None)
 
 
 def _check_markers(st: DirtyMoneyState, pile: str, views: Mapping[str, Sequence[CardInstance]]) -> None:

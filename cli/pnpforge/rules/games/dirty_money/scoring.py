@@ -37,6 +37,7 @@ SOURCE_WORDS = {
 }
 
 
+# rulebook 001:172 「黑名单积分最少的玩家无需从分数中扣除黑名单积分。黑名单得分最高的玩家将失去额外 2 分。」
 def blacklist_penalties(points: list[int]) -> list[int]:
     """−1 each; the fewest (ties too) lose nothing; the most (ties too) lose 2 more."""
     low, high = min(points), max(points)
@@ -49,6 +50,7 @@ def blacklist_penalties(points: list[int]) -> list[int]:
     return penalties
 
 
+# rulebook 001:219 「游戏结束时，每个所拥有的慈善机构可以让玩家丢弃最多 2 个黑名单积分。」
 def _raw_blacklists(st: DirtyMoneyState, count: Callable[[int], int]) -> list[int]:
     """Blacklist points per seat after each seat's charities discard theirs."""
     points = []
@@ -58,6 +60,8 @@ def _raw_blacklists(st: DirtyMoneyState, count: Callable[[int], int]) -> list[in
     return points
 
 
+# rulebook 001:237 「玩家所拥有的每套美国、欧洲和日本处置卡可获得 3 分。」
+# rulebook 001:243 「与所拥有的餐厅连锁店在同一地点的处置卡（包括餐厅连锁店）将获得 1 分。」
 def score_breakdown(st: DirtyMoneyState, seat: int) -> dict[str, int]:
     """Points of a seat by source, from the ledger of markers placed during play."""
     placements = st.rules.placements
@@ -126,6 +130,8 @@ def scores_from_rules(st: DirtyMoneyState) -> list[float]:
     return [float(s + pen) for s, pen in zip(scores, blacklist_penalties(blacklists), strict=True)]
 
 
+# rulebook 001:175 「在平分的情况下，手中剩余最多货币的玩家将赢得平局。」
+# rulebook 001:175 「如果仍然平局，则最后玩此回合的玩家获胜。」
 def winners(st: DirtyMoneyState) -> list[int]:
     """Highest score; then most money left in hand; then who played last this round."""
     scores = returns(st)

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence, Sized
+from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat
 from operator import truediv
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, TERMINAL, CardInstance, RuleViolation, State
-from pnpforge.rules.games.dirty_money import action_cards, board, buying, flow, invariants, scoring, worlds
+from pnpforge.rules.games.dirty_money import (
+    action_cards,
+    agents,
+    board,
+    buying,
+    flow,
+    invariants,
+    scoring,
+    worlds,
+)
 from pnpforge.rules.games.dirty_money.actions import describe_action
-from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, PublicTable, Purchase
+from pnpforge.rules.games.dirty_money.agents import DirtyMoneyObservation, Purchase
 from pnpforge.rules.games.dirty_money.board import AUTO, Action, Step, TablePlan
 from pnpforge.rules.games.dirty_money.data import (
     REGION_CURRENCY,
@@ -20,10 +29,10 @@ from pnpforge.rules.games.dirty_money.data import (
     SLUG,
     TUCK_EFFECTS,
     Location,
-    Placement,
     Villain,
 )
 from pnpforge.rules.games.dirty_money.invariants import Ledger, PileNames
+from pnpforge.rules.games.dirty_money.memo import MEMO, READOUTS, Readouts
 from pnpforge.rules.kit import Zones
 
 if TYPE_CHECKING:
@@ -69,35 +78,21 @@ class DirtyMoneyState(State):
     terminal: bool
     reason: str
     stack: list[Step]
-    version: int
-    # ---- read-outs derived from the data above, kept until what they read changes ----
-    # seat -> effect -> the seat's tableau cards with that effect, with their placements
-    _owned_by: list[dict[str, list[tuple[CardInstance, Placement]]]]
-    # pile -> the draw from it for its current ids (as `_drawn`), kept while the ids stay the same
-    _draw_lists: dict[str, tuple[list[Action], Sequence[str], Mapping[str, int], Sized]]
-    _payable_of: dict[tuple[int, str, bool], tuple[Sequence[str], int]]  # see `max_payable`
-    # the open purchase's price: (the exchanges, the chosen-cards list, its length, the price)
-    _due_of: tuple[Sequence[tuple[CardInstance, Placement]], list[Any], int, int] | None
-    _limit_of: dict[int, tuple[Sequence[tuple[CardInstance, Placement]], int]]  # seat -> (its banks, limit)
-    views: Mapping[str, Sequence[CardInstance]]  # every pile by name (the piles' own lists: read only)
-    _money_deck: Sequence[CardInstance]  # the money deck's own list
-    _deck_copies: dict[str, Mapping[str, Sequence[CardInstance]]]  # deck -> its copies by card id (live)
-    # The last chance draw list, its card ids in order, the copies left per id, and the cards they
-    # total (for a deck, the deck itself: its length is the live total)
-    _drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None
-    _unchecked: set[str]  # piles moved since the check last read them (a `Zones.watch()`)
-    _checked_changes: int  # the piles' `changes` at the last check of the piles
-    _over_limit: dict[int, int]  # seat -> hand size, for hands over HAND_LIMIT
+    version: int  # bumped by every change: read-outs kept outside the position compare it
+    # ---- the piles' own lists, by name (views into `piles`, not copies: read them only) ----
+    views: Mapping[str, Sequence[CardInstance]]  # every pile by name
+    _money_deck: Sequence[CardInstance]  # the money deck
+    _deck_copies: dict[str, Mapping[str, Sequence[CardInstance]]]  # deck -> its copies by card id
 
-    # Every attribute of a position as a slot: read through the class (a position has more
-    # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
+    # What the rules derive from the position and keep between steps (legal actions, the tableau
+    # index, prices, draws, the invariant check's progress) lives outside it, in `memo.READOUTS`;
+    # the observation's read-outs live with the observation, in `agents`.
+
+    # Every attribute of a position as a slot: read through the class.
     __slots__ = (
-        "_actor_version", "_checked_changes", "_current_actor", "_deck_copies", "_draw_lists", "_drawn",
-        "_due_of", "_events", "_legal", "_legal_version", "_limit_of", "_money_deck", "_over_limit",
-        "_owned_by", "_payable_of", "_sorted_of", "_table", "_table_parts", "_unchecked", "_untabled",
-        "_villain_cards", "in_play", "ledger", "marker", "names", "piles", "players", "reason",
-        "round_number", "round_order", "rules", "shark_used", "stack", "terminal", "version", "views",
-        "villain_of",
+        "_deck_copies", "_events", "_money_deck", "_villain_cards", "in_play", "ledger", "marker", "names",
+        "piles", "players", "reason", "round_number", "round_order", "rules", "shark_used", "stack",
+        "terminal", "version", "views", "villain_of",
     )  # fmt: skip
 
     def __init__(self, rules: DirtyMoneyRules, players: int) -> None:
@@ -113,20 +108,7 @@ class DirtyMoneyState(State):
         self.shark_used = False
         self.terminal = False
         self.reason = ""
-        self.version = 0  # bumped by every change, so per-position caches know when to recompute
-        self._legal: list[Action] = []
-        self._legal_version = -1
-        self._current_actor = AUTO
-        self._checked_changes = -1
-        self._actor_version = -1
-        self._table: PublicTable | None = None
-        self._owned_by = [{} for _seat in range(players)]
-        self._limit_of = {}
-        self._payable_of = {}
-        self._due_of = None
-        self._draw_lists = {}
-        self._table_parts: dict[str, tuple[Any, ...]] = {"villains": ()}  # PublicTable's fields
-        self._sorted_of: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # pile -> (ids, sorted)
+        self.version = 0
         self.piles = self._lay_out()
         markers = [pile for pile in self.piles.names() if pile.startswith(MARKER_PILES)]
         self.names = PileNames.for_table(players, [loc.id for loc in self.in_play], markers)
@@ -135,10 +117,6 @@ class DirtyMoneyState(State):
         self._money_deck = self.views["money_deck"]
         decks = filter(self.piles.is_counted, self.views)
         self._deck_copies = {pile: self.piles.copies_by_id(pile) for pile in decks}
-        self._drawn: tuple[list[Action], Sequence[str], Mapping[str, int], Sized] | None = None
-        self._unchecked = self.piles.watch()  # piles moved since the invariant check read them
-        self._untabled = self.piles.watch()  # piles moved since the public table read them
-        self._over_limit: dict[int, int] = {}  # seat -> size of a hand over HAND_LIMIT
         self.stack = [Step("after_villains")] + [
             Step("deal_villain", seat=q) for q in reversed(range(players))
         ]
@@ -163,37 +141,43 @@ class DirtyMoneyState(State):
     def current_player(self) -> int:
         if self.terminal:
             return TERMINAL
-        if self._actor_version != self.version:
-            self._current_actor, self._actor_version = self._actor(self.stack[-1]), self.version
-        return self._current_actor
+        readouts = READOUTS(self)
+        if readouts.actor_version != self.version:
+            readouts.actor, readouts.actor_version = self._actor(self.stack[-1]), self.version
+        return readouts.actor
 
     def is_terminal(self) -> bool:
         return self.terminal
 
     def legal_actions(self) -> list[Action]:
         """The sorted legal actions, computed once per position (`apply` checks against the same list)."""
-        if self._legal_version == self.version:
-            return self._legal[:]
-        return self._legal_now()[:]
+        readouts = READOUTS(self)
+        if readouts.legal_version == self.version:
+            return readouts.legal[:]
+        return self._legal_now(readouts)[:]
 
-    def _legal_now(self) -> list[Action]:
-        """The position's legal actions, the cached list itself (read it, never change it)."""
+    def _legal_now(self, readouts: Readouts | None = None) -> list[Action]:
+        """The position's legal actions, the kept list itself (read it, never change it); the
+        caller that has the position's read-outs at hand passes them."""
+        if readouts is None:
+            readouts = READOUTS(self)
         if self.terminal:
-            self._legal, self._legal_version = [], self.version
-        elif self._legal_version != self.version:
+            readouts.legal, readouts.legal_version = [], self.version
+        elif readouts.legal_version != self.version:
             step = self.stack[-1]
             # `_advance` left the actor of this very position (the version it was found at)
-            actor = self._current_actor if self._actor_version == self.version else self.current_player()
+            actor = readouts.actor if readouts.actor_version == self.version else self.current_player()
             if actor == CHANCE:
                 legal: list[Action] = board._legal_chance(self, step)
             else:
                 legal = sorted(STEPS[step.kind].legal(self, step))
-            self._legal, self._legal_version = legal, self.version
-        return self._legal
+            readouts.legal, readouts.legal_version = legal, self.version
+        return readouts.legal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        legal = self._legal if self._legal_version == self.version else self._legal_now()
-        drawn = self._drawn
+        readouts = READOUTS(self)
+        legal = readouts.legal if readouts.legal_version == self.version else self._legal_now(readouts)
+        drawn = readouts.drawn
         if drawn is None or drawn[0] is not legal:
             raise RuleViolation(f"no chance draw is pending (at {self.phase()})")
         _legal, card_ids, weights, pile = drawn
@@ -206,8 +190,9 @@ class DirtyMoneyState(State):
         if self.terminal:
             raise RuleViolation("the game is over")
         step = self.stack[-1]
-        # the legal list the caller just read is still cached: checked without a second look-up
-        legal = self._legal if self._legal_version == self.version else self._legal_now()
+        # the legal list the caller just read is still kept: checked without working it out again
+        readouts = READOUTS(self)
+        legal = readouts.legal if readouts.legal_version == self.version else self._legal_now(readouts)
         # binary search in the sorted legal actions (an action of another shape is illegal)
         try:
             index = bisect_left(legal, action)
@@ -217,22 +202,24 @@ class DirtyMoneyState(State):
             raise RuleViolation(f"illegal action {action!r} in {step.kind} (player {self.current_player()})")
         self.version += 1
         STEPS[step.kind].apply(self, step, action)
-        self._advance()
+        self._advance(readouts)
 
     def _actor(self, step: Step) -> int:
         actor: int = STEPS[step.kind].actor(self, step)
         return actor
 
-    def _advance(self) -> None:
+    def _advance(self, readouts: Readouts | None = None) -> None:
         """Run bookkeeping steps until a decision or a chance draw is due."""
         guard = 0
         handlers = STEPS
+        if readouts is None:
+            readouts = READOUTS(self)
         while self.stack:  # the game's end replaces the stack: read it afresh each time
             step = self.stack[-1]
             actor_of, _legal, apply = handlers[step.kind]
             actor = actor_of(self, step)
             if actor != AUTO:
-                self._current_actor, self._actor_version = actor, self.version
+                readouts.actor, readouts.actor_version = actor, self.version
                 return
             apply(self, step, None)
             guard += 1
@@ -260,62 +247,26 @@ class DirtyMoneyState(State):
     def resample_from_infostate(self, seat: int, rng: Any) -> DirtyMoneyState:
         world = super().resample_from_infostate(seat, rng)
         assert isinstance(world, DirtyMoneyState)
-        worlds.forget_caches(world)
+        # what the copy read before its hidden cards were dealt afresh (its legal actions, for
+        # `fixed_cards`) no longer holds: it reads its new cards from scratch
+        MEMO.forget(world)
+        agents.OBSERVED_MEMO.forget(world)
         return world
 
     def observation(self, seat: int) -> DirtyMoneyObservation:
         """What `seat` may see: its own hand and pending cards, and the face-up table."""
-        table = self._public_table()
+        table = agents.public_table(self)
         return DirtyMoneyObservation.of(
             seat=seat,
             phase=self.phase(),
-            hand=self._sorted_ids(self.names.hands[seat]),
-            pending=self._sorted_ids(f"pending:{seat}"),
+            hand=agents.sorted_ids(self, self.names.hands[seat]),
+            pending=agents.sorted_ids(self, f"pending:{seat}"),
             hand_limit=board.hand_limit(self, seat),
             purchase=self._purchase(),
             round_number=self.round_number,
             first_player=self.marker,
             table=table,
         )
-
-    def _sorted_ids(self, pile: str) -> tuple[str, ...]:
-        """A pile's card ids sorted, kept until the pile moves (its id read-out is then a new tuple):
-        a hand is observed at most decisions but changes at few of them."""
-        ids = self.piles.ids(pile)
-        cached = self._sorted_of.get(pile)
-        if cached is None or cached[0] is not ids:
-            cached = self._sorted_of[pile] = (ids, tuple(sorted(ids)))
-        return cached[1]
-
-    def _public_table(self) -> PublicTable:
-        """The face-up part of every observation, its parts rebuilt only after their piles moved
-        (the same object while only hidden piles moved: decks, discards, payments)."""
-        untabled = self._untabled
-        table = self._table
-        names = self.names
-        if table is not None and untabled.isdisjoint(names.public_set):
-            untabled.clear()
-            return table
-        pile, ids = self.piles.view, self.piles.ids
-        parts = self._table_parts
-        fresh = table is None
-        if fresh or not untabled.isdisjoint(names.hand_set):
-            parts["hand_sizes"] = tuple(map(len, map(pile, names.hands)))
-        if fresh or not untabled.isdisjoint(names.blacklist_set):
-            parts["blacklists"] = tuple(map(len, map(pile, names.blacklists)))
-        if fresh or not untabled.isdisjoint(names.overpay_set):
-            parts["overpay"] = tuple(map(len, map(pile, names.overpay)))
-        if fresh or not untabled.isdisjoint(names.tableau_set):
-            parts["tableaux"] = tuple(map(ids, names.tableaux))
-        if fresh or not untabled.isdisjoint(names.spot_set):
-            parts["spots"] = tuple(zip(names.locations, map(ids, names.spots), strict=True))
-        if fresh or not untabled.isdisjoint(names.on_sale_set):
-            parts["displays"] = tuple(zip(names.on_sale, map(ids, names.on_sale), strict=True))
-        untabled.clear()
-        if fresh or "" in parts["villains"]:  # villains are dealt before any other public card moves
-            parts["villains"] = tuple([v or "" for v in self.villain_of])
-        table = self._table = PublicTable.of(parts)
-        return table
 
     def _purchase(self) -> Purchase | None:
         """The open purchase, when cards have been chosen at the pending buy step."""

@@ -35,9 +35,3 @@ def fixed_cards(st: DirtyMoneyState, seat: int) -> frozenset[CardInstance]:
 def card_kind(st: DirtyMoneyState, card: CardInstance) -> Any:
     money = st.rules.money.get(card.card)
     return None if money is None else money.is_action
-
-
-def forget_caches(world: DirtyMoneyState) -> None:
-    """Every per-position cache (legal actions, draws, payments) is stale after a redeal."""
-    world.version += 1
-    world._draw_lists, world._drawn, world._payable_of, world._due_of = {}, None, {}, None

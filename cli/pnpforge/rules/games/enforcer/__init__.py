@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnpforge.rules.kit import game_cards
+from pnpforge.rules.kit import GameData, game_cards
 
 from .data import SLUG, load_cards
 from .rules import EnforcerRules
@@ -53,7 +53,7 @@ from .state import EnforcerState
 __all__ = ["SLUG", "EnforcerRules", "EnforcerState", "make_rules"]
 
 
-def make_rules(db, options: Mapping[str, Any] | None = None) -> EnforcerRules:
-    """The enforcer engine bound to `db`'s cards (copies, numbers, effects)."""
+def make_rules(game: GameData, options: Mapping[str, Any] | None = None) -> EnforcerRules:
+    """The enforcer engine bound to the game's cards as the kit read them (copies, numbers, effects)."""
 
-    return EnforcerRules(db, load_cards(game_cards(db, SLUG)), options or {})
+    return EnforcerRules(game, load_cards(game_cards(game)), options or {})

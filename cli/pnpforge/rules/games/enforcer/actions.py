@@ -73,6 +73,7 @@ def main_actions(st: EnforcerState, seat: int) -> list:
     return acts
 
 
+# rulebook 000:427 「但「執行義務人」的途中，只有「協同辦案」可以發動」
 def strategy_actions(st: EnforcerState, seat: int) -> list:
     """Strategy cards, playable in any period without using it up."""
     acts: list = []
@@ -95,6 +96,7 @@ def strategy_actions(st: EnforcerState, seat: int) -> list:
     return acts
 
 
+# rulebook 000:121 「大戶義務人不能被列為專案」
 def projectable_texts(st: EnforcerState) -> list[str]:
     """The table's obligors that may become a project (`st.projectable`, for cards on the table)."""
     delayed, news, obligors = st.delayed, st.news, st.cards.obligor
@@ -107,6 +109,8 @@ def projectable_texts(st: EnforcerState) -> list[str]:
     ]
 
 
+# rulebook 000:125 「查封、限制類執行卡對弱勢無效」
+# rulebook 000:155 「扶助：僅能對弱勢使用」
 def play_block_by_target(card: PlayCard, obligor: Obligor, weak: bool) -> str | None:
     """Why `card` can never be played against `obligor` (None: it can), `weak` as `st.weak` says of
     the target; a pure function of the cards, so its verdicts are kept per game data.  A

@@ -103,6 +103,7 @@ def _take_specialty(st: EnforcerState, seat: int) -> None:
     flow.morning(st)
 
 
+# rulebook 000:330 「研究卷宗：抽1張牌」
 def _research(st: EnforcerState, seat: int) -> None:
     st.pending.append(("draw", seat))
     st.then = "next_period"
@@ -113,6 +114,7 @@ def _research_specialty(st: EnforcerState, seat: int) -> None:
     flow.next_period(st)
 
 
+# rulebook 000:329 「專案列管：將一位義務人列為自己的專案」
 def _project(st: EnforcerState, seat: int, target: str) -> None:
     card = instance(target)
     if st.project(seat) is not None:
@@ -125,6 +127,8 @@ def _project(st: EnforcerState, seat: int, target: str) -> None:
     st.then = "next_period"
 
 
+# rulebook 000:328 「執行義務人：選擇一位義務人進行執行」
+# rulebook 000:416 「跳過桌面上的矚目義務人，執行其他桌面上的義務人（不含專案）」
 def _execute(st: EnforcerState, seat: int, target: str) -> None:
     card = instance(target)
     if st.project(seat) == card:
@@ -145,6 +149,7 @@ def _execute(st: EnforcerState, seat: int, target: str) -> None:
     flow.open_execution(st, seat, card, "table")
 
 
+# rulebook 000:333 「回合結束：手牌捨棄至6張」
 def _end_turn(st: EnforcerState, seat: int) -> None:
     if st.piles.count(st.seat_names[seat]["hand"]) > st.hand_limit(seat):
         st.phase = "discard"
@@ -172,6 +177,7 @@ def _veto(st: EnforcerState, seat: int, index: int, cost: str) -> None:
     st.execution.cancelled.add(index)
 
 
+# rulebook 000:428 「策略卡不占行動機會，打出策略卡後，可以繼續上、下午的行動」
 def _strategy(
     st: EnforcerState, seat: int, cid: str, target: str | None = None, to: int | None = None
 ) -> None:
@@ -224,6 +230,8 @@ def _play(st: EnforcerState, seat: int, cid: str, extra: Any = None) -> None:
         st.pending += [("objection",)] * card.value
 
 
+# rulebook 000:112 「玩家從手中打出執行力合計大於或等於難度的執行卡，才能執行成功」
+# rulebook 000:414 「執行義務人失敗」
 def _resolve(st: EnforcerState, seat: int) -> None:
     """Power ≥ difficulty scores the obligor; anything less is a penalty and it stays."""
     execution = st.execution

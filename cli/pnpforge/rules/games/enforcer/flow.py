@@ -62,11 +62,14 @@ def advance(st: EnforcerState) -> None:
 # ---- steps named by `then` -------------------------------------------------------------------
 
 
+# rulebook 000:254 「每位玩家發2張執行官卡，各自從其中選擇一張使用」
 def _choose_officers(st: EnforcerState) -> None:
     st.phase = "officer"
     st.choosing = 0
 
 
+# rulebook 000:257 「每位玩家發5張執行卡」
+# rulebook 000:258 「台面上翻出4張義務人」
 def _start_game(st: EnforcerState) -> None:
     begin_turn(st, 0)
 
@@ -103,6 +106,7 @@ STEPS = {
 # ---- turns, periods and the end ------------------------------------------------------------
 
 
+# rulebook 000:326 「打卡上班：抽一張牌」
 def begin_turn(st: EnforcerState, seat: int) -> None:
     st.turn = seat
     st.turns += 1
@@ -146,6 +150,7 @@ def next_period(st: EnforcerState) -> None:
     st.period = min(st.period + 1, EVENING)
 
 
+# rulebook 000:325 「由起使玩家開始，順時針輪流進行回合，每回合為一天」
 def next_turn(st: EnforcerState) -> None:
     """The next seat after the current one that is still in (the current one last) begins."""
     out, players = st.out_of_game, st.players
@@ -157,6 +162,8 @@ def next_turn(st: EnforcerState) -> None:
     raise RuleViolation("no player left to take a turn")
 
 
+# rulebook 000:437 「桌面上的義務人不足四人」
+# rulebook 000:438 「淘汰到只剩下1位玩家時」
 def check_end(st: EnforcerState) -> bool:
     """Ends the game (or starts the make-up executions) when a condition holds."""
     if st.phase == "end":
@@ -278,12 +285,14 @@ def drop_project(st: EnforcerState, seat: int) -> None:
     discard_all(st, f"award:{seat}")
 
 
+# rulebook 000:348 「玩家同時只會擁有一個專案」
 def set_project(st: EnforcerState, seat: int, card: CardInstance) -> None:
     drop_project(st, seat)
     st.piles.move(card, "table", f"project:{seat}")
     refill(st)
 
 
+# rulebook 000:419 「每次減分，向右移一格」
 def penalize(st: EnforcerState, seat: int, why: str) -> None:
     st.penalties[seat] += 1
     st.outcome(seat, f"penalty {st.penalties[seat]}: {why}")
@@ -291,6 +300,7 @@ def penalize(st: EnforcerState, seat: int, why: str) -> None:
         eliminate(st, seat)
 
 
+# rulebook 000:420 「減分至X時，直接淘汰」
 def eliminate(st: EnforcerState, seat: int) -> None:
     """An eliminated player's hand is discarded and its project returns to the table."""
     st.out_of_game[seat] = True

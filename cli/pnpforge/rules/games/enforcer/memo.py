@@ -1,17 +1,44 @@
-"""What the greedy agent keeps from one decision to the next: the execution under way.
+"""What is kept beside a position and between decisions, never in the position.
 
-An execution takes several decisions over the same target; the heuristic in `agents` asks this
-memo for the execution's power and difficulty instead of working them out again each time.
+* `READOUTS(st)`: what the rules and the observations derive from a position and keep between
+  steps (its legal actions, the invariant checker's watcher, the observations' public fields),
+  kept per position in the kit's `Memo`; a copy starts with none.
+* `ExecutionMemo`: what the greedy agent keeps from one decision to the next, the execution under
+  way.  An execution takes several decisions over the same target; the heuristic in `agents` asks
+  this memo for the execution's power and difficulty instead of working them out again each time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
+
+from pnpforge.rules.kit.memo import Memo
 
 from .data import Obligor, Officer
 
 if TYPE_CHECKING:
     from .agents import Greedy
+    from .invariants import InvariantChecker
+    from .observe import PublicPiles
+    from .state import EnforcerState
+
+
+class Readouts:
+    """One position's read-outs: its legal actions (None: not read since the last step), and the
+    invariant checker and the observations' public fields, each made by its first use (games
+    nobody checks or observes do not pay for their pile watchers)."""
+
+    __slots__ = ("invariants", "legal", "public_piles")
+
+    def __init__(self, st: EnforcerState) -> None:
+        self.legal: list[Hashable] | None = None
+        self.invariants: InvariantChecker | None = None
+        self.public_piles: PublicPiles | None = None
+
+
+MEMO: Memo[EnforcerState, Readouts] = Memo(Readouts)
+READOUTS = MEMO.of  # a position's read-outs (made on first use)
 
 
 class ExecutionMemo:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import Observation
 
+from .memo import READOUTS
+
 if TYPE_CHECKING:
     from .state import EnforcerState
 
@@ -125,9 +127,10 @@ def observe(st: EnforcerState, seat: int) -> EnforcerObservation:
     The instance is filled in one step as `Observation.of` does, without its check that every
     field is named (a few microseconds at every decision); the tests check the fields instead.
     """
-    public = st.public_piles
+    readouts = READOUTS(st)
+    public = readouts.public_piles
     if public is None:
-        public = st.public_piles = PublicPiles(st)
+        public = readouts.public_piles = PublicPiles(st)
     return _build(st, seat, public.fields())
 
 
@@ -137,9 +140,10 @@ def observe_afresh(st: EnforcerState, seat: int) -> EnforcerObservation:
 
 
 def _public(st: EnforcerState) -> PublicPiles:
-    public = st.public_piles
+    readouts = READOUTS(st)
+    public = readouts.public_piles
     if public is None:
-        public = st.public_piles = PublicPiles(st)
+        public = readouts.public_piles = PublicPiles(st)
     return public
 
 

@@ -24,6 +24,7 @@ def active_objections(shown: Sequence[str], cancelled: Collection[int]) -> list[
     return [i for i in range(len(shown)) if i not in cancelled]
 
 
+# rulebook 000:129 「聲明異議：隨機翻異議卡增加難度」
 def difficulty(cards: CardData, obligor: Obligor, shown: Sequence[str], cancelled: Collection[int]) -> int:
     """The obligor's difficulty plus the active objections' increases."""
     total = obligor.difficulty
@@ -62,6 +63,7 @@ def total_power(
     )
 
 
+# rulebook 000:130 「弱點：該執行卡之執行力雙倍計算」
 def cards_power(
     cards: CardData, weakness: str | None, weak: bool, played: Iterable[str], voided: Collection[str]
 ) -> int:
@@ -90,6 +92,8 @@ def cards_power(
     return total
 
 
+# rulebook 000:100 「對財稅類義務人執行時」
+# rulebook 000:101 「額外獲得1點執行力」
 def officer_bonus(obligor: Obligor, officer: Officer | None) -> int:
     """A 專股 officer's bonus against obligors of its category."""
     if officer and officer.effect == "specialist" and officer.category in obligor.categories:

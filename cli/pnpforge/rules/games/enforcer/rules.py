@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import Action, CardInstance, GameRules, Observation, UnknownEffect
-from pnpforge.rules.kit import Option, check_players, game_info, parse_options
+from pnpforge.rules.kit import GameData, Option, check_players, game_info, parse_options
 
 from .agents import EnforcerObservation, GreedyCache
 from .data import SLUG, CardData, auction_as_doubling_only
@@ -43,14 +43,14 @@ class EnforcerRules(GameRules):
         "penalty": "taken as a player's penalty marker",
     }
 
-    def __init__(self, db: Any, cards: CardData, options: Mapping[str, Any]) -> None:
+    def __init__(self, game: GameData, cards: CardData, options: Mapping[str, Any]) -> None:
         values = parse_options(self.OPTIONS, options, game=SLUG)
         if values["auction_power"] == "doubling_only":
             cards = auction_as_doubling_only(cards)
         self.cards = cards
         self._greedy = GreedyCache(cards)
         self.max_turns: int = values["max_turns"]
-        self.info = game_info(db, SLUG, max_steps=values["max_steps"])
+        self.info = game_info(game, max_steps=values["max_steps"])
         self.info.options = values
 
     def deck(self) -> list[CardInstance]:

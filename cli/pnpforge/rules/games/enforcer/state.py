@@ -29,7 +29,8 @@ from .data import (
 )
 from .flow import Execution
 from .invariants import InvariantChecker
-from .observe import EnforcerObservation, PublicPiles, observe
+from .memo import MEMO, READOUTS
+from .observe import EnforcerObservation, observe
 
 if TYPE_CHECKING:
     from .rules import EnforcerRules
@@ -54,10 +55,10 @@ class EnforcerState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_events", "_invariants", "_legal", "award_block", "cards", "choosing", "delayed", "ending",
+        "_events", "award_block", "cards", "choosing", "delayed", "ending",
         "execution", "exposed", "final_order", "give_return", "helped", "news", "out_of_game", "penalties",
         "pending", "period", "phase", "piles", "piles_of_kind", "played_keys", "players", "points",
-        "public_piles", "reason", "rules", "seat_names", "specialty_owner", "then", "tracks", "turn",
+        "reason", "rules", "seat_names", "specialty_owner", "then", "tracks", "turn",
         "turns", "veto_used"
     )  # fmt: skip
 
@@ -75,9 +76,6 @@ class EnforcerState(State):
         }
         names = [*SHARED_PILES, *(name for seat in self.seat_names for name in seat.values())]
         self.piles = Zones(names, counted=flow.DRAWN_FROM)
-        # the observations' public fields, kept until their piles move (made by the first observation,
-        # so games whose agents never observe do not pay for the watcher)
-        self.public_piles: PublicPiles | None = None
         for kind, pile in (("execution", "exec_deck"), ("obligor", "obligor_deck"),
                            ("objection", "objection_deck"), ("officer", "officer_deck"),
                            ("penalty", "penalty_supply"), ("specialty", "box")):  # fmt: skip
@@ -109,8 +107,6 @@ class EnforcerState(State):
         self.final_order: list[int] = []
         self.turns = 0
         self.reason = ""
-        self._legal: list | None = None
-        self._invariants: InvariantChecker | None = None
         for seat in range(players):
             self.pending += [("officer", seat)] * 2
         self.then = "choose_officers"
@@ -198,14 +194,16 @@ class EnforcerState(State):
 
     def _legal_now(self) -> list[Hashable]:
         """The legal actions of this position, computed once (apply() and the runner both ask)."""
-        if self._legal is None:
-            self._legal = actions.legal_actions(self)
-        return self._legal
+        readouts = READOUTS(self)
+        if readouts.legal is None:
+            readouts.legal = actions.legal_actions(self)
+        return readouts.legal
 
     def legal_actions(self) -> list[Hashable]:
-        legal = self._legal  # `_legal_now`, inline: asked at every step
+        readouts = READOUTS(self)  # `_legal_now`, inline: asked at every step
+        legal = readouts.legal
         if legal is None:
-            legal = self._legal = actions.legal_actions(self)
+            legal = readouts.legal = actions.legal_actions(self)
         return list(legal)
 
     def chance_counts(self) -> Counter[str]:
@@ -222,18 +220,19 @@ class EnforcerState(State):
     def apply(self, action: Hashable) -> None:
         if self.phase == "end":
             raise RuleViolation("the game is over")
-        legal = self._legal
+        readouts = READOUTS(self)
+        legal = readouts.legal
         if legal is None:
-            legal = self._legal = actions.legal_actions(self)
+            legal = readouts.legal = actions.legal_actions(self)
         if action not in legal:
             raise RuleViolation(f"illegal action {action!r} in phase {self.phase}")
-        self._legal = None
+        readouts.legal = None
         if self.pending:
             effects.apply_chance(self, str(action))
         else:
             effects.apply_decision(self, action)  # type: ignore[arg-type]
         flow.advance(self)
-        self._legal = None
+        readouts.legal = None
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
@@ -271,7 +270,7 @@ class EnforcerState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> EnforcerState:
         world = super().resample_from_infostate(seat, rng)
         assert isinstance(world, EnforcerState)
-        world._legal = None
+        MEMO.forget(world)  # what the copy read before its hidden cards were dealt afresh
         return world
 
     def observation(self, seat: int) -> EnforcerObservation:
@@ -282,12 +281,15 @@ class EnforcerState(State):
 
     # ---- scoring ------------------------------------------------------------------------
 
+    # rulebook 000:442 「扶助最多愛心義務人者+4分」
     def _love_winners(self, helped_counts: list[int]) -> set[int]:
         """執行有愛: every player still in tied for the most helped 弱勢 obligors (at least one)."""
         alive = self.alive()
         best = max((helped_counts[s] for s in alive), default=0)
         return {s for s in alive if best > 0 and helped_counts[s] == best}
 
+    # rulebook 000:444 「湊齊稅健罰費者+4分」
+    # rulebook 000:417 「遊戲結束時，面前有尚未執行的專案，且補執行失敗」
     def final_adjustments(self, seat: int) -> list[tuple[int, str]]:
         """The end-of-game points of `seat` beside its obligors: track loss, 執行有愛, 公義無礙."""
         out: list[tuple[int, str]] = []
@@ -329,6 +331,7 @@ class EnforcerState(State):
             out.append(float(base + bonus + track.loss(self.penalties[seat])))
         return out
 
+    # rulebook 000:446 「義務人數量→減分較少→共享勝利」
     def winners(self) -> list[int]:
         """Highest score among players still in; ties: more obligors, then fewer penalties."""
         if not self.is_terminal():
@@ -344,7 +347,8 @@ class EnforcerState(State):
     # ---- invariants ---------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        checker = self._invariants
+        readouts = READOUTS(self)
+        checker = readouts.invariants
         if checker is None:  # made by the first check: games nobody checks do not pay for its watcher
-            checker = self._invariants = InvariantChecker(self)
+            checker = readouts.invariants = InvariantChecker(self)
         checker.check(self)

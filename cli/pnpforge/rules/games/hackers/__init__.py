@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnpforge.rules.kit import game_cards, game_info
+from pnpforge.rules.kit import GameData, game_cards, game_info
 
 from .rules import SLUG, HackersRules
 
@@ -51,11 +51,9 @@ __all__ = ["SLUG", "HackersRules", "make_rules"]
 MAX_STEPS = 2000
 
 
-def make_rules(db: Any, options: Mapping[str, Any]) -> HackersRules:
-    """The engine bound to the database's League of Hackers cards; options are parsed and validated."""
+def make_rules(game: GameData, options: Mapping[str, Any]) -> HackersRules:
+    """The engine bound to the League of Hackers cards the kit read; options are parsed and validated."""
 
     from .data import load_catalogue
 
-    return HackersRules(
-        load_catalogue(game_cards(db, SLUG)), game_info(db, SLUG, max_steps=MAX_STEPS), options
-    )
+    return HackersRules(load_catalogue(game_cards(game)), game_info(game, max_steps=MAX_STEPS), options)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 
 # -- dealing (chance) ------------------------------------------------------------------------
+# rulebook 002:57 「所有玩家從牌堆抽８張牌。」
 def _job_deal(st: HackersState) -> None:
     st.to_draw = deque(seat for _ in range(HAND_SIZE) for seat in range(st.players))
     if st.round_no == 1:  # the optional rule: extra cards for less experienced players
@@ -47,6 +48,7 @@ def _on_draw(st: HackersState, decision: Decision, action: tuple) -> None:
     _next_draw(st)
 
 
+# rulebook 002:74 「在遊戲開始前必須將手牌棄到８張為止。」
 def _job_handicap(st: HackersState) -> None:
     """Seats that drew extra cards discard back to eight; the discards go back into the deck."""
     board.push(st, *[("trim", seat) for seat in range(st.players) if st.handicap[seat]])
@@ -69,6 +71,7 @@ def _hand_ids(st: HackersState, seat: int) -> list[str]:
 
 
 # -- set-up: starting servers ----------------------------------------------------------------
+# rulebook 002:63 「由駭客資歷最資淺的玩家開始順時鐘進行，選擇一張伺服器」
 def _job_setup(st: HackersState) -> None:
     picks = []
     for seat in range(st.players):
@@ -93,6 +96,8 @@ def _on_setup(st: HackersState, decision: Decision, action: tuple) -> None:
 
 
 # -- choosing actions (serialised secret choice) ---------------------------------------------
+# rulebook 002:86 「每回合所有玩家將會同時選擇並執行至多５次行動。」
+# rulebook 002:278 「每回合只能執行四次行動，伺服器卡數量上限改為４張。」
 def _job_select(st: HackersState) -> None:
     seats = [seat for seat in range(st.players) if st.piles.count(st.hand_pile[seat])]
     if st.action_no > st.action_limit or not seats:
@@ -101,6 +106,7 @@ def _job_select(st: HackersState) -> None:
     board.push(st, *[("choose", seat) for seat in seats], ("reveal",))
 
 
+# rulebook 002:151 「若展示區無牌不可選擇此行動。」
 def boards_open(st: HackersState, seat: int) -> list[tuple]:
     """The boards `seat` can afford: install needs a supply, defend and attack a key card."""
     hand = st.piles.pile(st.hand_pile[seat])
@@ -183,6 +189,7 @@ def _on_pay(st: HackersState, decision: Decision, action: tuple) -> None:
     _ask_payment(st, seat)
 
 
+# rulebook 002:127 「當所有玩家決定行動後，翻開所有指令板並且依序結算：」
 def _job_reveal(st: HackersState) -> None:
     chosen = [seat for seat in range(st.players) if st.choice[seat] is not None]
     by_board = {b: [s for s in chosen if board.chosen(st, s).board == b] for b in range(4)}
@@ -196,6 +203,8 @@ def _job_reveal(st: HackersState) -> None:
 
 
 # -- I install -------------------------------------------------------------------------------
+# rulebook 002:145 「將費用支付到棄牌堆，並從供應區選擇一張伺服器卡放到」
+# rulebook 002:149 「伺服器卡買走，將費用卡片回收到手上。」
 def _job_install(st: HackersState, seat: int) -> None:
     st.revealed[seat] = True
     paid = st.piles.count(st.board_pile[seat])
@@ -245,6 +254,8 @@ def _install(st: HackersState, owner: int, card: CardInstance, chooser: int) -> 
         )
 
 
+# rulebook 002:153 「每位玩家面前至多只能擁有５張伺服器卡。若購買了第六」
+# rulebook 002:155 「張，必須移除一張原有的伺服器卡，計算上面的傷害數量，並」
 def _on_scrap(st: HackersState, decision: Decision, action: tuple) -> None:
     owner = decision.data["owner"]
     old = board.remove_server(st, owner, action[1])
@@ -261,6 +272,8 @@ def _on_scrap(st: HackersState, decision: Decision, action: tuple) -> None:
         board.push(st, ("place", owner, refs, moved))
 
 
+# rulebook 002:280 「一位玩家，本回合等級的伺服器張數超越虛擬玩家擁有的張數，」
+# rulebook 002:282 「則虛擬玩家立即獲得一張伺服器卡片，由另一位玩家挑選。」
 def _job_virtual_check(st: HackersState, seat: int) -> None:
     """Two players: the virtual player keeps up with the current level's servers."""
     if not st.has_virtual or not st.piles.count("supply"):
@@ -278,6 +291,7 @@ def _on_vpick(st: HackersState, decision: Decision, action: tuple) -> None:
 
 
 # -- II defend -------------------------------------------------------------------------------
+# rulebook 002:163 「展示一張防禦卡，將費用支付到棄牌堆後將防禦卡放到自」
 def _job_defend(st: HackersState, seat: int) -> None:
     st.revealed[seat] = True
     key = board.chosen(st, seat).key

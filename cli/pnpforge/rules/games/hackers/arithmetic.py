@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from .data import HOLE_CAPACITY, TROJAN_ATTACK, ZERO_DAY_DIRECT, Catalogue
 
 
+# rulebook 002:348 「這張卡片提供所有顏色的防禦力１。」
 def defence_in(catalogue: Catalogue, tableau_ids: Iterable[str], colour: str) -> int:
     """A player's defence in one colour: its cards of that colour plus Deep Security cards."""
     total = 0
@@ -33,6 +34,8 @@ def free_slots(servers: Iterable[tuple[Sequence[str], Sequence[int]]], colour: s
     )
 
 
+# rulebook 002:330 「攻擊時，你這次的攻擊力＋２。本效果不能」
+# rulebook 002:344 「攻擊時，本次攻擊增加２點直接傷害。」
 def attack_strength(
     catalogue: Catalogue, tableau_ids: Iterable[str], card_id: str, pay: int, colour: str
 ) -> tuple[int, int]:

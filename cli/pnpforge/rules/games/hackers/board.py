@@ -18,6 +18,7 @@ from pnpforge.rules.engine import CardInstance, RuleViolation
 from . import arithmetic
 from .arithmetic import defence_in, virtual_defence
 from .data import HOLE_CAPACITY, ServerSpec
+from .memo import READOUTS, ServersSeen, TableauxSeen
 
 if TYPE_CHECKING:
     from .state import HackersState
@@ -91,7 +92,7 @@ def move(st: HackersState, card: CardInstance, src: str, dst: str) -> None:
     """Move a card, keeping the deck's counts by card id (the chance outcomes) in step."""
     st.piles.move(card, src, dst)
     if src.startswith("tableau:") or dst.startswith("tableau:"):
-        st._tableaux_seen = None
+        READOUTS(st).tableaux_seen = None
     if src == "deck":
         st.deck_counts[card.card] -= 1
     elif dst == "deck":
@@ -106,37 +107,39 @@ def move_cards(st: HackersState, cards: Iterable[CardInstance], src: str, dst: s
 def tap(st: HackersState, card: CardInstance) -> None:
     """Turn a card in front of its owner sideways (its effect is spent until the round ends)."""
     st.tapped.add(card)
-    st._tableaux_seen = None
+    READOUTS(st).tableaux_seen = None
 
 
 def untap_all(st: HackersState) -> None:
     st.tapped.clear()
-    st._tableaux_seen = None
+    READOUTS(st).tableaux_seen = None
 
 
-def tableaux_seen(st: HackersState) -> tuple[tuple[tuple[str, bool], ...], ...]:
+def tableaux_seen(st: HackersState) -> TableauxSeen:
     """Every seat's cards in front, each with whether it is tapped (public; kept until they change)."""
-    if st._tableaux_seen is None:
+    readouts = READOUTS(st)
+    if readouts.tableaux_seen is None:
         tapped = st.tapped
-        st._tableaux_seen = tuple(
+        readouts.tableaux_seen = tuple(
             tuple((card.card, card in tapped) for card in st.piles.view(name)) for name in st.tableau_pile
         )
-    return st._tableaux_seen
+    return readouts.tableaux_seen
 
 
 def servers_changed(st: HackersState) -> None:
     """Servers or their damage are about to change: drop the public view and recheck the damage."""
-    st._servers_seen = None
+    READOUTS(st).servers_seen = None
 
 
-def servers_seen(st: HackersState) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]:
+def servers_seen(st: HackersState) -> ServersSeen:
     """Every owner's servers with the damage on each hole (public; kept until they change)."""
-    if st._servers_seen is None:
+    readouts = READOUTS(st)
+    if readouts.servers_seen is None:
         check_damage(st)
-        st._servers_seen = tuple(
+        readouts.servers_seen = tuple(
             tuple((sv.card.card, tuple(sv.damage)) for sv in owner) for owner in st.servers
         )
-    return st._servers_seen
+    return readouts.servers_seen
 
 
 def add_server(st: HackersState, owner: int, card: CardInstance, src: str) -> None:
@@ -182,6 +185,7 @@ def tableau_ids(st: HackersState, seat: int) -> list[str]:
     return list(st.piles.ids(st.tableau_pile[seat]))
 
 
+# rulebook 002:272 「虛擬玩家各顏色的防禦力等同其擁有」
 def defence_of(st: HackersState, owner: int, colour: str) -> int:
     """Defence in one colour: the cards in front, or the virtual player's hole count."""
     if owner == st.virtual_owner:
@@ -201,11 +205,15 @@ def has_colour(st: HackersState, owner: int, colour: str) -> bool:
     return any(colour in sv.spec.holes for sv in st.servers[owner])
 
 
+# rulebook 002:147 「伺服器費用不能少於１。」
+# rulebook 002:291 「減１的價格購置伺服器卡。」
 def effective_cost(st: HackersState, seat: int, spec: ServerSpec) -> int:
     """A server's price after upright Thin Provision cards, never below 1."""
     return max(1, spec.cost - count_effect(st, seat, "thin_provision", untapped=True))
 
 
+# rulebook 002:137 「如果有兩名或更多玩家選擇相同的行動，則由勝利點數較低」
+# rulebook 002:139 「的玩家優先；若點數相同低則由圓盤位置較高的玩家優先。」
 def priority(st: HackersState, seats: Iterable[int]) -> list[int]:
     """Lower VP first; on equal VP the disc higher in the stack first."""
     return sorted(seats, key=lambda s: (st.vp[s], -st.disc_height[s]))

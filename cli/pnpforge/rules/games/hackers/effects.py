@@ -25,6 +25,7 @@ def _job_attack_phase(st: HackersState, seats: tuple[int, ...]) -> None:
     board.push(st, *[("attack", seat) for seat in board.priority(st, seats)])
 
 
+# rulebook 002:185 「展示一張攻擊卡，將費用支付到棄牌堆以獲得該費用對應」
 def _job_attack(st: HackersState, seat: int) -> None:
     st.revealed[seat] = True
     key = board.chosen(st, seat).key
@@ -45,11 +46,13 @@ def attack_strength(st: HackersState, seat: int, card_id: str, pay: int, colour:
     return arithmetic.attack_strength(st.catalogue, board.tableau_ids(st, seat), card_id, pay, colour)
 
 
+# rulebook 002:192 「擊力減去自己本顏色防禦力同等值之傷害指示物。」
 def damage_against(st: HackersState, owner: int, colour: str, attack: int, direct: int) -> int:
     """Tokens that would land on `owner`: attack less defence, plus direct, up to the free slots."""
     return landed(attack, direct, board.defence_of(st, owner, colour), board.free_slots(st, owner, colour))
 
 
+# rulebook 002:208 「獲得於單一對手檯面成功放置最大傷害等量之勝利點數。」
 def _job_hit(st: HackersState, seat: int, colour: str) -> None:
     choice = board.chosen(st, seat)
     assert choice.key is not None
@@ -91,6 +94,8 @@ def _job_hit(st: HackersState, seat: int, colour: str) -> None:
     board.push(st, *placements)
 
 
+# rulebook 002:194 「有傷害均勻分配到所有本顏色漏洞上」
+# rulebook 002:200 「每個漏洞上僅能放置４點傷害，若所有本色漏洞已填滿，」
 def _job_place(st: HackersState, owner: int, refs: tuple[tuple[int, int], ...], amount: int) -> None:
     """Spread `amount` evenly (water-filling, 4 per hole); the owner places the remainder."""
     board.servers_changed(st)
@@ -144,6 +149,8 @@ def _job_repair(st: HackersState, seat: int) -> None:
     board.push(st, ("fix", seat, budget))
 
 
+# rulebook 002:212 「每支付一張卡片至棄牌堆，即可從自己的伺服器卡片上移」
+# rulebook 002:214 「除３點傷害。」
 def _job_fix(st: HackersState, seat: int, budget: int) -> None:
     """Remove `budget` damage from the seat's holes; the seat picks when it matters."""
     board.servers_changed(st)
@@ -175,6 +182,8 @@ def _job_step_end(st: HackersState) -> None:
     board.push(st, ("select",))
 
 
+# rulebook 002:225 「先發動所有回合結束效果，然後所有玩家」
+# rulebook 002:312 「回合結束時，立即移除兩點任意傷害。」
 def _job_round_end(st: HackersState) -> None:
     jobs: list[tuple] = [
         ("fix", s, AUTO_RECOVERY * board.count_effect(st, s, "auto_recovery")) for s in range(st.players)
@@ -185,6 +194,9 @@ def _job_round_end(st: HackersState) -> None:
     board.push(st, *jobs)
 
 
+# rulebook 002:229 「每有一個未被傷害指示物覆蓋的漏洞，獲得１勝利點數。」
+# rulebook 002:231 「獲得完全沒有傷害的乾淨伺服器卡片下方所列的勝利點」
+# rulebook 002:316 「回合結束時，每擁有一個乾淨的伺服器獲」
 def _job_round_score(st: HackersState) -> None:
     """Round-end effects (Certification Audit), clean holes and clean-server bonuses."""
     snapshot = []
@@ -215,6 +227,9 @@ def _round_points(st: HackersState, seat: int, vp: int, reason: str) -> None:
         st.score(seat, vp, reason)
 
 
+# rulebook 002:237 「將所有伺服器卡片上的傷害指示物全部移除。」
+# rulebook 002:239 「將所有被橫置的卡片轉回直立向上。」
+# rulebook 002:241 「將所有未被使用的手牌放入棄牌堆。」
 def _job_cleanup(st: HackersState) -> None:
     board.servers_changed(st)
     for owner in st.servers:

@@ -31,7 +31,7 @@ class HackersState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_events", "_servers_seen", "_tableaux_seen", "_top_height", "action_limit", "action_no", "attacks",
+        "_events", "_top_height", "action_limit", "action_no", "attacks",
         "board_pile", "catalogue", "choice", "decision", "deck_counts", "deck_ids", "disc_height",
         "hand_pile", "handicap", "has_virtual", "installs", "jobs", "owner_count", "piles", "players",
         "revealed", "round_no", "server_limit", "servers", "snapshots", "tableau_pile", "tapped",
@@ -58,14 +58,13 @@ class HackersState(State):
         for owner in range(self.owner_count):
             self.piles.add_pile(board.server_pile(self, owner))
         self.piles.deal(catalogue.instances([*catalogue.defence, *catalogue.attack]), "deck")
+        # the deck's copies per card id (the chance outcomes' weights), kept in step by `board.move`
         self.deck_counts: Counter[str] = Counter(card.card for card in self.piles.pile("deck"))
         self.deck_ids = sorted(self.deck_counts)  # every id the deck can hold, in action order
         for sid, spec in catalogue.server.items():
             self.piles.deal(catalogue.instances([sid]), f"stock:{spec.level}")
         self.choice: list[BoardChoice | None] = [None] * players
         self.tapped: set[CardInstance] = set()
-        self._tableaux_seen: tuple[tuple[tuple[str, bool], ...], ...] | None = None
-        self._servers_seen: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] | None = None
         self.servers: list[list[Server]] = [[] for _ in range(self.owner_count)]
         self.vp = [0] * players
         self.disc_height = list(range(players))  # the later arrival on a space sits higher
@@ -144,6 +143,8 @@ class HackersState(State):
                 total[seat] += audits * sum(clean)
         return [float(v) for v in total]
 
+    # rulebook 002:261 「若有平手的狀況發生，則由伺服器卡片上傷害較少之玩家獲勝。」
+    # rulebook 002:263 「若仍然平手則共同勝利。」
     def winners(self) -> list[int]:
         """Most VP; a tie goes to the least damage on the servers; still tied, all win."""
         best = max(self.vp)

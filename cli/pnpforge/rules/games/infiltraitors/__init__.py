@@ -51,6 +51,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pnpforge.rules.kit import GameData
+
 from .board import ASIDE, CENTRE
 from .data import SLUG, factor_relations, mission_id, related
 from .rules import InfiltraitorsRules
@@ -69,6 +71,6 @@ __all__ = [
 ]
 
 
-def make_rules(db, options: dict[str, Any] | None = None) -> InfiltraitorsRules:
-    """The rules of the mission named in `options` (default M01), bound to the database's cards."""
-    return InfiltraitorsRules(db, dict(options or {}))
+def make_rules(game: GameData, options: dict[str, Any] | None = None) -> InfiltraitorsRules:
+    """The rules of the mission named in `options` (default M01), bound to the cards the kit read."""
+    return InfiltraitorsRules(game, dict(options or {}))

@@ -67,6 +67,7 @@ def chance_source(st: InfiltraitorsState, kind: str) -> str:
     return DECK
 
 
+# rulebook 003:483 「特務在其一輪中必須執行下列其中一項行動：」
 def _act_legal(st: InfiltraitorsState) -> list[Action]:
     seat, mission = st.actor, st.mission
     acts: list[Action] = []
@@ -157,6 +158,7 @@ def _elimination_targets(st: InfiltraitorsState, seat: int) -> list[int]:
     return targets
 
 
+# rulebook 003:155 「在嫌疑人牌旁的縱向提示（即有關連）和橫向提示（即並無關連）的數量必須相同。」
 def _balanced(st: InfiltraitorsState, target: int) -> bool:
     """Missions 7/13: as many upright as sideways hints, and at least 4 in all."""
     hints = board.hints(st, target)

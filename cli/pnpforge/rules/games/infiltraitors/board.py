@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from pnpforge.rules.engine import CardInstance, RuleViolation
 
 from .data import CardSpec, related
+from .memo import READOUTS, HintsView
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState
@@ -66,15 +67,16 @@ def aside(st: InfiltraitorsState) -> CardInstance | None:
     return cards[0] if cards else None
 
 
-def hints_view(st: InfiltraitorsState) -> tuple[tuple[int, tuple[tuple[CardInstance, bool], ...]], ...]:
+def hints_view(st: InfiltraitorsState) -> HintsView:
     """Every place's hints as immutable values, kept until a hint is placed or discarded."""
-    if st._hints_view is None:
+    readouts = READOUTS(st)
+    if readouts.hints_view is None:
         upright = st.upright
-        st._hints_view = tuple(
+        readouts.hints_view = tuple(
             (target, tuple((card, upright[card]) for card in st.piles.pile(pile)))
             for target, pile in st.hint_piles.items()
         )
-    return st._hints_view
+    return readouts.hints_view
 
 
 def hints(st: InfiltraitorsState, target: int) -> list[tuple[CardInstance, bool]]:

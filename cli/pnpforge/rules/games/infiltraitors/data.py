@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pnpforge.rules.kit import DeckError, bool_field, game_cards, int_field, list_field, text_field
+from pnpforge.rules.kit import (
+    DeckError,
+    GameData,
+    bool_field,
+    game_cards,
+    int_field,
+    list_field,
+    text_field,
+)
 
 SLUG = "infiltraitors"
 DEFAULT_MISSION = "M01"
@@ -97,6 +105,8 @@ def factor_relations(number: int) -> frozenset[int]:
     return frozenset(m for m in NUMBERS if m != number and (m % number == 0 or number % m == 0))
 
 
+# rulebook 003:521 「打出的手牌號碼是嫌疑人牌號碼的倍數或因數」
+# rulebook 003:519 「如果打出的是特別牌，它只能給出花色相同的提示。」
 def related(hint: CardSpec, suit: str, number: int) -> bool:
     """Does `hint` relate to a suspect of (suit, number)?  Upright if so, sideways if not.
 
@@ -115,7 +125,7 @@ def _deck_error(message: str) -> DeckError:
     return DeckError(f"{SLUG}: {message}")
 
 
-def load_cards(db) -> dict[str, CardSpec]:
+def load_cards(game: GameData) -> dict[str, CardSpec]:
     """Numbered and special cards by id.
 
     A printed relation list that breaks the factor rule, or a suit that does not
@@ -123,7 +133,7 @@ def load_cards(db) -> dict[str, CardSpec]:
     card by suit and number, so the engine depends on both.
     """
     specs: dict[str, CardSpec] = {}
-    for card in game_cards(db, SLUG, "card"):
+    for card in game_cards(game, card_type="card"):
         number = int_field(card, "number", min=NUMBERS.start, max=NUMBERS.stop - 1)
         printed = _printed_relations(card)
         rule = factor_relations(number)
@@ -133,7 +143,7 @@ def load_cards(db) -> dict[str, CardSpec]:
                 f"the factors/multiples of {number} within 2–15 {sorted(rule)}"
             )
         specs[card.id] = CardSpec(card.id, text_field(card, "suit"), number, rule, card.copies)
-    for card in game_cards(db, SLUG, "special"):
+    for card in game_cards(game, card_type="special"):
         effect = text_field(card, "effect", default=None)
         specs[card.id] = CardSpec(card.id, text_field(card, "suit"), None, frozenset(), card.copies, effect)
     _check_suits(specs)

@@ -14,6 +14,7 @@ from pnpforge.rules.engine import CardInstance, RuleViolation
 from . import actions, board
 from .actions import Action
 from .board import ASIDE, ASIDE_PILE, CENTRE, DECK, DISCARD_DOWN, DISCARD_UP, LINEUP, REWARDS, SHARED
+from .memo import READOUTS
 
 if TYPE_CHECKING:
     from .state import InfiltraitorsState
@@ -66,6 +67,8 @@ def decide(st: InfiltraitorsState, action: Action) -> None:
     DECISIONS[kind](st, action)
 
 
+# rulebook 003:493 「在遊玩區中央抽 1 張嫌疑人牌，不可讓其他特務看到該牌內容」
+# rulebook 003:495 「然後棄掉總部牌庫頂牌，但切不可查看該牌內容。」
 def _do_take(st: InfiltraitorsState, action: Action) -> None:
     st.chance_queue.append(("take", st.actor))
     if st.piles.count(DECK):
@@ -78,11 +81,13 @@ def _play_from(st: InfiltraitorsState, src: int) -> str:
     return SHARED if src == CENTRE else st.hand_piles[src]
 
 
+# rulebook 003:506 「**縱向提示**—打出的手牌與嫌疑人牌有關連。」
+# rulebook 003:508 「**橫向提示**—打出的手牌與嫌疑人牌並無關連。」
 def _place(st: InfiltraitorsState, card: CardInstance, src_pile: str, target: int) -> None:
     """Put a hint beside a suspect, oriented by the rule (the owner places it truthfully)."""
     up = board.orientation(st, card, target)
     st.upright[card] = up
-    st._hints_view = None
+    READOUTS(st).hints_view = None
     st.piles.move(card, src_pile, st.hint_piles[target])
     way = "upright (related)" if up else "sideways (unrelated)"
     st.used(
@@ -92,6 +97,7 @@ def _place(st: InfiltraitorsState, card: CardInstance, src_pile: str, target: in
     )
 
 
+# rulebook 003:503 「在自己的嫌疑人牌旁邊打出 1 張手牌，以便其他特務確認嫌疑人身分。」
 def _do_hint(st: InfiltraitorsState, action: Action) -> None:
     _, src, card_id, copy = action
     card = CardInstance(card_id, copy)
@@ -99,6 +105,8 @@ def _do_hint(st: InfiltraitorsState, action: Action) -> None:
     st.stage = "end_turn"
 
 
+# rulebook 003:545 「你可以打出 1 張手牌放在**另一名特務的嫌疑人牌**旁邊」
+# rulebook 003:546 「之後你可以抽取總部牌庫的頂牌加進手牌。」
 def _do_exchange(st: InfiltraitorsState, action: Action) -> None:
     _, src, target, card_id, copy, draw = action
     card = CardInstance(card_id, copy)
@@ -108,6 +116,8 @@ def _do_exchange(st: InfiltraitorsState, action: Action) -> None:
     st.stage = "end_turn"
 
 
+# rulebook 003:550 「透過棄掉總部牌庫最頂的那張牌（不可窺看其內容），」
+# rulebook 003:550 「特務可從牌庫抽取最多 3 張牌加進自己的手牌。」
 def _do_wait(st: InfiltraitorsState, action: Action) -> None:
     st.chance_queue.append(("burn",))
     st.chance_queue += [("draw", st.actor)] * action[1]
@@ -123,6 +133,8 @@ def _do_pass(st: InfiltraitorsState, action: Action) -> None:
     st.stage = "end_turn"
 
 
+# rulebook 003:558 「棄掉總部牌庫旁的其中一枚子彈並拿起紙板手槍」
+# rulebook 003:567 「被猜測的嫌疑人牌須留在原處維持保密。」
 def _do_eliminate(st: InfiltraitorsState, action: Action) -> None:
     _, target, suit, number = action
     st.bullets -= 1
@@ -164,6 +176,7 @@ def _report_shot(st: InfiltraitorsState, target: int, suit: str, number: int, hi
         st.outcome(st.actor, text)
 
 
+# rulebook 003:566 「接著就將該被認出的嫌疑人牌混入總部牌庫洗勻，並將放在它旁邊的所有提示都**面朝上棄置**。」
 def _eliminate(st: InfiltraitorsState, target: int) -> None:
     """The suspect (and its cover) go back into the deck; its hints to the discard pile."""
     st.piles.move_all(st.stand_piles[target], DECK)
@@ -174,7 +187,7 @@ def _eliminate(st: InfiltraitorsState, target: int) -> None:
 
 
 def _discard_hints(st: InfiltraitorsState, target: int) -> None:
-    st._hints_view = None
+    READOUTS(st).hints_view = None
     pile = st.hint_piles[target]
     for card in st.piles.pile(pile):
         del st.upright[card]
@@ -237,6 +250,7 @@ def _withdraw(st: InfiltraitorsState, seat: int) -> None:
         st.stage = "end_turn"
 
 
+# rulebook 003:585 「如果在一輪結束時，你的手牌數量多於 7 張，就須要隨意棄掉多出的手牌（以面朝上的方式棄置）」
 def _do_discard(st: InfiltraitorsState, action: Action) -> None:
     pile = st.hand_piles[st.actor]
     card = st.piles.pile(pile)[action[1]]
@@ -293,6 +307,7 @@ def _start_pooled_final(st: InfiltraitorsState, seat: int) -> None:
     st.chance_queue += [("pool_deal", (seat + i) % st.players) for i in range(rewards)]
 
 
+# rulebook 003:480 「除非另有指明，否則特務輪次會按照順時針方向進行。」
 def _next_turn(st: InfiltraitorsState) -> None:
     seat = st.turn
     for _ in range(st.players):
@@ -309,6 +324,8 @@ def _next_turn(st: InfiltraitorsState) -> None:
     st.stage = "act"
 
 
+# rulebook 003:591 「嫌疑人牌庫清空，且放在各特務前面的嫌疑人都給剷除。」
+# rulebook 003:592 「總部牌庫耗盡且各特務都已用光手牌，或可用的子彈數目少於未破解的嫌疑人牌數目」
 def _check_end(st: InfiltraitorsState) -> bool:
     """Both end conditions, checked whenever an action has fully resolved."""
     unsolved = board.unsolved(st)
@@ -323,6 +340,7 @@ def _check_end(st: InfiltraitorsState) -> bool:
     return st.result is not None
 
 
+# rulebook 003:457 「各玩家所扮演的特務不是共同獲得勝利，就是一起輸掉。」
 def finish(st: InfiltraitorsState, verdict: str, reason: str) -> None:
     """End the mission: the team wins or loses together."""
     st.result = (verdict, reason)

@@ -14,7 +14,15 @@ from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameRules, Observation, UnknownEffect
-from pnpforge.rules.kit import DeckError, Option, check_players, game_cards, game_info, parse_options
+from pnpforge.rules.kit import (
+    DeckError,
+    GameData,
+    Option,
+    check_players,
+    game_cards,
+    game_info,
+    parse_options,
+)
 
 from .data import (
     CARD_EFFECTS,
@@ -47,12 +55,12 @@ class InfiltraitorsRules(GameRules):
         "mission": "completed: the team wins the mission (本項任務才算順利完成)",
     }
 
-    def __init__(self, db, options: dict[str, Any]) -> None:
+    def __init__(self, game: GameData, options: dict[str, Any]) -> None:
         chosen = parse_options(self.OPTIONS, options, game=SLUG)
-        self.specs: dict[str, CardSpec] = load_cards(db)
+        self.specs: dict[str, CardSpec] = load_cards(game)
         if not self.specs:
             raise PnpError(f"{SLUG}: the database has no numbered or special cards")
-        self.mission_cards = {card.id: card for card in game_cards(db, SLUG, "mission")}
+        self.mission_cards = {card.id: card for card in game_cards(game, card_type="mission")}
         wanted = mission_id(chosen["mission"])
         if wanted not in self.mission_cards:
             raise PnpError(
@@ -65,7 +73,7 @@ class InfiltraitorsRules(GameRules):
         self.mission: Mission = self.missions[wanted]
         self._split_cards()
         size = len(self.in_play) + len(self.shared_specials)
-        self.info = game_info(db, SLUG, max_steps=0, cooperative=True)
+        self.info = game_info(game, max_steps=0, cooperative=True)
         bullets = self.mission.bullet_count(self.info.players_max)
         self.info.max_steps = 40 * (size + 12 + bullets) + 400
         self.info.options = {"mission": wanted}

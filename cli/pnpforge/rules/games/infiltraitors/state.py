@@ -32,6 +32,7 @@ from .board import (
     ChanceEvent,
 )
 from .data import Mission
+from .memo import MEMO, READOUTS
 from .rules import InfiltraitorsRules
 
 
@@ -43,7 +44,7 @@ class InfiltraitorsState(State):
     # Every attribute of a position as a slot: read through the class (a position has more
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
-        "_events", "_hints_view", "_legal", "actor", "bullets", "bullets_start", "chance_queue",
+        "_events", "actor", "bullets", "bullets_start", "chance_queue",
         "cover_piles", "eliminator", "extra_hints_left", "final_phase", "hand_piles", "hint_piles",
         "mission", "next_tile", "passes", "peeked", "piles", "players", "result", "rounds", "rules",
         "solved", "stage", "stand_piles", "suspects_total", "tile_of", "turn", "upright", "withdrawn"
@@ -90,8 +91,6 @@ class InfiltraitorsState(State):
         self.result: tuple[str, str] | None = None  # ("win" | "lose", why)
         self.rounds = 0
         self.chance_queue: list[ChanceEvent] = []
-        self._hints_view: tuple | None = None  # cache of hints_view(); None when hints changed
-        self._legal: list[Action] | None = None
         self.chance_queue = self._setup_events()
         self._announce_mission()
 
@@ -153,40 +152,32 @@ class InfiltraitorsState(State):
         return self.result[1] if self.result else "not over"
 
     def refresh(self) -> None:
-        """Forget cached legal actions and hints: call after arranging piles by hand (tests, puzzles)."""
-        self._legal = None
-        self._hints_view = None
+        """Forget the kept legal actions and hints: call after arranging piles by hand (tests, puzzles)."""
+        MEMO.forget(self)
 
     def legal_actions(self) -> list[Any]:
-        if self._legal is None:
-            self._legal = actions.compute_legal(self)
-        return list(self._legal)
+        readouts = READOUTS(self)
+        if readouts.legal is None:
+            readouts.legal = actions.compute_legal(self)
+        return list(readouts.legal)
 
     def apply(self, action: Any) -> None:
         if self.result is not None:
             raise RuleViolation("the game is over")
-        if self._legal is None:
-            self._legal = actions.compute_legal(self)
-        if not self._is_legal(action):
+        readouts = READOUTS(self)
+        if readouts.legal is None:
+            readouts.legal = actions.compute_legal(self)
+        if not _is_legal(readouts.legal, action):
             raise RuleViolation(f"illegal action {action!r} at stage {self.stage}")
         # The hints view stays: the only two changes of a hint pile (`_place`, `_discard_hints`)
         # drop it themselves, and most steps (a draw, a burn) touch no hint.
-        self._legal = None
+        readouts.legal = None
         assert isinstance(action, tuple)
         if self.chance_queue:
             effects.resolve_chance(self, action)
         else:
             effects.decide(self, action)
         effects.settle(self)
-
-    def _is_legal(self, action: Any) -> bool:
-        """Binary search in the sorted legal actions (an action of another shape is illegal)."""
-        legal = self._legal or []
-        try:
-            index = bisect_left(legal, action)
-        except TypeError:
-            return False
-        return index < len(legal) and legal[index] == action
 
     def zones(self) -> dict[str, list[CardInstance]]:
         return self.piles.as_dict()
@@ -200,7 +191,7 @@ class InfiltraitorsState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> InfiltraitorsState:
         world = self.clone()
         worlds.redeal(world, seat, rng)
-        world._legal = None
+        MEMO.forget(world)  # what the copy read before its hidden cards were dealt afresh
         return world
 
     def observation(self, seat: int) -> SeatObservation:
@@ -297,3 +288,12 @@ _FIXED_TEXT = {
     "reward_skip": "reward: take nothing",
     "pass": "pass (no legal action)",
 }
+
+
+def _is_legal(legal: list[Action], action: Any) -> bool:
+    """Binary search in the sorted legal actions (an action of another shape is illegal)."""
+    try:
+        index = bisect_left(legal, action)
+    except TypeError:
+        return False
+    return index < len(legal) and legal[index] == action
