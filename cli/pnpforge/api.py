@@ -459,12 +459,13 @@ class Project:
     def build(
         self,
         games: list[str],
-        out_root: str | os.PathLike[str],
+        out_root: str | os.PathLike[str] | None,
         opts: BuildOptions,
         jobs: int = 1,
         progress: Callable[[str, str], None] | None = None,
     ) -> list[GameKit]:
-        """Build whole print-and-play kits into out_root/GAME, each replacing the old one on success."""
+        """Build whole print-and-play kits into out_root/GAME (None: the project's output/), each
+        replacing the old one on success."""
         from pnpforge.build import build  # reportlab, Pillow
 
         return build(self.path, games, out_root, opts, jobs=jobs, progress=progress)

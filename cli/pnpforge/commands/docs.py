@@ -146,8 +146,12 @@ def rules_cmd(
 def build_cmd(
     game: str | None = typer.Argument(None, help="Game slug (or use --all)."),
     all_games: bool = typer.Option(False, "--all", help="Every game in the database."),
-    output: str = typer.Option(
-        "output", "-o", "--output", metavar="DIR", help="Where the kits go (one folder per game)."
+    output: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="Where the kits go, one folder per game (default: output/ beside the database).",
     ),
     paper: str = PAPER,
     bleed: float = BLEED,

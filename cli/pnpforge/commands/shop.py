@@ -159,7 +159,9 @@ def tts_object_cmd(
     with handled():
         if base_url is not None:
             check_base_url(base_url)  # before drawing anything
-        folder = Path(source) if source else Path("output") / game / "tts"
+        from pnpforge.store.location import output_root
+
+        folder = Path(source) if source else output_root(open_db(readonly=True)) / game / "tts"
         saved = folder / f"{game}.json"
         drawn = 0
         if not saved.exists():

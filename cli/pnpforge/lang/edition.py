@@ -40,7 +40,7 @@ from pnpforge.query.select import stamp_date
 from pnpforge.resources import as_roots
 from pnpforge.store import bundle, repo, translations
 from pnpforge.store.db import open_db, transaction
-from pnpforge.store.location import db_folder
+from pnpforge.store.location import ORIGIN_FILE, db_folder, project_folder
 from pnpforge.store.translations import Translation
 
 
@@ -116,6 +116,8 @@ def write_edition(db: sqlite_utils.Database, games: list[str], lang: str, folder
         ed.slugs[game] = slug
         ed.missing[game] = missing
     out.conn.close()
+    if base is not None:  # its outputs go to the original project's output/, never the temp folder
+        (folder / ORIGIN_FILE).write_text(str(project_folder(base)), encoding="utf-8")
     return ed
 
 

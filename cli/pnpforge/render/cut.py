@@ -116,7 +116,9 @@ def cut(
 
     m = machine(machine_name, paper)
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = ensure_folder(Path(output) if output else Path("output") / game / "cut" / machine_name)
+    from pnpforge.store.location import output_root
+
+    out = ensure_folder(Path(output) if output else output_root(db) / game / "cut" / machine_name)
     sheets = plan_sheets(m, [c for c in ctx.cards if c.copies > 0], ctx.types)
     result = CutResult(machine_name, str(out))
     pdf_path = confined(out, f"{game}-{machine_name}-{paper}.pdf")

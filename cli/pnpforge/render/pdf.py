@@ -50,12 +50,12 @@ def _default_name(game: str, opts: sheet.PrintOptions) -> str:
     return "-".join(parts) + ".pdf"
 
 
-def output_path(output: str | None, game: str, name: str) -> Path:
-    """-o FILE.pdf, -o DIR (the default name inside it), or output/GAME/NAME."""
+def output_path(output: str | None, game: str, name: str, root: Path = Path("output")) -> Path:
+    """-o FILE.pdf, -o DIR (the default name inside it), or ROOT/GAME/NAME (the project's output/)."""
     if output:
         p = Path(output)
         return p if p.suffix.lower() == ".pdf" else p / name
-    return Path("output") / game / name
+    return root / game / name
 
 
 def plan_jobs(db: Any, types: dict, selection: Any, opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
@@ -131,7 +131,9 @@ def print_cards(
     date = select.stamp_date(db, game)
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
-    path = output_path(opts.output, game, _default_name(game, opts))
+    from pnpforge.store.location import output_root
+
+    path = output_path(opts.output, game, _default_name(game, opts), output_root(db))
     manifest = sheet_manifest.Manifest.of_print(str(path), game, opts, date[:10])
     for j in jobs:
         lay = j.layout

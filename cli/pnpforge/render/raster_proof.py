@@ -32,7 +32,9 @@ def proof(
 ) -> RasterResult:
     """Contact sheet(s) of every card face (one each), labelled id ×copies, as PNG."""
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = Path(output) if output else Path("output") / game
+    from pnpforge.store.location import output_root
+
+    out = Path(output) if output else output_root(db) / game
     out.mkdir(parents=True, exist_ok=True)
     result = RasterResult(str(out))
     per_page = PROOF_COLS * PROOF_ROWS

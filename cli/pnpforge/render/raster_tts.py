@@ -157,7 +157,7 @@ def tts(
 ) -> RasterResult:
     """Per card type: deck sheets of ≤ 10×7 cards (copies included), a back image, README.txt."""
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = out_dir(output, game, "tts")
+    out = out_dir(output, game, "tts", db)
     drawings: dict[tuple[str, str], Drawing] = {}
     result = _plan_tts(ctx, drawings, out, dpi)
     render_drawings(_by_type(drawings, ctx), ctx)
@@ -197,8 +197,8 @@ def images_and_tts(
     check_dpi(dpi)
     ctx = card_context(db, game, None, renderer_factory)
     drawings: dict[tuple[str, str], Drawing] = {}
-    img_result = plan_images(ctx, drawings, out_dir(images_output, game, "images"), dpi)
-    tts_result = _plan_tts(ctx, drawings, out_dir(tts_output, game, "tts"), tts_dpi)
+    img_result = plan_images(ctx, drawings, out_dir(images_output, game, "images", db), dpi)
+    tts_result = _plan_tts(ctx, drawings, out_dir(tts_output, game, "tts", db), tts_dpi)
     render_drawings(_by_type(drawings, ctx), ctx)
     img_result.warnings = list(ctx.renderer.warnings())
     _finish_tts(ctx, tts_result)
