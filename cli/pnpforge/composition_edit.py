@@ -80,9 +80,7 @@ def _check(db: sqlite_utils.Database, rule: CompositionRule, rules: dict[str, Co
 
     if not _ID.fullmatch(rule.id):
         raise PnpError(f"composition id {rule.id!r}: letters, digits, . _ - (a letter or digit first)")
-    select.select(
-        db, rule.game, rule.card_type, rule.query, checked=False
-    )  # unknown type or bad query: PnpError
+    select.select(db, rule.game, rule.card_type, rule.query)  # unknown type or bad query: PnpError
     seen = {rule.id}
     parent = rule.parent
     while parent:
@@ -173,7 +171,7 @@ def follow_deck(db: sqlite_utils.Database, conn: sqlite3.Connection, game: str) 
         if not rule.follows_deck:
             continue
         try:
-            actual = select.copies(db, select.select(db, game, rule.card_type, rule.query, checked=False))
+            actual = select.copies(db, select.select(db, game, rule.card_type, rule.query))
         except PnpError:
             continue  # a row whose type went away: the check names it
         if actual == rule.expected:

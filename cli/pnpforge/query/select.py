@@ -6,11 +6,6 @@ same cards everywhere and the SQL stays in `query/` and `store/`.  A
 `Selection` is compiled once (unknown game, card type or bad query fail
 then, as a PnpError) and can be read as a list, streamed from a cursor (the
 printer's way: memory does not grow with the deck) or counted per type.
-
-A selection made for drawing (the default) first reads its rows leniently and
-checks each card against its card type, the same card-level rules every write
-obeys: a row another tool wrote ('abc' in an integer field) is refused before
-any output is opened, naming the game, card and field, never drawn as it is.
 """
 
 from __future__ import annotations
@@ -21,7 +16,6 @@ from typing import Any
 
 import sqlite_utils
 
-from pnpforge.errors import PnpError
 from pnpforge.model import Card
 from pnpforge.query.compile import compile_query
 from pnpforge.query.search import field_defs_of, type_aliases_of
@@ -52,19 +46,9 @@ class TypeTally:
 
 
 def select(
-    db: sqlite_utils.Database,
-    game: str,
-    card_type: str | None = None,
-    query: str | None = None,
-    *,
-    checked: bool = True,
+    db: sqlite_utils.Database, game: str, card_type: str | None = None, query: str | None = None
 ) -> Selection:
-    """Compile a selection; an unknown game or type, or a bad query, raises PnpError now.
-
-    `checked` (the default, for every reader that draws or counts for a document)
-    also refuses a selected card that breaks its card type's rules (see
-    `refuse_invalid`); the validators, which report such cards themselves, pass False.
-    """
+    """Compile a selection; an unknown game or type, or a bad query, raises PnpError now."""
     repo.get_game(db, game)
     clauses, params = ["c.game = ?"], [game]
     if card_type:
@@ -77,36 +61,7 @@ def select(
         where, qparams = compile_query(text, field_defs_of(types), type_aliases=type_aliases_of(types))
         clauses.append(f"({where})")
         params += list(qparams)
-    sel = Selection(game, card_type or None, text, " AND ".join(clauses), tuple(params))
-    if checked:
-        refuse_invalid(db, sel)
-    return sel
-
-
-def refuse_invalid(db: sqlite_utils.Database, sel: Selection) -> None:
-    """PnpError naming the first selected card that breaks its type's card-level rules.
-
-    The rows are read leniently (a shape pnpforge never writes is reported, not
-    raised mid-read) and checked by the validator every write path uses, so a
-    reader never meets a value `pnp validate` calls an error.
-    """
-    from pnpforge.validate.fields import validate_card
-    from pnpforge.validate.problem import ERROR
-
-    types = {t.slug: t for t in repo.card_types(db, sel.game)}
-    for row in db.conn.execute(f"{repo.CARD_SELECT} WHERE {sel.where}{_DECK_ORDER}", list(sel.params)):
-        card = repo.card_from_row(row, strict=False)
-        errors = [p for p in validate_card(card, types.get(card.type), types) if p.severity == ERROR]
-        if errors:
-            first = errors[0]
-            shown = card.id if isinstance(card.id, str) and card.id.isprintable() else repr(card.id)
-            field = f", field '{first.field}'" if first.field else ""
-            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-            raise PnpError(
-                f"card {sel.game}/{shown}{field}: {first.message}{more}: a value pnpforge never writes "
-                f"(changed with another tool?); nothing was drawn; 'pnp validate {sel.game}' lists "
-                f"every problem, 'pnp cards set {sel.game} {shown} FIELD=VALUE' fixes one"
-            )
+    return Selection(game, card_type or None, text, " AND ".join(clauses), tuple(params))
 
 
 def _restricted(sel: Selection, types: Sequence[str] | None) -> tuple[str, list[Any]]:
@@ -124,6 +79,12 @@ def iter_cards(
     where, params = _restricted(sel, types)
     for row in db.conn.execute(f"{repo.CARD_SELECT} WHERE {where}{_DECK_ORDER}", params):
         yield repo.card_from_row(row)
+
+
+def iter_as_stored(db: sqlite_utils.Database, sel: Selection) -> Iterator[Card]:
+    """The selected cards as stored, read leniently: for the checks that name a broken row."""
+    for row in db.conn.execute(f"{repo.CARD_SELECT} WHERE {sel.where}{_DECK_ORDER}", list(sel.params)):
+        yield repo.card_from_row(row, strict=False)
 
 
 def cards(db: sqlite_utils.Database, sel: Selection, types: Sequence[str] | None = None) -> list[Card]:

@@ -34,8 +34,9 @@ def default_renderer(db: Any, game: str, date: str) -> Renderer:
 def select_cards(db: Any, game: str, card_type: str | None, query: str | None) -> list:
     """The game's cards in deck order, narrowed by --type and --query."""
     from pnpforge.query import select
+    from pnpforge.validate.stored import refuse_invalid
 
-    return select.cards(db, select.select(db, game, card_type, query))
+    return select.cards(db, refuse_invalid(db, select.select(db, game, card_type, query)))
 
 
 def _default_name(game: str, opts: sheet.PrintOptions) -> str:
@@ -119,8 +120,10 @@ def print_cards(
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
     from pnpforge.query import select
+    from pnpforge.validate.stored import refuse_invalid
 
-    jobs, notes = plan_jobs(db, types, select.select(db, game, opts.card_type, opts.query), opts)
+    selection = refuse_invalid(db, select.select(db, game, opts.card_type, opts.query))
+    jobs, notes = plan_jobs(db, types, selection, opts)
     if not jobs:
         what = f" matching '{opts.query}'" if opts.query else ""
         raise PnpError(

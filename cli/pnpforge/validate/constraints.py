@@ -304,7 +304,7 @@ def selector(db: sqlite_utils.Database, game: str, cards: Iterable[Card]) -> Cal
 
     def select(query: str) -> list[Card]:
         if query not in cache:
-            ids = {c.id for c in selection.cards(db, selection.select(db, game, None, query, checked=False))}
+            ids = {c.id for c in selection.cards(db, selection.select(db, game, None, query))}
             cache[query] = [c for c in everything if c.id in ids]
         return cache[query]
 

@@ -117,7 +117,7 @@ def composition(db: sqlite_utils.Database, game: str) -> list[RuleResult]:
 
     results = []
     for rule in repo.composition(db, game):
-        cards = select.cards(db, select.select(db, game, rule.card_type, rule.query, checked=False))
+        cards = select.cards(db, select.select(db, game, rule.card_type, rule.query))
         results.append(
             RuleResult(
                 rule.id,
