@@ -249,3 +249,29 @@ def test_new_games_summary_says_each_thing_once(new_game: Path, run, tmp_path: P
     md = run("--db", other, "rules", "sky", "--format", "md", "-o", "-").stdout
     assert "| ship | 3† |" in md  # the ";" sheet was read by column; † a designed count (no rulebook)
     assert "designer's value" in md and "standard sizes chosen by pnpforge" in md
+
+
+@pytest.mark.parametrize(
+    "slug, says",
+    [
+        ("calibration", "a word pnp reads itself ('pnp print calibration')"),
+        ("market-en", "ends in '-en', the name of a language edition"),
+        ("market-zh-hant", "ends in '-zh-hant'"),
+    ],
+)
+def test_a_slug_the_cli_or_an_edition_takes_is_refused(tmp_path: Path, run, slug: str, says: str) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    res = run("--db", db, "game", "new", slug, "--title", "T", "--from", sheet)
+    assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert repo.list_games(open_db(db, readonly=True)) == []
+    assert not (tmp_path / "templates").exists()
+    assert run("--db", db, "game", "new", "market", "--title", "T", "--from", sheet).exit_code == 0
+    bundle = tmp_path / "g.json"
+    assert run("--db", db, "game", "export", "market", "-o", bundle).exit_code == 0
+    bundle.write_text(bundle.read_text(encoding="utf-8").replace('"market"', f'"{slug}"'), encoding="utf-8")
+    res = run("--db", db, "game", "import", bundle)
+    assert res.exit_code == 2 and says in res.stderr
+    assert [g.slug for g in repo.list_games(open_db(db, readonly=True))] == ["market"]

@@ -27,6 +27,7 @@ from pnpforge.formats import records as card_records
 from pnpforge.formats.xlsx import read_tables
 from pnpforge.model import FieldDef
 from pnpforge.store import bundle, releases
+from pnpforge.validate.values import game_slug_problem
 
 LANGUAGES = ("zh-Hant", "zh-Hans", "en", "ja", "ko")
 DEFAULT_SIZE = (63.0, 88.0)
@@ -308,8 +309,9 @@ def create_game(
     replace: bool = False,
 ) -> NewGame:
     """Make the game: infer, import as one validated bundle, write layouts, release v0.1."""
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", spec.slug):
-        raise PnpError(f"game slug {spec.slug!r}: use lower-case letters, digits and '-' (e.g. my-game)")
+    slug_problem = game_slug_problem(spec.slug)
+    if slug_problem:
+        raise PnpError(slug_problem)
     if spec.language is not None and spec.language not in LANGUAGES:
         raise PnpError(f"--language {spec.language!r}: allowed: {', '.join(LANGUAGES)}")
     inference = None
