@@ -275,3 +275,18 @@ def test_a_slug_the_cli_or_an_edition_takes_is_refused(tmp_path: Path, run, slug
     res = run("--db", db, "game", "import", bundle)
     assert res.exit_code == 2 and says in res.stderr
     assert [g.slug for g in repo.list_games(open_db(db, readonly=True))] == ["market"]
+
+
+def test_the_summary_overview_follows_the_deck_like_its_components_table(tmp_path: Path, run) -> None:
+    """game new writes no counts into a rule: the Overview line and the table read the same cards."""
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    assert run("--db", db, "game", "new", "market", "--title", "T", "--from", sheet).exit_code == 0
+    added = run("--db", db, "cards", "add", "market", "hero", "sky", "name=Sky", "copies=4", "attack=1")
+    assert added.exit_code == 0, added.stderr
+    md = run("--db", db, "rules", "market", "--format", "md", "-o", "-").stdout
+    overview = md.split("## Overview", 1)[1].split("##", 1)[0].strip()
+    assert overview == "24 cards: hero ×13†, monster ×11†."  # 9 heroes in the sheet, then 4 Sky
+    assert "| hero | 13† |" in md and "| monster | 11† |" in md

@@ -242,19 +242,9 @@ def build_bundle(
         for t in types
         if t.rows
     ]
-    counts = ", ".join(f"{t.name} ×{t.copies}" for t in types if t.rows)
-    rules = (
-        [
-            {
-                "kind": "overview",  # the summary has its own Components section: not a second one
-                "title": {"zh-Hant": "遊戲概要", "zh-Hans": "游戏概述"}.get(language, "Overview"),
-                "body": f"{sum(t.copies for t in types)} cards: {counts}.",
-                "source": source,
-            }
-        ]
-        if counts
-        else []
-    )
+    # No overview rule: the summary writes the deck's line from the same counts as its
+    # Components table, so it follows every cards add/rm (a written one would freeze them).
+    rules: list[dict[str, Any]] = []
     return {
         "format": "pnpforge-game/1",
         "game": {
