@@ -290,3 +290,28 @@ def test_the_summary_overview_follows_the_deck_like_its_components_table(tmp_pat
     overview = md.split("## Overview", 1)[1].split("##", 1)[0].strip()
     assert overview == "24 cards: hero ×13†, monster ×11†."  # 9 heroes in the sheet, then 4 Sky
     assert "| hero | 13† |" in md and "| monster | 11† |" in md
+
+
+def test_replace_refuses_to_drop_edits_made_since_and_never_releases_again(tmp_path: Path, run) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    new = ("--db", db, "game", "new", "market", "--title", "T", "--from", sheet)
+    assert run(*new).exit_code == 0
+    again = run(*new, "--replace")  # nothing edited since: the rerun is harmless
+    assert (
+        again.exit_code == 0 and "released as" not in again.stdout and "releases kept (v0.1" in again.stdout
+    )
+    assert run("--db", db, "cards", "add", "market", "hero", "sky", "name=Sky", "attack=1").exit_code == 0
+    assert run("--db", db, "cards", "set", "market", "hero-002", "attack=9").exit_code == 0
+    assert run("--db", db, "release", "market", "v0.2").exit_code == 0
+    refused = run(*new, "--replace")
+    assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "removes sky (Sky)" in refused.stderr and "reverts hero-002 fields.attack: 9 → 3" in refused.stderr
+    cards = {c.id: c for c in repo.list_cards(open_db(db, readonly=True), "market")}
+    assert "sky" in cards and cards["hero-002"].fields["attack"] == 9  # nothing changed
+    forced = run(*new, "--replace", "--discard-edits")
+    assert forced.exit_code == 0 and "discarded: removes sky (Sky)" in forced.stdout
+    assert "releases kept (v0.1, v0.2; none made)" in forced.stdout
+    assert [r.tag for r in releases.list_releases(open_db(db, readonly=True), "market")] == ["v0.1", "v0.2"]

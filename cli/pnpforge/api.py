@@ -186,13 +186,17 @@ class Project:
         field_specs: list[str] | None = None,
         encoding: str | None = None,
         replace: bool = False,
+        discard_edits: bool = False,
     ) -> NewGame:
         """A new game from a spreadsheet (types and typed fields inferred) or from named types and fields.
 
         Imported as one validated bundle, with starter layouts in the project's templates/
-        and release v0.1.
+        and release v0.1.  Replacing a game whose cards were added or edited since is refused,
+        naming them, unless `discard_edits`.
         """
-        return create_game(self.db, self.folder, spec, source, type_names, field_specs, encoding, replace)
+        return create_game(
+            self.db, self.folder, spec, source, type_names, field_specs, encoding, replace, discard_edits
+        )
 
     def export_game(self, game: str) -> str:
         """The whole game as a bundle (JSON text): definition, cards, composition, glossary, rules."""
