@@ -89,8 +89,8 @@ def new_game(tmp_path: Path, run) -> Path:
     sheet.write_text(SHEET, encoding="utf-8")
     res = run("--db", db, "game", "new", "heroes", "--title", "Heroes", "--from", sheet, "--size", "63x88")
     assert res.exit_code == 0, res.output
-    assert "attack (attack): integer (-1 to 7)" in res.output
-    assert "element (element): enum: fire | water | earth" in res.output
+    assert "attack (attack): integer (-1 to 7 in the sheet; any whole number allowed)" in res.output
+    assert "element (element): enum, closed: fire | water | earth" in res.output
     assert "released as v0.1" in res.output
     return db
 
@@ -315,3 +315,20 @@ def test_replace_refuses_to_drop_edits_made_since_and_never_releases_again(tmp_p
     assert forced.exit_code == 0 and "discarded: removes sky (Sky)" in forced.stdout
     assert "releases kept (v0.1, v0.2; none made)" in forced.stdout
     assert [r.tag for r in releases.list_releases(open_db(db, readonly=True), "market")] == ["v0.1", "v0.2"]
+
+
+def test_the_field_report_says_what_the_validator_enforces(new_game: Path, run) -> None:
+    """'any whole number allowed' accepts a value past the sheet's range; 'closed' refuses a new value."""
+    assert run("--db", new_game, "cards", "set", "heroes", "hero-001", "attack=99").exit_code == 0
+    closed = run("--db", new_game, "cards", "set", "heroes", "hero-001", "tags=melee|flying")
+    assert closed.exit_code == 1 and "'flying' not allowed" in closed.stderr
+    wrong = run("--db", new_game, "cards", "set", "heroes", "hero-001", "element=air")
+    assert wrong.exit_code == 1 and "'air' is not allowed" in wrong.stderr
+
+
+def test_a_column_with_repeats_but_too_many_values_is_reported_as_free_text() -> None:
+    fd, why = infer.infer_field("colour", "colour", ["red", "red", "blue", "green", "gold"])
+    assert fd.type == "text" and why == "text, free (4 different values in 5 cells: too many for an enum)"
+    fd, why = infer.infer_field("tags", "tags", ["a|b", "c"])
+    assert fd.type == "list" and fd.allowed == ["a", "b", "c"]
+    assert why == "list split on '|', closed to these 3 values: a | b | c"
