@@ -34,6 +34,7 @@ from pnpforge import edit
 from pnpforge.design.newgame import GameSpec, NewGame, create_game
 from pnpforge.errors import PnpError
 from pnpforge.formats import card_xlsx, records
+from pnpforge.kit_files import BuildOptions  # Project.build's options: light, no reportlab
 from pnpforge.lang import sheet as translation_sheet
 from pnpforge.lang.status import coverage, game_status
 from pnpforge.lang.status import problems as language_problems
@@ -41,6 +42,7 @@ from pnpforge.model import Card, CardType, Game, card_changes
 from pnpforge.query import search as search_query
 from pnpforge.query.changes import Diff, diff_releases
 from pnpforge.query.select import copies_per_type
+from pnpforge.render.sheet import PrintOptions  # Project.print_cards's options: light, no reportlab
 from pnpforge.store import bundle, edition, releases, repo, structure
 from pnpforge.store import db as store_db
 from pnpforge.store.constraints import (
@@ -60,8 +62,7 @@ from pnpforge.validate.text_rules import text_rule_breaches
 if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
     from pnpforge.balance.experiment import BalanceOptions
     from pnpforge.build import GameKit
-    from pnpforge.kit_files import BuildOptions
-    from pnpforge.render import Manifest, PrintOptions
+    from pnpforge.render import Manifest
     from pnpforge.rules.check import CheckOptions
     from pnpforge.rules.examples import ExampleResult
 
@@ -70,11 +71,13 @@ Database = sqlite_utils.Database  # the one type of a database handle, everywher
 ImportResult = edit.ImportResult
 
 __all__ = [
+    "BuildOptions",
     "Constraint",
     "GameSpec",
     "Database",
     "HistoryEntry",
     "ImportResult",
+    "PrintOptions",
     "Project",
     "load_json_param",
     "read_bundle",

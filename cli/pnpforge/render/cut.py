@@ -90,7 +90,9 @@ def plan_sheets(m: Machine, cards: list, types: dict) -> list[CutSheet]:
         t = types[card.type]
         here = (t.width_mm, t.height_mm)
         if here not in grids:
-            grids[here] = grid(m, *here)
+            same = [s for s, other in types.items() if (other.width_mm, other.height_mm) == here]
+            label = "card type " if len(same) == 1 else "card types "
+            grids[here] = grid(m, *here, what=label + ", ".join(repr(s) for s in same))
         g = grids[here]
         for _ in range(card.copies):
             if here != size or len(sheets[-1].cards) == g.per_sheet:
