@@ -160,6 +160,6 @@ def test_a_card_too_large_for_the_machine_is_refused_naming_its_type(mini_db, tm
     db.conn.execute("UPDATE card_types SET width_mm = 180, height_mm = 240 WHERE slug = 'hero'")
     db.conn.commit()
     with pytest.raises(
-        PnpError, match=r"^card type 'hero' \(180×240 mm\) does not fit a cricut sheet on letter"
+        PnpError, match=r"^card type 'hero' \(180×240 mm\): too large for a cricut sheet on letter"
     ):
         cut(db, "mini", "cricut", "letter", output=str(tmp_path / "out"))

@@ -110,8 +110,8 @@ def grid(m: Machine, w: float, h: float, what: str = "") -> Grid:
     n, _, rotated, cols, rows, cw, ch = max(options)
     if n == 0:
         raise PnpError(
-            f"{what + ' (' if what else 'a '}{w:g}×{h:g} mm{')' if what else ' card'} "
-            f"does not fit a {m.name} sheet on {m.paper} "
+            (f"{what} ({w:g}×{h:g} mm): too large for" if what else f"a {w:g}×{h:g} mm card does not fit")
+            + f" a {m.name} sheet on {m.paper} "
             f"(usable area {a.w:.0f}×{a.h:.0f} mm)"
         )
     used_w, used_h = cols * cw + (cols - 1) * GAP_MM, rows * ch + (rows - 1) * GAP_MM
