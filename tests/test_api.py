@@ -93,3 +93,13 @@ def test_a_bulk_import_names_the_row_the_schema_refuses_and_writes_nothing(
     source.write_text("\n".join(rows) + "\n", encoding="utf-8")
     assert project.import_cards("mini", source).counts["add"] == 450
     assert [c.id for c in project.search("新卡449")] == ["N-449"]
+
+
+def test_the_output_options_are_importable_from_the_api(shipped_db: Path, tmp_path: Path) -> None:
+    from pnpforge.api import BuildOptions, PrintOptions, Project
+    from pnpforge.errors import PnpError
+
+    assert PrintOptions().paper == "a4"
+    with pytest.raises(PnpError, match="unknown game 'nope'"):
+        Project.open(shipped_db, readonly=True).build(["nope"], tmp_path / "o", BuildOptions())
+    assert not (tmp_path / "o").exists()

@@ -216,3 +216,50 @@ def test_build_all_on_the_shipped_database(shipped_db: Path, tmp_path: Path, run
     for g in repo.list_games(open_db(shipped_db)):
         doc = json.loads((tmp_path / g.slug / "manifest.json").read_text(encoding="utf-8"))
         assert doc["totals"]["files"] > 10
+
+
+def test_a_rebuild_keeps_what_other_commands_wrote_and_drops_its_own_old_files(
+    built: BuiltKit, tmp_path: Path
+) -> None:
+    """A build owns the files its manifest lists; tts-object's, watch's and proof's defaults survive it."""
+    game = built.game
+    out = _copy_kit(built, tmp_path / "out")
+    kit_dir = out / game
+    foreign = {
+        "tts/linked/" + game + ".json": b"{}",  # tts-object's default
+        "watch/" + game + "-proof.png": b"png",  # a running watch's default
+        game + "-proof.png": b"proof",  # pnp proof's default
+    }
+    for rel, data in foreign.items():
+        (kit_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+        (kit_dir / rel).write_bytes(data)
+    doc = json.loads((kit_dir / "manifest.json").read_text(encoding="utf-8"))
+    doc["files"].append({"path": "gone.pdf", "kind": "print", "bytes": 3, "sha256": "0" * 64})
+    (kit_dir / "manifest.json").write_text(json.dumps(doc), encoding="utf-8")
+    (kit_dir / "gone.pdf").write_bytes(b"old")  # a part an earlier build made and this one does not
+    [again] = kit.build(built.db, [game], out, FAST, force=True)
+    tree = _tree(kit_dir)
+    assert {rel: tree.get(rel) for rel in foreign} == foreign
+    assert "gone.pdf" not in tree
+    listed = {f.path for f in again.files}
+    assert not listed & set(foreign)  # carried, never claimed as the build's own
+    assert _tree(kit_dir).keys() - set(foreign) == listed
+
+
+def test_outputs_default_to_the_project_folder_not_the_working_directory(
+    shipped_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """output/ sits beside the database, like templates/: a kit never lands where the shell stood."""
+    from pnpforge.api import Project
+    from pnpforge.render.sheet import PrintOptions
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    project = Project.open(shipped_db)
+    manifest = project.print_cards("accusation", PrintOptions(card_type="leader"))
+    assert Path(manifest.path) == shipped_db.parent / "output" / "accusation" / "accusation-leader-a4.pdf"
+    assert Path(manifest.path).is_file() and not (elsewhere / "output").exists()
+    [k] = kit.build(shipped_db, ["accusation"], None, FAST)
+    assert Path(k.directory) == shipped_db.parent / "output" / "accusation"
+    assert not (elsewhere / "output").exists()

@@ -152,3 +152,14 @@ def test_unknown_machine_is_one_clear_line(run):
     assert res.exit_code != 0 and "unknown cutting machine 'laser'" in res.stderr
     with pytest.raises(PnpError, match="unknown paper"):
         machine("cricut", "a3")
+
+
+def test_a_card_too_large_for_the_machine_is_refused_naming_its_type(mini_db, tmp_path):
+    """Like print: the refusal says which card type is too large, not only the size."""
+    db = open_db(mini_db)
+    db.conn.execute("UPDATE card_types SET width_mm = 180, height_mm = 240 WHERE slug = 'hero'")
+    db.conn.commit()
+    with pytest.raises(
+        PnpError, match=r"^card type 'hero' \(180×240 mm\): too large for a cricut sheet on letter"
+    ):
+        cut(db, "mini", "cricut", "letter", output=str(tmp_path / "out"))

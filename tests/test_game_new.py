@@ -89,8 +89,8 @@ def new_game(tmp_path: Path, run) -> Path:
     sheet.write_text(SHEET, encoding="utf-8")
     res = run("--db", db, "game", "new", "heroes", "--title", "Heroes", "--from", sheet, "--size", "63x88")
     assert res.exit_code == 0, res.output
-    assert "attack (attack): integer (-1 to 7)" in res.output
-    assert "element (element): enum: fire | water | earth" in res.output
+    assert "attack (attack): integer (-1 to 7 in the sheet; any whole number allowed)" in res.output
+    assert "element (element): enum, closed: fire | water | earth" in res.output
     assert "released as v0.1" in res.output
     return db
 
@@ -249,3 +249,86 @@ def test_new_games_summary_says_each_thing_once(new_game: Path, run, tmp_path: P
     md = run("--db", other, "rules", "sky", "--format", "md", "-o", "-").stdout
     assert "| ship | 3† |" in md  # the ";" sheet was read by column; † a designed count (no rulebook)
     assert "designer's value" in md and "standard sizes chosen by pnpforge" in md
+
+
+@pytest.mark.parametrize(
+    "slug, says",
+    [
+        ("calibration", "a word pnp reads itself ('pnp print calibration')"),
+        ("market-en", "ends in '-en', the name of a language edition"),
+        ("market-zh-hant", "ends in '-zh-hant'"),
+    ],
+)
+def test_a_slug_the_cli_or_an_edition_takes_is_refused(tmp_path: Path, run, slug: str, says: str) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    res = run("--db", db, "game", "new", slug, "--title", "T", "--from", sheet)
+    assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert repo.list_games(open_db(db, readonly=True)) == []
+    assert not (tmp_path / "templates").exists()
+    assert run("--db", db, "game", "new", "market", "--title", "T", "--from", sheet).exit_code == 0
+    bundle = tmp_path / "g.json"
+    assert run("--db", db, "game", "export", "market", "-o", bundle).exit_code == 0
+    bundle.write_text(bundle.read_text(encoding="utf-8").replace('"market"', f'"{slug}"'), encoding="utf-8")
+    res = run("--db", db, "game", "import", bundle)
+    assert res.exit_code == 2 and says in res.stderr
+    assert [g.slug for g in repo.list_games(open_db(db, readonly=True))] == ["market"]
+
+
+def test_the_summary_overview_follows_the_deck_like_its_components_table(tmp_path: Path, run) -> None:
+    """game new writes no counts into a rule: the Overview line and the table read the same cards."""
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    assert run("--db", db, "game", "new", "market", "--title", "T", "--from", sheet).exit_code == 0
+    added = run("--db", db, "cards", "add", "market", "hero", "sky", "name=Sky", "copies=4", "attack=1")
+    assert added.exit_code == 0, added.stderr
+    md = run("--db", db, "rules", "market", "--format", "md", "-o", "-").stdout
+    overview = md.split("## Overview", 1)[1].split("##", 1)[0].strip()
+    assert overview == "24 cards: hero ×13†, monster ×11†."  # 9 heroes in the sheet, then 4 Sky
+    assert "| hero | 13† |" in md and "| monster | 11† |" in md
+
+
+def test_replace_refuses_to_drop_edits_made_since_and_never_releases_again(tmp_path: Path, run) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "s.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    new = ("--db", db, "game", "new", "market", "--title", "T", "--from", sheet)
+    assert run(*new).exit_code == 0
+    again = run(*new, "--replace")  # nothing edited since: the rerun is harmless
+    assert (
+        again.exit_code == 0 and "released as" not in again.stdout and "releases kept (v0.1" in again.stdout
+    )
+    assert run("--db", db, "cards", "add", "market", "hero", "sky", "name=Sky", "attack=1").exit_code == 0
+    assert run("--db", db, "cards", "set", "market", "hero-002", "attack=9").exit_code == 0
+    assert run("--db", db, "release", "market", "v0.2").exit_code == 0
+    refused = run(*new, "--replace")
+    assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "removes sky (Sky)" in refused.stderr and "reverts hero-002 fields.attack: 9 → 3" in refused.stderr
+    cards = {c.id: c for c in repo.list_cards(open_db(db, readonly=True), "market")}
+    assert "sky" in cards and cards["hero-002"].fields["attack"] == 9  # nothing changed
+    forced = run(*new, "--replace", "--discard-edits")
+    assert forced.exit_code == 0 and "discarded: removes sky (Sky)" in forced.stdout
+    assert "releases kept (v0.1, v0.2; none made)" in forced.stdout
+    assert [r.tag for r in releases.list_releases(open_db(db, readonly=True), "market")] == ["v0.1", "v0.2"]
+
+
+def test_the_field_report_says_what_the_validator_enforces(new_game: Path, run) -> None:
+    """'any whole number allowed' accepts a value past the sheet's range; 'closed' refuses a new value."""
+    assert run("--db", new_game, "cards", "set", "heroes", "hero-001", "attack=99").exit_code == 0
+    closed = run("--db", new_game, "cards", "set", "heroes", "hero-001", "tags=melee|flying")
+    assert closed.exit_code == 1 and "'flying' not allowed" in closed.stderr
+    wrong = run("--db", new_game, "cards", "set", "heroes", "hero-001", "element=air")
+    assert wrong.exit_code == 1 and "'air' is not allowed" in wrong.stderr
+
+
+def test_a_column_with_repeats_but_too_many_values_is_reported_as_free_text() -> None:
+    fd, why = infer.infer_field("colour", "colour", ["red", "red", "blue", "green", "gold"])
+    assert fd.type == "text" and why == "text, free (4 different values in 5 cells: too many for an enum)"
+    fd, why = infer.infer_field("tags", "tags", ["a|b", "c"])
+    assert fd.type == "list" and fd.allowed == ["a", "b", "c"]
+    assert why == "list split on '|', closed to these 3 values: a | b | c"

@@ -266,3 +266,13 @@ def test_cli_image_commands(run, mini_db, tmp_path, fake_default):
     assert r.exit_code == 0 and (tmp_path / "p" / "mini-hero-proof.png").is_file()
     r = run("--db", mini_db, "images", "nosuch", "-o", tmp_path / "i")
     assert r.exit_code == 2 and "unknown game" in r.stderr
+
+
+def test_proof_into_a_file_names_it_like_images(run, mini_db, tmp_path):
+    target = tmp_path / "afile"
+    target.write_text("x")
+    for command in ("proof", "images"):
+        r = run("--db", mini_db, command, "mini", "-o", target)
+        last = r.stderr.strip().splitlines()[-1]  # after a first-use font note, if any
+        assert r.exit_code == 2 and last == f"Error: cannot write into {target}: it is not a folder"
+    assert target.read_text() == "x"

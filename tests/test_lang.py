@@ -126,3 +126,21 @@ def test_english_summary_is_complete_and_english(game: str, run) -> None:
     han = [ch for ch in res.stdout if "\u4e00" <= ch <= "\u9fff"]
     assert han == [], "".join(han[:20])
     assert res.stdout.startswith("# ")
+
+
+def test_an_untranslated_text_the_font_cannot_draw_is_named_in_the_warning(db, tmp_path: Path) -> None:
+    """'print in the original' is only true where the language's font has the glyphs: say which not."""
+    from pnpforge.lang.edition import write_edition
+
+    with transaction(db) as conn:
+        conn.execute(
+            "DELETE FROM translations WHERE game = 'enforcer' AND kind = 'card' AND key = 'OB-12' "
+            "AND field = 'name'"
+        )
+    folder = tmp_path / "edition"
+    folder.mkdir()
+    ed = write_edition(db, ["enforcer"], "en", folder)
+    assert ed.missing == {"enforcer": 1} and ed.undrawable == {"enforcer": ["card OB-12 name"]}
+    [warning] = ed.warnings()
+    assert "1 of them use characters the en font cannot draw (card OB-12 name)" in warning
+    assert (folder / "pnp-origin.txt").read_text(encoding="utf-8") == str(tmp_path)  # outputs: the project's

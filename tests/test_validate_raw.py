@@ -66,3 +66,53 @@ def test_schema_guards_stop_raw_sql(mini_db, sql):
     db = open_db(mini_db)
     with pytest.raises(sqlite3.IntegrityError):
         db.conn.execute(sql)
+
+
+def _break_a_value(db: Path) -> None:
+    """'abc' in the integer field 'power' of H-01: a row shape pnpforge reads, a value it never writes."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%guard%'"
+    ).fetchall():
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("UPDATE cards SET fields = json_set(fields, '$.power', 'abc') WHERE id = 'H-01'")
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["print", "mini"],
+        ["images", "mini", "--dpi", "30"],
+        ["proof", "mini"],
+        ["rules", "mini"],
+        ["tts", "mini"],
+        ["shop", "mini", "--profile", "mpc"],
+        ["cut", "mini", "--machine", "cricut"],
+        ["build", "mini"],
+    ],
+)
+def test_every_output_refuses_an_invalid_stored_value(run, mini_db, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    open_db(mini_db).conn.close()
+    _break_a_value(mini_db)
+    r = run("--db", mini_db, *command)
+    assert r.exit_code == 2, r.stdout + r.stderr
+    assert "card mini/H-01, field 'power': expected an integer, got 'abc'" in r.stderr
+    assert len(r.stderr.strip().splitlines()[-1]) > 0 and "Traceback" not in r.stderr
+    assert not (tmp_path / "output").exists() or not any(
+        p.is_file() for p in (tmp_path / "output").rglob("*")
+    ), sorted((tmp_path / "output").rglob("*"))
+
+
+def test_a_refused_print_keeps_the_old_pdf(run, mini_db, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("--db", mini_db, "print", "mini").exit_code == 0
+    pdf = next((tmp_path / "output" / "mini").glob("*.pdf"))
+    before = pdf.read_bytes()
+    _break_a_value(mini_db)
+    assert run("--db", mini_db, "print", "mini").exit_code == 2
+    assert pdf.read_bytes() == before
+    # the validators still read the row and report it (they select without the check)
+    r = run("--db", mini_db, "validate", "mini", "--json")
+    assert any(e["card"] == "H-01" and e["field"] == "power" for e in json.loads(r.stdout)["errors"])

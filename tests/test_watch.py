@@ -11,6 +11,8 @@ import threading
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from pnpforge.design.preview import PreviewServer
 from pnpforge.design.watch import BuildResult, Watcher, WatchOptions
 from pnpforge.edit import set_card
@@ -153,3 +155,21 @@ def test_a_misspelt_game_fails_at_once(run, shipped_db):
     r = run("--db", shipped_db, "watch", "enforcr", "--no-serve")
     assert r.exit_code == 2
     assert "unknown game 'enforcr'" in r.stderr
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
+def test_a_port_outside_0_to_65535_is_a_usage_error(mini_db: Path, tmp_path: Path, port: str) -> None:
+    """Checked before the OS sees it: one line and exit 2, never the crash boundary's exit 70."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pnpforge", "--db", str(mini_db), "watch", "mini", "--port", port],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert (
+        proc.stderr.strip()
+        == f"Error: --port must be a whole number from 0 to 65535 (0: any free port); got {port}"
+    )
+    assert not (tmp_path / "output").exists()

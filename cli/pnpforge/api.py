@@ -34,6 +34,7 @@ from pnpforge import edit
 from pnpforge.design.newgame import GameSpec, NewGame, create_game
 from pnpforge.errors import PnpError
 from pnpforge.formats import card_xlsx, records
+from pnpforge.kit_files import BuildOptions  # Project.build's options: light, no reportlab
 from pnpforge.lang import sheet as translation_sheet
 from pnpforge.lang.status import coverage, game_status
 from pnpforge.lang.status import problems as language_problems
@@ -41,6 +42,7 @@ from pnpforge.model import Card, CardType, Game, card_changes
 from pnpforge.query import search as search_query
 from pnpforge.query.changes import Diff, diff_releases
 from pnpforge.query.select import copies_per_type
+from pnpforge.render.sheet import PrintOptions  # Project.print_cards's options: light, no reportlab
 from pnpforge.store import bundle, edition, releases, repo, structure
 from pnpforge.store import db as store_db
 from pnpforge.store.constraints import (
@@ -60,8 +62,7 @@ from pnpforge.validate.text_rules import text_rule_breaches
 if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
     from pnpforge.balance.experiment import BalanceOptions
     from pnpforge.build import GameKit
-    from pnpforge.kit_files import BuildOptions
-    from pnpforge.render import Manifest, PrintOptions
+    from pnpforge.render import Manifest
     from pnpforge.render.raster import RasterResult
     from pnpforge.rules.check import CheckOptions
     from pnpforge.rules.examples import ExampleResult
@@ -75,11 +76,13 @@ Database = sqlite_utils.Database  # the one type of a database handle, everywher
 ImportResult = edit.ImportResult
 
 __all__ = [
+    "BuildOptions",
     "Constraint",
     "GameSpec",
     "Database",
     "HistoryEntry",
     "ImportResult",
+    "PrintOptions",
     "Project",
     "load_json_param",
     "read_bundle",
@@ -191,13 +194,17 @@ class Project:
         field_specs: list[str] | None = None,
         encoding: str | None = None,
         replace: bool = False,
+        discard_edits: bool = False,
     ) -> NewGame:
         """A new game from a spreadsheet (types and typed fields inferred) or from named types and fields.
 
         Imported as one validated bundle, with starter layouts in the project's templates/
-        and release v0.1.
+        and release v0.1.  Replacing a game whose cards were added or edited since is refused,
+        naming them, unless `discard_edits`.
         """
-        return create_game(self.db, self.folder, spec, source, type_names, field_specs, encoding, replace)
+        return create_game(
+            self.db, self.folder, spec, source, type_names, field_specs, encoding, replace, discard_edits
+        )
 
     def export_game(self, game: str) -> str:
         """The whole game as a bundle (JSON text): definition, cards, composition, glossary, rules."""
@@ -464,12 +471,13 @@ class Project:
     def build(
         self,
         games: list[str],
-        out_root: str | os.PathLike[str],
+        out_root: str | os.PathLike[str] | None,
         opts: BuildOptions,
         jobs: int = 1,
         progress: Callable[[str, str], None] | None = None,
     ) -> list[GameKit]:
-        """Build whole print-and-play kits into out_root/GAME, each replacing the old one on success."""
+        """Build whole print-and-play kits into out_root/GAME (None: the project's output/), each
+        replacing the old one on success."""
         from pnpforge.build import build  # reportlab, Pillow
 
         return build(self.path, games, out_root, opts, jobs=jobs, progress=progress)

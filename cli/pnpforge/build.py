@@ -243,7 +243,7 @@ class _GameState:
 def build(
     db_path: str | os.PathLike,
     games: list[str],
-    out_root: str | os.PathLike = "output",
+    out_root: str | os.PathLike | None = None,
     opts: BuildOptions | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
@@ -259,6 +259,7 @@ def build(
     """
     from pnpforge.store import repo
     from pnpforge.store.db import open_db
+    from pnpforge.store.location import output_root
 
     opts = opts or BuildOptions()
     progress = progress or (lambda g, s: None)
@@ -271,7 +272,8 @@ def build(
     from pnpforge.shop.kit_parts import check_extras
 
     check_extras(opts.shop, opts.cut, opts.paper)  # unknown profile or machine -> PnpError, no work
-    root = Path(out_root)
+    # None: the project's output/ (the database's folder), like every other output command
+    root = Path(out_root) if out_root is not None else output_root(db)
     kits: dict[str, GameKit] = {}
     digests = {g: kit_inputs.inputs_digest(db, g, opts) for g in games}
     for g in games:

@@ -41,7 +41,7 @@ from pnpforge.store.edition import note_correction
 from pnpforge.validate import ERROR, GameIndex, Problem, coerce, composition_problems, validate_card
 from pnpforge.validate.edition import apply_edition_rules
 from pnpforge.validate.text_rules import with_generated_text
-from pnpforge.validate.values import id_problem, normalize_name, parse_int
+from pnpforge.validate.values import game_slug_problem, id_problem, normalize_name, parse_int
 
 _TEXT_ATTRIBUTES = ("name", "name_en", "text", "flavor", "provenance", "source", "notes", "type")
 
@@ -431,6 +431,8 @@ def import_bundle(
     slug = data["game"].get("slug")
     if not isinstance(slug, str):
         raise PnpError(f"{path}: game.slug must be text")
+    if not repo.game_exists(db, slug) and (slug_problem := game_slug_problem(slug)):
+        raise PnpError(f"{path}: {slug_problem}")  # a game already here keeps its name
     with transaction(db) as conn:
         exists = repo.game_exists(db, slug)
         old_cards = {c.id: c for c in repo.list_cards(db, slug, strict=False)} if exists else {}

@@ -241,12 +241,41 @@ def _normal_permissions(folder: Path) -> None:
         os.chmod(p, (0o777 if p.is_dir() else 0o666) & ~mask)
 
 
+def built_files(kit: Path) -> set[str]:
+    """Paths (relative, POSIX) a kit's manifest lists as built, the manifest included; empty without one."""
+    try:
+        doc = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+        listed = {str(f["path"]) for f in doc.get("files", [])}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return set()  # no kit there yet, or not one we can read: nothing in it is ours
+    return listed | {"manifest.json"}
+
+
+def _keep_foreign(old: Path, new: Path) -> None:
+    """Move every file of the old kit folder that no build made, and the new kit lacks, into `new`."""
+    ours = built_files(old)
+    for path in sorted(old.rglob("*")):
+        rel = path.relative_to(old).as_posix()
+        if path.is_dir() or rel in ours or (new / rel).exists() or (new / rel).is_symlink():
+            continue
+        if path.name.startswith(".") and (path.name.endswith(".tmp") or path.name.startswith(".pnp-tmp-")):
+            continue  # another writer's half-written temporary file
+        try:
+            (new / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, new / rel)
+        except OSError:
+            continue  # a folder in the new kit holds that name: the build's file wins
+
+
 def _swap(work: Path, final: Path) -> None:
     """Put the new kit in place: old -> aside, new -> final, then delete the old one.
 
     If the second rename fails the old kit is moved back, so `final` is never lost.
     A kit folder that was a symbolic link is replaced by the new kit and the link
-    removed, never followed: the folder it pointed to is left as it was.
+    removed, never followed: the folder it pointed to is left as it was.  A build
+    owns only what it built (the files the old manifest lists): whatever other
+    commands wrote into output/GAME/ (tts-object's tts/linked/, a running watch's
+    watch/, a proof) is moved into the new kit before the old one is deleted.
     """
     old: Path | None = None
     if final.exists():
@@ -261,6 +290,7 @@ def _swap(work: Path, final: Path) -> None:
         raise
     if old is not None:
         if old.is_dir() and not old.is_symlink():
+            _keep_foreign(old, final)
             shutil.rmtree(old, ignore_errors=True)
         else:  # a file, or a symbolic link that stood for the kit: the link goes, its target stays
             old.unlink(missing_ok=True)

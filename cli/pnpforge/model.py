@@ -13,6 +13,10 @@ from typing import Any
 
 FIELD_TYPES = ("integer", "text", "enum", "boolean", "list", "ref")
 PROVENANCES = ("rulebook", "reference", "provisional")
+# Languages a game is written or printed in (the schema's list); `--lang L` prints GAME-l.
+LANGUAGES = ("zh-Hant", "zh-Hans", "en", "ja", "ko")
+# Words the command line reads in a game slug's place: `pnp print calibration`.
+RESERVED_GAME_SLUGS = ("calibration",)
 ROLES = ("deck", "aid")
 
 # Card attributes that are not type fields; `pnp cards set` accepts these too.

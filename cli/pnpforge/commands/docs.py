@@ -137,7 +137,7 @@ def rules_cmd(
             sys.stdout.write(summary.summary_markdown(db, slugs[0]))
             return
         res = summary.write_summary(db, slugs[0], fmt=fmt, paper=paper, output=output)
-    pages = f", {res.pages} pages" if res.pages else ""
+    pages = f", {res.pages} page{'' if res.pages == 1 else 's'}" if res.pages else ""
     typer.echo(f"Wrote {res.path} ({res.bytes:,} bytes{pages})")
     for w in res.warnings:
         typer.echo(f"Warning: {w}", err=True)
@@ -146,8 +146,12 @@ def rules_cmd(
 def build_cmd(
     game: str | None = typer.Argument(None, help="Game slug (or use --all)."),
     all_games: bool = typer.Option(False, "--all", help="Every game in the database."),
-    output: str = typer.Option(
-        "output", "-o", "--output", metavar="DIR", help="Where the kits go (one folder per game)."
+    output: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="Where the kits go, one folder per game (default: output/ beside the database).",
     ),
     paper: str = PAPER,
     bleed: float = BLEED,

@@ -30,6 +30,12 @@ def new_cmd(
     ),
     encoding: str | None = typer.Option(None, "--encoding", help="The CSV's encoding if not UTF-8."),
     replace: bool = typer.Option(False, "--replace", help="Replace the game if it exists."),
+    discard_edits: bool = typer.Option(
+        False,
+        "--discard-edits",
+        help="With --replace: drop the cards and values added or edited since (listed); "
+        "without it such a replace is refused.",
+    ),
 ) -> None:
     """Create a game: card types and typed fields inferred from a sheet, starter layouts, release v0.1."""
     # the library stays off `pnp --help` start-up
@@ -49,17 +55,24 @@ def new_cmd(
             )
             field = [f for f in (s.strip() for s in answer.split(",")) if f]
         spec = GameSpec(slug, title.strip(), title_en, language, parse_size(size), parse_players(players))
-        made = project().new_game(spec, source, card_type, field, encoding, replace)
+        made = project().new_game(spec, source, card_type, field, encoding, replace, discard_edits)
     _report(made, source)
     echo_problems(made.deck_problems, "deck check (not blocking):")
 
 
 def _report(made, source: Path | None) -> None:
     lang = f"{made.language} (guessed; --language to change)" if made.language_guessed else made.language
+    released = (
+        f"released as {made.release}"
+        if made.release
+        else f"its releases kept ({', '.join(made.releases_kept)}; none made)"
+    )
     typer.echo(
         f"created game {made.slug}: {made.cards} cards, language {lang}, "
-        f"{made.size[0]:g}×{made.size[1]:g} mm cards, released as {made.release}"
+        f"{made.size[0]:g}×{made.size[1]:g} mm cards, {released}"
     )
+    for line in made.discarded:
+        typer.echo(f"  discarded: {line}")
     if made.inference is not None:
         for itype in made.inference.types:
             typer.echo(

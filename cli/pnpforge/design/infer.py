@@ -139,7 +139,13 @@ def infer_field(name: str, label: str, values: list[str]) -> tuple[FieldDef, str
     """The field type the non-blank `values` of one column suggest, and a line saying why."""
     if values and all(_INT_RE.fullmatch(v) for v in values):
         nums = [int(v) for v in values]
-        return FieldDef(name, "integer", label=label), f"integer ({min(nums)} to {max(nums)})"
+        # the sheet's range is what the designer has drawn so far, not a limit: say so
+        seen = (
+            f"{min(nums)} to {max(nums)} in the sheet"
+            if min(nums) != max(nums)
+            else f"{nums[0]} in the sheet"
+        )
+        return FieldDef(name, "integer", label=label), f"integer ({seen}; any whole number allowed)"
     if any("|" in v for v in values):
         probe = FieldDef(name, "list", label=label, allowed=[])
         items: list[str] = []
@@ -147,13 +153,20 @@ def infer_field(name: str, label: str, values: list[str]) -> tuple[FieldDef, str
             for item in coerce(probe, v) or []:
                 if item not in items:
                     items.append(item)
-        return FieldDef(name, "list", label=label, allowed=items), f"list of {len(items)} values split on '|'"
+        return (
+            FieldDef(name, "list", label=label, allowed=items),
+            f"list split on '|', closed to these {len(items)} values: {' | '.join(items)}",
+        )
     if values and all(v.lower() in _BOOL_WORDS for v in values):
         return FieldDef(name, "boolean", label=label), "boolean (true/false)"
     distinct = list(dict.fromkeys(values))
     if distinct and len(distinct) <= ENUM_MAX_VALUES and len(distinct) <= ENUM_MAX_SHARE * len(values):
-        return FieldDef(name, "enum", label=label, allowed=distinct), f"enum: {' | '.join(distinct)}"
-    return FieldDef(name, "text", label=label), "text"
+        return FieldDef(name, "enum", label=label, allowed=distinct), f"enum, closed: {' | '.join(distinct)}"
+    if len(distinct) < len(values):  # repeated values, yet too many different ones for a closed list
+        return FieldDef(name, "text", label=label), (
+            f"text, free ({len(distinct)} different values in {len(values)} cells: too many for an enum)"
+        )
+    return FieldDef(name, "text", label=label), "text, free"
 
 
 def infer(header: list[str], rows: list[Row], where: str, default_type: str = "card") -> Inference:

@@ -26,7 +26,8 @@ from pnpforge.errors import PnpError
 from pnpforge.formats import records as card_records
 from pnpforge.formats.xlsx import read_tables
 from pnpforge.model import FieldDef
-from pnpforge.store import bundle, releases
+from pnpforge.store import bundle, releases, repo
+from pnpforge.validate.values import game_slug_problem
 
 LANGUAGES = ("zh-Hant", "zh-Hans", "en", "ja", "ko")
 DEFAULT_SIZE = (63.0, 88.0)
@@ -57,8 +58,10 @@ class NewGame:
     cards: int
     written: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)
-    release: str = ""
+    release: str = ""  # the release made now; "" when the game had releases already
     deck_problems: list[Any] = field(default_factory=list)
+    releases_kept: list[str] = field(default_factory=list)  # a replaced game's releases, kept
+    discarded: list[str] = field(default_factory=list)  # what --discard-edits dropped, one line each
 
 
 def parse_size(text: str | None) -> tuple[float, float] | None:
@@ -241,19 +244,9 @@ def build_bundle(
         for t in types
         if t.rows
     ]
-    counts = ", ".join(f"{t.name} ×{t.copies}" for t in types if t.rows)
-    rules = (
-        [
-            {
-                "kind": "overview",  # the summary has its own Components section: not a second one
-                "title": {"zh-Hant": "遊戲概要", "zh-Hans": "游戏概述"}.get(language, "Overview"),
-                "body": f"{sum(t.copies for t in types)} cards: {counts}.",
-                "source": source,
-            }
-        ]
-        if counts
-        else []
-    )
+    # No overview rule: the summary writes the deck's line from the same counts as its
+    # Components table, so it follows every cards add/rm (a written one would freeze them).
+    rules: list[dict[str, Any]] = []
     return {
         "format": "pnpforge-game/1",
         "game": {
@@ -306,10 +299,17 @@ def create_game(
     field_specs: list[str] | None = None,
     encoding: str | None = None,
     replace: bool = False,
+    discard_edits: bool = False,
 ) -> NewGame:
-    """Make the game: infer, import as one validated bundle, write layouts, release v0.1."""
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", spec.slug):
-        raise PnpError(f"game slug {spec.slug!r}: use lower-case letters, digits and '-' (e.g. my-game)")
+    """Make the game: infer, import as one validated bundle, write layouts, release v0.1.
+
+    Replacing a game that has cards or values the sheet does not (added or edited
+    since) is refused, listing them, unless `discard_edits`: a rerun never drops
+    a designer's work silently.
+    """
+    slug_problem = game_slug_problem(spec.slug)
+    if slug_problem:
+        raise PnpError(slug_problem)
     if spec.language is not None and spec.language not in LANGUAGES:
         raise PnpError(f"--language {spec.language!r}: allowed: {', '.join(LANGUAGES)}")
     inference = None
@@ -324,11 +324,21 @@ def create_game(
     size = spec.size or DEFAULT_SIZE
     label = source.name if source is not None else "pnp game new"
     data = bundle.parse(build_bundle(spec, inference, types, language, size, label))
+    lost = edits_lost(db, spec.slug, data["cards"]) if replace and repo.game_exists(db, spec.slug) else []
+    if lost and not discard_edits:
+        shown = "; ".join(lost[:12]) + (f"; and {len(lost) - 12} more" if len(lost) > 12 else "")
+        raise PnpError(
+            f"game '{spec.slug}' has {len(lost)} edit(s) the sheet does not: {shown}. Replacing would "
+            "drop them: add them to the sheet, or pass --discard-edits to replace anyway"
+        )
     _, problems = import_bundle(db, data, source or Path("pnp game new"), replace=replace)
     folder = db_folder / "templates" / spec.slug
     written, kept = write_layouts_for(folder, spec.title, types, size)
     tag = "v0.1"
-    if not any(r.tag == tag for r in releases.list_releases(db, spec.slug)):
+    kept_releases = [r.tag for r in releases.list_releases(db, spec.slug)]
+    if kept_releases:
+        tag = ""  # a replaced game keeps its history; nothing is released again
+    else:
         releases.create_release(db, spec.slug, tag, "created by pnp game new")
     return NewGame(
         spec.slug,
@@ -341,7 +351,37 @@ def create_game(
         kept,
         tag,
         problems,
+        kept_releases,
+        lost,
     )
+
+
+def edits_lost(db: sqlite_utils.Database, slug: str, new_cards: list[dict[str, Any]]) -> list[str]:
+    """What replacing game `slug` by `new_cards` would undo: each removed card and reverted value."""
+    old = {c["id"]: c for c in bundle.export(db, slug)["cards"]}
+    new = {c["id"]: c for c in new_cards}
+    lost = [f"removes {cid} ({c.get('name', '')})" for cid, c in old.items() if cid not in new]
+    for cid, card in new.items():
+        before = old.get(cid)
+        if before is None:
+            continue
+        mine, theirs = _flat(before), _flat(card)
+        for key in sorted(set(mine) | set(theirs)):
+            if key == "source" or _blank(mine.get(key)) and _blank(theirs.get(key)):
+                continue
+            if mine.get(key) != theirs.get(key):
+                lost.append(f"reverts {cid} {key}: {mine.get(key)!r} → {theirs.get(key)!r}")
+    return lost
+
+
+def _flat(card: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in card.items() if k != "fields"}
+    out.update({f"fields.{k}": v for k, v in (card.get("fields") or {}).items()})
+    return out
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
 
 
 def write_layouts_for(

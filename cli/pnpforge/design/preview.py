@@ -103,6 +103,9 @@ def read_regular(target: Path) -> bytes | None:
         os.close(fd)
 
 
+MAX_PORT = 65535  # TCP ports are 16-bit; 0 asks the OS for a free one
+
+
 class PreviewServer:
     """A background HTTP server showing the latest build of a watch folder."""
 
@@ -110,6 +113,10 @@ class PreviewServer:
         self, title: str, folder: Path, state: Callable[[], dict[str, Any]], port: int = 8765
     ) -> None:
         self.title, self.folder, self.state = title, folder, state
+        if type(port) is not int or not 0 <= port <= MAX_PORT:  # bind() would raise OverflowError
+            raise PnpError(
+                f"--port must be a whole number from 0 to {MAX_PORT} (0: any free port); got {port!r}"
+            )
         handler = self._handler()
         try:
             self.httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)

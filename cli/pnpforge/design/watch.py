@@ -26,6 +26,7 @@ from pnpforge.lang.edition import language_db
 from pnpforge.resources import project_templates, shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
+from pnpforge.store.location import project_folder, project_output
 from pnpforge.validate import validate_game
 
 WHATS = ("proof", "print", "images")
@@ -70,7 +71,8 @@ class WatchOptions:
 
     def out_dir(self) -> Path:
         folder = self.game if self.lang is None else f"{self.game}-{self.lang.lower()}"
-        return self.output or Path("output") / folder / "watch"
+        project = project_folder(self.db_path.resolve().parent)
+        return self.output or project_output(project) / folder / "watch"
 
 
 def _stat(path: Path) -> tuple[int, int] | None:

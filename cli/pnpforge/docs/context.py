@@ -32,6 +32,7 @@ from pnpforge.resources import as_roots, project_templates, shipped_templates
 from pnpforge.store import repo, translations
 from pnpforge.store.dump import dump
 from pnpforge.store.location import db_folder
+from pnpforge.validate.stored import refuse_invalid
 
 MARK = "†"  # the provisional sign, as on the card faces
 KINDS = ("overview", "setup", "turn", "actions", "end", "scoring", "variants", "faq", "other")
@@ -145,7 +146,7 @@ def _search(db: sqlite_utils.Database, game: str) -> Callable[..., list[Card]]:
         """Cards of the game in deck order, optionally of one type and matching a query."""
         key = (type, (query or "").strip())
         if key not in found:
-            found[key] = select.cards(db, select.select(db, game, *key))
+            found[key] = select.cards(db, refuse_invalid(db, select.select(db, game, *key)))
         return found[key]
 
     return cards

@@ -14,6 +14,7 @@ import sqlite_utils
 from pnpforge.model import Card, CompositionRule
 from pnpforge.query import select
 from pnpforge.store import repo
+from pnpforge.validate.stored import refuse_invalid
 
 _COUNT_IN_LABEL = re.compile(r"\s*[×*]\s*\d+")
 
@@ -97,7 +98,7 @@ def type_counts(db: sqlite_utils.Database, game: str) -> list[TypeCount]:
 
 def _rule_cards(db: sqlite_utils.Database, game: str, rule: CompositionRule) -> list[Card]:
     """The cards a composition rule counts: its card type (if any) matching its query."""
-    return select.cards(db, select.select(db, game, rule.card_type, rule.query))
+    return select.cards(db, refuse_invalid(db, select.select(db, game, rule.card_type, rule.query)))
 
 
 def composition_tree(db: sqlite_utils.Database, game: str) -> list[CountNode]:

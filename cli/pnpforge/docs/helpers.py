@@ -28,6 +28,7 @@ from pnpforge.render import text_atoms
 from pnpforge.render.fonts import ensure_fonts
 from pnpforge.render.units import MM
 from pnpforge.store import repo
+from pnpforge.store.location import output_root
 
 AID_TYPE = "aid"  # the type helper cards carry on sheets (one back design for all)
 
@@ -231,7 +232,7 @@ def print_helpers(
     layout = sheet_plan.plan_layout(hs.width_mm, hs.height_mm, sheet_opts, what="helper cards")
     cards = [c for c in hs.cards for _ in range(1 if one_each else c.copies)]
     job = Job(sheet_plan.size_key(hs.width_mm, hs.height_mm, "aid"), layout, len(cards), lambda: iter(cards))
-    path = _output_path(opts.output, game, opts.paper)
+    path = _output_path(opts.output, game, opts.paper, output_root(db))
     manifest = sheet_manifest.Manifest.of_print(str(path), game, opts, date[:10])
     manifest.sheets.append(
         sheet_manifest.SheetSummary(
@@ -270,9 +271,9 @@ def print_helpers(
     return manifest, hs
 
 
-def _output_path(output: str | None, game: str, paper: str) -> Path:
+def _output_path(output: str | None, game: str, paper: str, root: Path) -> Path:
     name = default_path(game, paper)
     if output:
         p = Path(output)
         return p if p.suffix.lower() == ".pdf" else p / name.name
-    return name
+    return root / name.relative_to("output")

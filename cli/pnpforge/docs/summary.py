@@ -21,6 +21,7 @@ from pnpforge.docs.summary_pdf import MM as MM  # re-exported: page geometry of 
 from pnpforge.docs.summary_pdf import PAPERS_MM, typeset
 from pnpforge.errors import PnpError
 from pnpforge.store import repo
+from pnpforge.store.location import output_root
 
 FORMATS = ("pdf", "md")
 MAX_PAGES = 4
@@ -69,7 +70,7 @@ def write_summary(
         raise PnpError(f"unknown --format '{fmt}' (allowed: {', '.join(FORMATS)})")
     if paper not in PAPERS_MM:
         raise PnpError(f"unknown paper '{paper}' (allowed: {', '.join(PAPERS_MM)})")
-    path = Path(output) if output else default_path(game, fmt, paper)
+    path = Path(output) if output else output_root(db) / default_path(game, fmt, paper).relative_to("output")
     if output and path.is_dir():
         path = path / default_path(game, fmt, paper).name
     root = root or context.templates_dir(db)

@@ -40,7 +40,7 @@ from pnpforge.query.select import stamp_date
 from pnpforge.resources import as_roots
 from pnpforge.store import bundle, repo, translations
 from pnpforge.store.db import open_db, transaction
-from pnpforge.store.location import db_folder
+from pnpforge.store.location import ORIGIN_FILE, db_folder, project_folder
 from pnpforge.store.translations import Translation
 
 
@@ -52,18 +52,31 @@ class Edition:
     lang: str
     slugs: dict[str, str] = field(default_factory=dict)  # original slug -> edition slug
     missing: dict[str, int] = field(default_factory=dict)  # original slug -> untranslated texts
+    # original slug -> untranslated texts the language's font cannot draw ("card cro01 name")
+    undrawable: dict[str, list[str]] = field(default_factory=dict)
 
     def open(self) -> sqlite_utils.Database:
 
         return open_db(self.db_path, readonly=True)
 
     def warnings(self) -> list[str]:
-        return [
-            f"{game}: {n} text(s) have no {self.lang} translation and print in the original "
-            f"(pnp check {game} --lang {self.lang} lists them)"
-            for game, n in self.missing.items()
-            if n
-        ]
+        out = []
+        for game, n in self.missing.items():
+            if not n:
+                continue
+            bad = self.undrawable.get(game, [])
+            shown = ", ".join(bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
+            out.append(
+                f"{game}: {n} text(s) have no {self.lang} translation and print in the original "
+                f"(pnp check {game} --lang {self.lang} lists them)"
+                + (
+                    f"; {len(bad)} of them use characters the {self.lang} font cannot draw ({shown}): "
+                    "a card that shows one is refused until it is translated"
+                    if bad
+                    else ""
+                )
+            )
+        return out
 
 
 def edition_slug(game: str, lang: str) -> str:
@@ -105,7 +118,8 @@ def write_edition(db: sqlite_utils.Database, games: list[str], lang: str, folder
         if data["game"]["language"] == lang:
             raise PnpError(f"{game} is written in {lang} already; print it without --lang")
         rows = translations.of_language(db, game, lang)
-        localised, missing, templates = localise(data, rows, lang, roots, base)
+        kept: list[tuple[str, str]] = []
+        localised, missing, templates = localise(data, rows, lang, roots, base, kept)
         slug = localised["game"]["slug"]
         with transaction(out) as conn:
             bundle.write(out, bundle.parse(localised), replace=False)
@@ -115,8 +129,24 @@ def write_edition(db: sqlite_utils.Database, games: list[str], lang: str, folder
         _write_templates(folder / "templates", roots, game, slug, templates)
         ed.slugs[game] = slug
         ed.missing[game] = missing
+        ed.undrawable[game] = undrawable(kept, lang)
     out.conn.close()
+    if base is not None:  # its outputs go to the original project's output/, never the temp folder
+        (folder / ORIGIN_FILE).write_text(str(project_folder(base)), encoding="utf-8")
     return ed
+
+
+def undrawable(kept: list[tuple[str, str]], lang: str) -> list[str]:
+    """Which texts left in the original the language's regular font has no glyphs for."""
+    from pnpforge.render.fonts import ensure_fonts, missing_glyphs  # the fonts load only when needed
+
+    if not kept:
+        return []
+    try:
+        font = ensure_fonts(lang).regular
+    except PnpError:  # a language pnpforge has no fonts for: printing it says so itself
+        return []
+    return [label for label, text in kept if missing_glyphs(text, font)]
 
 
 def localise(
@@ -125,15 +155,24 @@ def localise(
     lang: str,
     roots: Any,
     base: Path | None,
+    kept: list[tuple[str, str]] | None = None,
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """(the bundle in `lang`, how many texts kept their original, translated template files)."""
+    """(the bundle in `lang`, how many texts kept their original, translated template files).
+
+    `kept`, when given, receives ("card cro01 name", original text) for each printed text
+    left in the original.
+    """
     units = game_units(data, roots)
     wanted = {u.ident for u in units}
     missing = sum(1 for u in units if u.ident not in rows)
 
     def tr(kind: str, key: str, fld: str, original: str) -> str:
         t = rows.get((kind, key, fld))
-        return t.text if t is not None and (kind, key, fld) in wanted else original
+        if t is not None and (kind, key, fld) in wanted:
+            return t.text
+        if kept is not None and (kind, key, fld) in wanted and isinstance(original, str) and original.strip():
+            kept.append((f"{kind} {key} {fld}", original))
+        return original
 
     d = copy.deepcopy(data)
     g = d["game"]

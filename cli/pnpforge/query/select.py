@@ -81,6 +81,12 @@ def iter_cards(
         yield repo.card_from_row(row)
 
 
+def iter_as_stored(db: sqlite_utils.Database, sel: Selection) -> Iterator[Card]:
+    """The selected cards as stored, read leniently: for the checks that name a broken row."""
+    for row in db.conn.execute(f"{repo.CARD_SELECT} WHERE {sel.where}{_DECK_ORDER}", list(sel.params)):
+        yield repo.card_from_row(row, strict=False)
+
+
 def cards(db: sqlite_utils.Database, sel: Selection, types: Sequence[str] | None = None) -> list[Card]:
     """The selected cards in deck order, as a list."""
     return list(iter_cards(db, sel, types))

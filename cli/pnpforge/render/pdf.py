@@ -34,8 +34,9 @@ def default_renderer(db: Any, game: str, date: str) -> Renderer:
 def select_cards(db: Any, game: str, card_type: str | None, query: str | None) -> list:
     """The game's cards in deck order, narrowed by --type and --query."""
     from pnpforge.query import select
+    from pnpforge.validate.stored import refuse_invalid
 
-    return select.cards(db, select.select(db, game, card_type, query))
+    return select.cards(db, refuse_invalid(db, select.select(db, game, card_type, query)))
 
 
 def _default_name(game: str, opts: sheet.PrintOptions) -> str:
@@ -50,12 +51,12 @@ def _default_name(game: str, opts: sheet.PrintOptions) -> str:
     return "-".join(parts) + ".pdf"
 
 
-def output_path(output: str | None, game: str, name: str) -> Path:
-    """-o FILE.pdf, -o DIR (the default name inside it), or output/GAME/NAME."""
+def output_path(output: str | None, game: str, name: str, root: Path = Path("output")) -> Path:
+    """-o FILE.pdf, -o DIR (the default name inside it), or ROOT/GAME/NAME (the project's output/)."""
     if output:
         p = Path(output)
         return p if p.suffix.lower() == ".pdf" else p / name
-    return Path("output") / game / name
+    return root / game / name
 
 
 def plan_jobs(db: Any, types: dict, selection: Any, opts: sheet.PrintOptions) -> tuple[list[Job], list[str]]:
@@ -119,8 +120,10 @@ def print_cards(
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
     from pnpforge.query import select
+    from pnpforge.validate.stored import refuse_invalid
 
-    jobs, notes = plan_jobs(db, types, select.select(db, game, opts.card_type, opts.query), opts)
+    selection = refuse_invalid(db, select.select(db, game, opts.card_type, opts.query))
+    jobs, notes = plan_jobs(db, types, selection, opts)
     if not jobs:
         what = f" matching '{opts.query}'" if opts.query else ""
         raise PnpError(
@@ -131,7 +134,9 @@ def print_cards(
     date = select.stamp_date(db, game)
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
-    path = output_path(opts.output, game, _default_name(game, opts))
+    from pnpforge.store.location import output_root
+
+    path = output_path(opts.output, game, _default_name(game, opts), output_root(db))
     manifest = sheet_manifest.Manifest.of_print(str(path), game, opts, date[:10])
     for j in jobs:
         lay = j.layout

@@ -90,10 +90,12 @@ def card_context(
     return RasterContext(g, types, cards, renderer, ensure_fonts(g.language), date)
 
 
-def out_dir(output: str | None, game: str, sub: str) -> Path:
+def out_dir(output: str | None, game: str, sub: str, db: Any = None) -> Path:
+    """-o DIR, or SUB under the game's folder in the project's output/ (the database's folder)."""
     from pnpforge.outfile import ensure_folder
+    from pnpforge.store.location import output_root
 
-    d = Path(output) if output else Path("output") / game / sub
+    d = Path(output) if output else (output_root(db) if db is not None else Path("output")) / game / sub
     ensure_folder(d)
     return d
 
@@ -284,7 +286,7 @@ def images(
     """`<id>.png` per card face and `back-<type>.png` per card type, at the card's size."""
     check_dpi(dpi)
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = out_dir(output, game, "images")
+    out = out_dir(output, game, "images", db)
     drawings: dict[tuple[str, str], Drawing] = {}
     result = plan_images(ctx, drawings, out, dpi)
     render_drawings(list(drawings.values()), ctx)

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pnpforge.outfile import ensure_folder
 from pnpforge.render import pdf, pdf_canvas, pdf_draw, sheet, sheet_plan
 from pnpforge.render.raster import RasterContext, RasterResult, card_context
 from pnpforge.render.raster_png import write_png
@@ -32,8 +33,10 @@ def proof(
 ) -> RasterResult:
     """Contact sheet(s) of every card face (one each), labelled id ×copies, as PNG."""
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = Path(output) if output else Path("output") / game
-    out.mkdir(parents=True, exist_ok=True)
+    from pnpforge.store.location import output_root
+
+    out = Path(output) if output else output_root(db) / game
+    ensure_folder(out)  # a file or device given as -o: one line naming it, as images and print say
     result = RasterResult(str(out))
     per_page = PROOF_COLS * PROOF_ROWS
     pages = list(sheet_plan.chunks(ctx.cards, per_page))

@@ -93,7 +93,9 @@ def plan_sheets(m: Machine, cards: list, types: dict) -> list[CutSheet]:
         t = types[card.type]
         here = (t.width_mm, t.height_mm)
         if here not in grids:
-            grids[here] = grid(m, *here)
+            same = [s for s, other in types.items() if (other.width_mm, other.height_mm) == here]
+            label = "card type " if len(same) == 1 else "card types "
+            grids[here] = grid(m, *here, what=label + ", ".join(repr(s) for s in same))
         g = grids[here]
         for _ in range(card.copies):
             if here != size or len(sheets[-1].cards) == g.per_sheet:
@@ -116,7 +118,9 @@ def cut(
     """Write the marked print PDF and one cut file per sheet (SVG, and DXF for Silhouette)."""
     m = machine(machine_name, paper)
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = ensure_folder(Path(output) if output else Path("output") / game / "cut" / machine_name)
+    from pnpforge.store.location import output_root
+
+    out = ensure_folder(Path(output) if output else output_root(db) / game / "cut" / machine_name)
     sheets = plan_sheets(m, [c for c in ctx.cards if c.copies > 0], ctx.types)
     result = CutResult(machine_name, str(out))
     pdf_path = confined(out, f"{game}-{machine_name}-{paper}.pdf")

@@ -97,8 +97,11 @@ def _count(span: float, size: float) -> int:
     return max(0, math.floor((span + GAP_MM) / (size + GAP_MM) + 1e-9))
 
 
-def grid(m: Machine, w: float, h: float) -> Grid:
-    """As many w×h cards as fit the machine's area (turned by 90° if that fits more), centred."""
+def grid(m: Machine, w: float, h: float, what: str = "") -> Grid:
+    """As many w×h cards as fit the machine's area (turned by 90° if that fits more), centred.
+
+    `what` names the cards (e.g. "card type 'board'") in the refusal when none fits.
+    """
     a, inner = m.area, 2 * BLEED_MM
     options = []
     for rotated, (cw, ch) in ((False, (w, h)), (True, (h, w))):
@@ -107,7 +110,8 @@ def grid(m: Machine, w: float, h: float) -> Grid:
     n, _, rotated, cols, rows, cw, ch = max(options)
     if n == 0:
         raise PnpError(
-            f"a {w:g}×{h:g} mm card does not fit a {m.name} sheet on {m.paper} "
+            (f"{what} ({w:g}×{h:g} mm): too large for" if what else f"a {w:g}×{h:g} mm card does not fit")
+            + f" a {m.name} sheet on {m.paper} "
             f"(usable area {a.w:.0f}×{a.h:.0f} mm)"
         )
     used_w, used_h = cols * cw + (cols - 1) * GAP_MM, rows * ch + (rows - 1) * GAP_MM

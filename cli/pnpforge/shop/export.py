@@ -88,8 +88,9 @@ def shop_context(
     return ShopContext(g, profile, cards, types, fits, renderer, ensure_fonts(g.language), date)
 
 
-def default_dir(output: str | None, game: str, profile: str) -> Path:
-    return ensure_folder(Path(output) if output else Path("output") / game / "shop" / profile)
+def default_dir(output: str | None, game: str, profile: str, root: Path = Path("output")) -> Path:
+    """-o DIR, or shop/PROFILE under the game's folder in the project's output/."""
+    return ensure_folder(Path(output) if output else root / game / "shop" / profile)
 
 
 def shop(
@@ -103,7 +104,9 @@ def shop(
     """Write the shop files of a game; PnpError for a type no product fits."""
     profile = get_profile(profile_slug)
     ctx = shop_context(db, game, profile, card_type, renderer_factory)
-    out = default_dir(output, game, profile.slug)
+    from pnpforge.store.location import output_root
+
+    out = default_dir(output, game, profile.slug, output_root(db))
     result = ShopResult(profile.slug, str(out))
     result.fits = {slug: f.to_dict() for slug, f in ctx.fits.items()}
     for f in ctx.fits.values():

@@ -44,6 +44,7 @@ from pnpforge.shop.tts_object import (
     readme_note,
     write_saved_object,
 )
+from pnpforge.store.location import output_root
 
 TTS_MAX_COLS, TTS_MAX_ROWS = 10, 7
 TTS_MAX_PX = 4096
@@ -165,7 +166,7 @@ def tts(
 ) -> RasterResult:
     """Per card type: deck sheets of ≤ 10×7 cards (copies included), a back image, README.txt."""
     ctx = card_context(db, game, card_type, renderer_factory)
-    out = out_dir(output, game, "tts")
+    out = out_dir(output, game, "tts", db)
     drawings: dict[tuple[str, str], Drawing] = {}
     result = _plan_tts(ctx, drawings, out, dpi)
     render_drawings(_by_type(drawings, ctx), ctx)
@@ -185,7 +186,7 @@ def tts_object(
     `source` has no GAME.json yet.  A bad `base_url` is refused before anything is drawn."""
     if base_url is not None:
         check_base_url(base_url)
-    folder = Path(source) if source else Path("output") / game / "tts"
+    folder = Path(source) if source else output_root(db) / game / "tts"
     saved = folder / f"{game}.json"
     drawn = 0
     if not saved.exists():
@@ -228,8 +229,8 @@ def images_and_tts(
     check_dpi(dpi)
     ctx = card_context(db, game, None, renderer_factory)
     drawings: dict[tuple[str, str], Drawing] = {}
-    img_result = plan_images(ctx, drawings, out_dir(images_output, game, "images"), dpi)
-    tts_result = _plan_tts(ctx, drawings, out_dir(tts_output, game, "tts"), tts_dpi)
+    img_result = plan_images(ctx, drawings, out_dir(images_output, game, "images", db), dpi)
+    tts_result = _plan_tts(ctx, drawings, out_dir(tts_output, game, "tts", db), tts_dpi)
     render_drawings(_by_type(drawings, ctx), ctx)
     img_result.warnings = list(ctx.renderer.warnings())
     _finish_tts(ctx, tts_result)

@@ -17,9 +17,11 @@ from pnpforge.model import (
     ID_PATTERN,
     INT_MAX,
     INT_MIN,
+    LANGUAGES,
     MAX_COPIES,
     MAX_INT_DIGITS,
     MAX_PROVISIONAL_FIELDS,
+    RESERVED_GAME_SLUGS,
     TEXT_LIMITS,
     Card,
 )
@@ -42,6 +44,27 @@ _RESERVED_STEMS = frozenset(
 )
 _TEXT_ATTRIBUTES = ("name", "name_en", "text", "flavor", "notes", "source", "provenance", "type")
 _SINGLE_LINE = ("name", "name_en", "source", "provenance", "type", "art")
+
+
+def game_slug_problem(slug: str) -> str | None:
+    """Why `slug` cannot name a new game, or None: the grammar, and names the CLI or a folder take.
+
+    `calibration` is what `pnp print` prints instead of a game; GAME-en (any language
+    suffix) is the slug and the output folder of GAME's language edition.
+    """
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", slug):
+        return f"game slug {slug!r}: use lower-case letters, digits and '-' (e.g. my-game)"
+    if slug in RESERVED_GAME_SLUGS:
+        return f"game slug {slug!r} is a word pnp reads itself ('pnp print {slug}'); choose another"
+    for lang in LANGUAGES:
+        suffix = f"-{lang.lower()}"
+        if slug.endswith(suffix):
+            return (
+                f"game slug {slug!r} ends in '{suffix}', the name of a language edition "
+                f"(output/{slug}/ is where 'pnp print {slug[: -len(suffix)]} --lang {lang}' writes); "
+                "choose another"
+            )
+    return None
 
 
 def normalize_name(value: str) -> str:
