@@ -78,10 +78,10 @@ def set_cmd(
     correction: str | None = CORRECTION,
 ) -> None:
     """Change a row; a changed rulebook count or selection becomes designed (unless --correction)."""
-    from pnpforge import composition_edit
+    from pnpforge import edit
 
     with handled():
-        rule = composition_edit.set_row(open_db(), game, rule_id, _pairs(assignments), correction)
+        rule = edit.set_composition_row(open_db(), game, rule_id, _pairs(assignments), correction)
         kind = "designed" if rule.provisional else "rulebook"
         typer.echo(f"updated {game}/{rule.id}: {rule.label} = {rule.expected} ({kind})")
 
@@ -104,14 +104,14 @@ def add_cmd(
     ),
 ) -> None:
     """Add a row: a designed target unless --rulebook."""
-    from pnpforge import composition_edit
+    from pnpforge import edit
     from pnpforge.model import CompositionRule
 
     with handled():
         rule = CompositionRule(
             game, rule_id, label, expected, card_type, query, parent, not rulebook, source, follows_deck
         )
-        added = composition_edit.add_row(open_db(), rule)
+        added = edit.add_composition_row(open_db(), rule)
         typer.echo(f"added {game}/{added.id}: {added.label} = {added.expected}")
 
 
@@ -122,10 +122,10 @@ def rm_cmd(
     correction: str | None = CORRECTION,
 ) -> None:
     """Remove a row (not one that other rows name as their parent)."""
-    from pnpforge import composition_edit
+    from pnpforge import edit
 
     with handled():
-        composition_edit.remove_row(open_db(), game, rule_id, correction)
+        edit.remove_composition_row(open_db(), game, rule_id, correction)
         typer.echo(f"removed {game}/{rule_id}")
 
 
