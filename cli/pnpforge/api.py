@@ -41,7 +41,7 @@ from pnpforge.lang import sheet as translation_sheet
 from pnpforge.lang.edition import is_original, write_edition
 from pnpforge.lang.status import coverage, game_status
 from pnpforge.lang.status import problems as language_problems
-from pnpforge.model import Card, CardType, Game, card_changes
+from pnpforge.model import Card, CardType, CompositionRule, Game, card_changes
 from pnpforge.query import search as search_query
 from pnpforge.query.changes import Diff, diff_releases, reprint_query
 from pnpforge.query.select import copies_per_type
@@ -58,8 +58,9 @@ from pnpforge.store.constraints import (
 from pnpforge.store.declared import TextRule, delete_example, delete_text_rule
 from pnpforge.store.dump import dump
 from pnpforge.store.releases import Release
-from pnpforge.validate import ERROR, Problem, validate_game
+from pnpforge.validate import ERROR, Problem, composition, validate_game
 from pnpforge.validate.constraints import Breach, evaluate, run_constraint, selector
+from pnpforge.validate.deck import RuleResult
 from pnpforge.validate.text_rules import text_rule_breaches
 
 if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab (or http.server)
@@ -80,6 +81,7 @@ ImportResult = edit.ImportResult
 
 __all__ = [
     "BuildOptions",
+    "CompositionRule",
     "Constraint",
     "GameSpec",
     "Database",
@@ -698,6 +700,41 @@ class Project:
             lambda: watcher.last.to_dict() if watcher.last else {},
             port,
         )
+
+    # ---- composition rows (written by pnpforge.edit, like the cards) ---------------------------
+
+    def composition(self, game: str) -> list[tuple[CompositionRule, RuleResult]]:
+        """A game's composition rows, each with its count now (expected, actual, ok).
+
+        PnpError for an unknown game.
+        """
+        self.game(game)
+        rows = {r.id: r for r in repo.composition(self.db, game)}
+        return [(rows[result.rule], result) for result in composition(self.db, game)]
+
+    def set_composition_row(
+        self, game: str, row_id: str, values: dict[str, Any], correction: str | None = None
+    ) -> CompositionRule:
+        """Change one composition row (text values, as `pnp composition set` takes them); the row after.
+
+        A rulebook row whose count or selection changes becomes designed unless `correction`
+        gives the transcription it fixes; PnpError naming the row and value when refused.
+        """
+        return edit.set_composition_row(self.db, game, row_id, values, correction)
+
+    def add_composition_row(self, row: CompositionRule) -> CompositionRule:
+        """Add a composition row (its id new, its type, query and parent existing); the row as stored."""
+        return edit.add_composition_row(self.db, row)
+
+    def remove_composition_row(self, game: str, row_id: str, correction: str | None = None) -> None:
+        """Remove a composition row; PnpError when it is unknown or another row names it as parent."""
+        edit.remove_composition_row(self.db, game, row_id, correction)
+
+    def structure_history(self, game: str) -> list[dict[str, Any]]:
+        """Edits of the game's structural values (composition rows, piles, sizes…), oldest first:
+        seq, at, key, before, after, correction."""
+        self.game(game)
+        return structure.history(self.db, game)
 
     def shop(self, game: str, profile: str, output: str | None = None, card_type: str | None = None) -> Any:
         """Write a game's files for a print shop's profile (PDF/X, CMYK, bleed, one file per type)."""
