@@ -65,11 +65,11 @@ from pnpforge.validate.text_rules import text_rule_breaches
 
 if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab (or http.server)
     from pnpforge.balance.experiment import BalanceOptions
-    from pnpforge.build import GameKit
     from pnpforge.design.preview import PreviewServer
     from pnpforge.design.watch import BuildResult, Watcher
     from pnpforge.docs.helpers import HelperSet
     from pnpforge.docs.summary import SummaryResult
+    from pnpforge.kit_files import GameKit
     from pnpforge.render import Manifest
     from pnpforge.render.raster import RasterResult
     from pnpforge.rules.check import CheckOptions

@@ -138,7 +138,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_col: int = 
     return "\n".join(lines)
 
 
-def echo_problems(problems: list, title: str = "") -> None:
+def echo_problems(problems: Sequence[object], title: str = "") -> None:
     """Deck-level problems shown after an edit: informative, not blocking."""
     if not problems:
         return

@@ -6,7 +6,9 @@ inside the functions, so `pnp --help` never loads it or reportlab).
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
 
 import typer
 
@@ -225,33 +227,21 @@ def build_cmd(
             typer.echo(f"Warning: {w}", err=True)
 
 
-class _bar:
+@contextlib.contextmanager
+def _bar(total: int, show: bool) -> Iterator[Callable[[str, str], None]]:
     """A progress bar on stderr that advances once per finished build step."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.total, self.show, self.bar = total, show, None
-
-    def __enter__(self):
-        if self.show:
-            self.bar = typer.progressbar(
-                length=self.total,
-                label="Building kits",
-                file=sys.stderr,
-                show_pos=True,
-                item_show_func=lambda s: s,
-            )
-            self.bar.__enter__()
+    if not show:
+        yield lambda game, step: None
+        return
+    with typer.progressbar(
+        length=total, label="Building kits", file=sys.stderr, show_pos=True, item_show_func=lambda s: s
+    ) as bar:
 
         def advance(game: str, step: str) -> None:
-            if self.bar is not None:
-                self.bar.current_item = f"{game}: {step}"
-                self.bar.update(1)
+            bar.current_item = f"{game}: {step}"
+            bar.update(1)
 
-        return advance
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+        yield advance
 
 
 def register(app: typer.Typer) -> None:

@@ -6,6 +6,8 @@ and pypdfium2) loads inside the commands, so `pnp --help` stays fast.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from pnpforge.commands._common import (
@@ -23,6 +25,10 @@ from pnpforge.commands._common import (
     in_language,
     project,
 )
+
+if TYPE_CHECKING:  # types only: their modules are the library's
+    from pnpforge.render import Manifest
+    from pnpforge.render.raster import RasterResult
 
 CALIBRATION = "calibration"
 
@@ -92,7 +98,7 @@ def print_cmd(
     _summary(manifest)
 
 
-def _summary(m) -> None:
+def _summary(m: Manifest) -> None:
     typer.echo(f"Wrote {m.path}")
     if m.game == CALIBRATION:
         typer.echo(
@@ -168,7 +174,7 @@ def proof_cmd(
     _raster_out(result, as_json, f"{len(result.files)} proof sheet(s)")
 
 
-def _raster_out(result, as_json: bool, headline: str) -> None:
+def _raster_out(result: RasterResult, as_json: bool, headline: str) -> None:
     if as_json:
         echo_json(result.to_dict())
         return
