@@ -104,11 +104,10 @@ def median_time(cmd: list[str], runs: int) -> float:
 def step_breakdown(db: Path, out: Path) -> dict[str, dict[str, float]]:
     """Seconds per step per game in one in-process serial build."""
     sys.path.insert(0, str(ROOT / "cli"))
-    from pnpforge import build as kit
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
+    from pnpforge.api import BuildOptions, Project
 
-    games = [g.slug for g in repo.list_games(open_db(db, readonly=True))]
+    project = Project.open(db, readonly=True)
+    games = [g.slug for g in project.games()]
     steps: dict[str, dict[str, float]] = {g: {} for g in games}
     last = [time.perf_counter()]
 
@@ -118,7 +117,7 @@ def step_breakdown(db: Path, out: Path) -> dict[str, dict[str, float]]:
         last[0] = now
 
     shutil.rmtree(out, ignore_errors=True)
-    kit.build(db, games, out, kit.BuildOptions(), jobs=1, progress=progress)
+    project.build(games, out, BuildOptions(), jobs=1, progress=progress)
     return steps
 
 

@@ -25,15 +25,19 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 INTEGRATION_MODULES = frozenset(
     {
         "test_api_outputs",
+        "test_balance_lab",  # a headless browser, and balance runs of whole games
+        "test_balance_search",  # the search agent plays whole games
         "test_build",
         "test_build_shop",
         "test_concurrency",
+        "test_check_usage",  # aimed games to find unused cards: tens of seconds
         "test_contributing",
         "test_cut",
         "test_engines_play",
         "test_face",
         "test_fonts",
         "test_fuzz",
+        "test_help",  # `pnp COMMAND --help` in a process for every command
         "test_helpers",
         "test_hostile",
         "test_hostile_output",
@@ -42,6 +46,8 @@ INTEGRATION_MODULES = frozenset(
         "test_preflight",
         "test_print",
         "test_print_memory",
+        "test_reliability_cache",  # prints whole decks twice to compare the bytes
+        "test_rules_dirty_money_kit",  # default check runs of the shipped deck: tens of seconds
         "test_shop",
         "test_shop_api",
         "test_summary",

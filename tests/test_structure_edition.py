@@ -242,10 +242,10 @@ def test_the_designers_own_targets_follow_cards_add_and_rm(tmp_path, run):
 
 
 def test_a_row_that_follows_the_deck_must_be_designed(shipped_db):
-    from pnpforge import composition_edit
+    from pnpforge import edit
 
     with pytest.raises(PnpError, match="only a designed target can follow the deck"):
-        composition_edit.set_row(open_db(shipped_db), "enforcer", "officers", {"follows_deck": "yes"})
+        edit.set_composition_row(open_db(shipped_db), "enforcer", "officers", {"follows_deck": "yes"})
 
 
 def test_a_constraint_removed_shows_and_a_correction_moves_the_edition(shipped_db, run):

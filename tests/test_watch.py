@@ -13,16 +13,28 @@ from pathlib import Path
 
 import pytest
 
+from pnpforge.api import Project
 from pnpforge.design.preview import PreviewServer
-from pnpforge.design.watch import BuildResult, Watcher, WatchOptions
+from pnpforge.design.watch import BuildResult, Watcher
 from pnpforge.edit import set_card
+from pnpforge.errors import PnpError
 from pnpforge.store.db import open_db
 
 
 def _watcher(db: Path, out: Path, what: str = "proof") -> tuple[Watcher, list[BuildResult]]:
     builds: list[BuildResult] = []
-    watcher = Watcher(WatchOptions(db, "mini", what, out, interval=0.05, debounce=0.2), builds.append)
+    watcher = Project.open(db, readonly=True).watch("mini", builds.append, what, out, 0.05, 0.2)
     return watcher, builds
+
+
+def test_a_misspelt_game_or_a_bad_clock_is_refused_before_watching(mini_db: Path, tmp_path: Path) -> None:
+    project = Project.open(mini_db, readonly=True)
+    with pytest.raises(PnpError, match="unknown game 'mnii'"):
+        project.watch("mnii", print)
+    with pytest.raises(PnpError, match="--interval"):
+        project.watch("mini", print, interval=0.0)
+    with pytest.raises(PnpError, match="--what"):
+        project.watch("mini", print, what="pdf")
 
 
 def _touch_later(path: Path) -> None:

@@ -21,10 +21,12 @@ field, file or path.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,13 +38,14 @@ from pnpforge.errors import PnpError
 from pnpforge.formats import card_xlsx, records
 from pnpforge.kit_files import BuildOptions  # Project.build's options: light, no reportlab
 from pnpforge.lang import sheet as translation_sheet
+from pnpforge.lang.edition import is_original, write_edition
 from pnpforge.lang.status import coverage, game_status
 from pnpforge.lang.status import problems as language_problems
-from pnpforge.model import Card, CardType, Game, card_changes
+from pnpforge.model import Card, CardType, CompositionRule, Game, card_changes
 from pnpforge.query import search as search_query
-from pnpforge.query.changes import Diff, diff_releases
+from pnpforge.query.changes import Diff, diff_releases, reprint_query
 from pnpforge.query.select import copies_per_type
-from pnpforge.render.sheet import PrintOptions  # Project.print_cards's options: light, no reportlab
+from pnpforge.render import PrintOptions, SheetOptions, parse_offset  # light: no reportlab
 from pnpforge.store import bundle, edition, releases, repo, structure
 from pnpforge.store import db as store_db
 from pnpforge.store.constraints import (
@@ -55,13 +58,18 @@ from pnpforge.store.constraints import (
 from pnpforge.store.declared import TextRule, delete_example, delete_text_rule
 from pnpforge.store.dump import dump
 from pnpforge.store.releases import Release
-from pnpforge.validate import ERROR, Problem, validate_game
+from pnpforge.validate import ERROR, Problem, composition, validate_game
 from pnpforge.validate.constraints import Breach, evaluate, run_constraint, selector
+from pnpforge.validate.deck import RuleResult
 from pnpforge.validate.text_rules import text_rule_breaches
 
-if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab
+if TYPE_CHECKING:  # the outputs' types only: their modules load reportlab (or http.server)
     from pnpforge.balance.experiment import BalanceOptions
-    from pnpforge.build import GameKit
+    from pnpforge.design.preview import PreviewServer
+    from pnpforge.design.watch import BuildResult, Watcher
+    from pnpforge.docs.helpers import HelperSet
+    from pnpforge.docs.summary import SummaryResult
+    from pnpforge.kit_files import GameKit
     from pnpforge.render import Manifest
     from pnpforge.render.raster import RasterResult
     from pnpforge.rules.check import CheckOptions
@@ -77,6 +85,7 @@ ImportResult = edit.ImportResult
 
 __all__ = [
     "BuildOptions",
+    "CompositionRule",
     "Constraint",
     "GameSpec",
     "Database",
@@ -84,7 +93,9 @@ __all__ = [
     "ImportResult",
     "PrintOptions",
     "Project",
+    "SheetOptions",
     "load_json_param",
+    "parse_offset",
     "read_bundle",
 ]
 
@@ -462,11 +473,31 @@ class Project:
 
     # ---- outputs (reportlab and Pillow load here, not on start-up) ---------------------
 
-    def print_cards(self, game: str, options: PrintOptions | None = None) -> Manifest:
-        """Write the print-and-play PDF of a game (or of a selection); its manifest."""
+    def print_cards(
+        self,
+        game: str,
+        options: PrintOptions | None = None,
+        lang: str | None = None,
+        changed_since: str | None = None,
+    ) -> Manifest:
+        """Write the print-and-play PDF of a game (or of a selection); its manifest.
+
+        `changed_since` (a release tag) narrows `options.query` to the cards added or
+        changed since that release (a reprint sheet); PnpError when there are none.
+        `lang` prints the game's language edition (see `in_language`); the manifest's
+        warnings then start with the texts that had no translation.
+        """
         from pnpforge.render import print_cards  # reportlab
 
-        return print_cards(self.db, game, options)
+        options = options if options is not None else PrintOptions()
+        if changed_since is not None:
+            query = reprint_query(self.db, game, changed_since, options.query)
+            options = replace(options, query=query)
+        options.validate()
+        with self.in_language([game], lang) as (edition, [slug], warnings):
+            manifest = print_cards(edition.db, slug, options)
+        manifest.warnings[:0] = warnings
+        return manifest
 
     def build(
         self,
@@ -475,12 +506,244 @@ class Project:
         opts: BuildOptions,
         jobs: int = 1,
         progress: Callable[[str, str], None] | None = None,
+        force: bool = False,
+        lang: str | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> list[GameKit]:
         """Build whole print-and-play kits into out_root/GAME (None: the project's output/), each
-        replacing the old one on success."""
-        from pnpforge.build import build  # reportlab, Pillow
+        replacing the old one on success.
 
-        return build(self.path, games, out_root, opts, jobs=jobs, progress=progress)
+        The sheet options, shop profile and cutting machine are checked before any work
+        (PnpError naming the option).  `jobs` 0 means one worker per CPU core (at most one
+        per game).  A kit whose inputs are unchanged is left as it is (`unchanged` set)
+        unless `force`.  With `lang`, a game written in another language builds from its
+        `lang` edition into out_root/GAME-LANG; `warn` hears which texts had no translation.
+        The first failure is raised after every game has finished, naming the game.
+        """
+        from pnpforge.build import build  # reportlab, Pillow
+        from pnpforge.shop.kit_parts import check_extras
+
+        opts.print_options(Path(os.devnull))  # the sheet options, before any work
+        check_extras(opts.shop, opts.cut, opts.paper)
+        slugs = [self.game(g).slug for g in games]
+        workers = jobs or min(len(slugs), os.cpu_count() or 1)
+        originals = [g for g in slugs if is_original(self.db, g, lang)]
+        editions = [g for g in slugs if g not in originals]
+        kits: list[GameKit] = []
+        if originals:
+            kits += build(self.path, originals, out_root, opts, jobs=workers, progress=progress, force=force)
+        if editions:
+            with self.in_language(editions, lang) as (edition, edition_slugs, warnings):
+                for w in warnings:
+                    (warn or (lambda _: None))(w)
+                kits += build(
+                    edition.path, edition_slugs, out_root, opts, jobs=workers, progress=progress, force=force
+                )
+        return kits
+
+    @staticmethod
+    def build_steps(opts: BuildOptions) -> tuple[str, ...]:
+        """The steps `build` reports to `progress` for each game (for a progress bar's length)."""
+        from pnpforge.build import steps_of  # reportlab, Pillow
+
+        return steps_of(opts)
+
+    # ---- language editions, calibration, images, proofs, player aids, summaries, watching ----
+
+    @contextlib.contextmanager
+    def in_language(
+        self, games: list[str], lang: str | None
+    ) -> Iterator[tuple[Project, list[str], list[str]]]:
+        """(project, slugs, warnings) to print `games` in `lang`, for the block.
+
+        The project is this one when `lang` is absent or every game's own language;
+        otherwise a read-only language edition (its own database and templates in a
+        temporary folder, removed when the block ends) whose `slugs` are GAME-LANG.
+        The warnings name the games with texts that have no `lang` translation (they
+        print in the original).  PnpError for an unknown language, or a game already
+        written in `lang` among others that are not.
+        """
+        if not games or all(is_original(self.db, g, lang) for g in games):
+            yield self, list(games), []
+            return
+        assert lang is not None
+        with tempfile.TemporaryDirectory(prefix="pnp-lang-") as tmp:
+            made = write_edition(self.db, games, lang, Path(tmp))
+            edition = Project(made.open(), made.db_path)
+            try:
+                yield edition, [made.slugs[g] for g in games], made.warnings()
+            finally:
+                edition.db.conn.close()
+
+    @staticmethod
+    def print_calibration(options: SheetOptions | None = None, output: str | None = None) -> Manifest:
+        """Write the duplex calibration page (no database needed); its manifest.
+
+        Its back tells which `SheetOptions.offset` the printer needs; PnpError for a bad
+        paper, flip edge or offset.
+        """
+        from pnpforge.render import print_calibration  # reportlab
+
+        return print_calibration((options or SheetOptions()).validate(), output)
+
+    def images(
+        self,
+        game: str,
+        dpi: int = 300,
+        card_type: str | None = None,
+        output: str | None = None,
+        lang: str | None = None,
+    ) -> RasterResult:
+        """Write one PNG per card face and per card type's back, at the card's size; what was written.
+
+        Default folder output/GAME/images/; PnpError for a dpi outside 30-1200 or an
+        unknown type.  `lang` as in `print_cards`.
+        """
+        from pnpforge.render import images  # reportlab, pypdfium2
+
+        with self.in_language([game], lang) as (edition, [slug], warnings):
+            result = images(edition.db, slug, dpi=dpi, card_type=card_type, output=output)
+        result.warnings[:0] = warnings
+        return result
+
+    def proof(
+        self, game: str, card_type: str | None = None, output: str | None = None, lang: str | None = None
+    ) -> RasterResult:
+        """Write contact sheets (PNG) of every card face, small, to review a deck at a glance.
+
+        Default folder output/GAME/; PnpError for an unknown type.  `lang` as in `print_cards`.
+        """
+        from pnpforge.render import proof  # reportlab, pypdfium2
+
+        with self.in_language([game], lang) as (edition, [slug], warnings):
+            result = proof(edition.db, slug, output=output, card_type=card_type)
+        result.warnings[:0] = warnings
+        return result
+
+    def print_helpers(
+        self,
+        game: str,
+        options: PrintOptions | None = None,
+        players: int | None = None,
+        one_each: bool = False,
+        lang: str | None = None,
+    ) -> tuple[Manifest, HelperSet]:
+        """Write the player-aid cards on print sheets: (the sheets' manifest, the aids laid out).
+
+        The rulebook's aids in its quantities (one per player of per-player aids with
+        `players`) and the reference cards, through the game's helper templates;
+        PnpError for bad sheet options or a template that fails.  `lang` as in `print_cards`.
+        """
+        from pnpforge.docs.helpers import print_helpers  # reportlab, Pillow
+
+        options = options if options is not None else PrintOptions()
+        options.validate()
+        with self.in_language([game], lang) as (edition, [slug], warnings):
+            manifest, aids = print_helpers(edition.db, slug, options, players=players, one_each=one_each)
+        manifest.warnings[:0] = warnings
+        return manifest, aids
+
+    def summary_markdown(self, game: str, lang: str | None = None) -> str:
+        """The rulebook summary as Markdown text (components counted from the cards, turn, scoring…)."""
+        from pnpforge.docs import summary  # jinja2
+
+        with self.in_language([game], lang) as (edition, [slug], _):
+            return summary.summary_markdown(edition.db, slug)
+
+    def write_summary(
+        self,
+        game: str,
+        fmt: str = "pdf",
+        paper: str = "a4",
+        output: str | os.PathLike[str] | None = None,
+        lang: str | None = None,
+    ) -> SummaryResult:
+        """Write the rulebook summary (PDF, 1-4 pages, or Markdown); where, how long, and warnings.
+
+        Default file output/GAME/GAME-rules-PAPER.pdf (or GAME-rules.md); an existing
+        folder gets that name inside it.  PnpError for an unknown format or paper.
+        """
+        from pnpforge.docs import summary  # reportlab
+
+        with self.in_language([game], lang) as (edition, [slug], warnings):
+            result = summary.write_summary(edition.db, slug, fmt=fmt, paper=paper, output=output)
+        result.warnings[:0] = warnings
+        return result
+
+    def watch(
+        self,
+        game: str,
+        on_build: Callable[[BuildResult], None],
+        what: str = "proof",
+        output: Path | None = None,
+        interval: float = 0.2,
+        debounce: float = 0.25,
+        lang: str | None = None,
+    ) -> Watcher:
+        """A watcher that rebuilds a proof, the print PDF or images of `game` when its sources change.
+
+        Sources are this database, the game's layouts and its art; `on_build` hears every
+        build (a failed one too: the watcher keeps going).  Call `first_build()`, then
+        `run()` (until Ctrl-C) or `step()`.  PnpError for an unknown game, an unknown
+        `what`, or an interval outside 0.05-10 s or a debounce outside 0-60 s.
+        """
+        from pnpforge.design.watch import Watcher, WatchOptions  # reportlab loads on the first build
+
+        if not 0.05 <= interval <= 10 or not 0 <= debounce <= 60:
+            raise PnpError("--interval must be 0.05-10 s and --debounce 0-60 s")
+        self.game(game)  # a misspelt game fails at once
+        return Watcher(WatchOptions(self.path, game, what, output, interval, debounce, lang), on_build)
+
+    @staticmethod
+    def preview_server(watcher: Watcher, port: int = 8765) -> PreviewServer:
+        """A preview page on 127.0.0.1:`port` (0: any free port) of `watcher`'s folder and last build.
+
+        Not yet serving: `start()` it, `stop()` it.  PnpError when the port is taken.
+        """
+        from pnpforge.design.preview import PreviewServer  # http.server
+
+        opts = watcher.opts
+        return PreviewServer(
+            f"{opts.game} · {opts.what}",
+            opts.out_dir(),
+            lambda: watcher.last.to_dict() if watcher.last else {},
+            port,
+        )
+
+    # ---- composition rows (written by pnpforge.edit, like the cards) ---------------------------
+
+    def composition(self, game: str) -> list[tuple[CompositionRule, RuleResult]]:
+        """A game's composition rows, each with its count now (expected, actual, ok).
+
+        PnpError for an unknown game.
+        """
+        self.game(game)
+        rows = {r.id: r for r in repo.composition(self.db, game)}
+        return [(rows[result.rule], result) for result in composition(self.db, game)]
+
+    def set_composition_row(
+        self, game: str, row_id: str, values: dict[str, Any], correction: str | None = None
+    ) -> CompositionRule:
+        """Change one composition row (text values, as `pnp composition set` takes them); the row after.
+
+        A rulebook row whose count or selection changes becomes designed unless `correction`
+        gives the transcription it fixes; PnpError naming the row and value when refused.
+        """
+        return edit.set_composition_row(self.db, game, row_id, values, correction)
+
+    def add_composition_row(self, row: CompositionRule) -> CompositionRule:
+        """Add a composition row (its id new, its type, query and parent existing); the row as stored."""
+        return edit.add_composition_row(self.db, row)
+
+    def remove_composition_row(self, game: str, row_id: str, correction: str | None = None) -> None:
+        """Remove a composition row; PnpError when it is unknown or another row names it as parent."""
+        edit.remove_composition_row(self.db, game, row_id, correction)
+
+    def structure_history(self, game: str) -> list[dict[str, Any]]:
+        """Edits of the game's structural values (composition rows, piles, sizes…), oldest first:
+        seq, at, key, before, after, correction."""
+        self.game(game)
+        return structure.history(self.db, game)
 
     # Print-shop outputs: preflight, shop files, cut files, Tabletop Simulator (pnpforge.shop;
     # reportlab, Pillow and ezdxf load when one is called, not on start-up)

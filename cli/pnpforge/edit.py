@@ -1,4 +1,6 @@
-"""Validated writes, the one path for every change to cards: add, set, remove, import, game import.
+"""Validated writes, the one path for every change to cards and composition rows.
+
+Cards: add, set, remove, import, game import; composition rows: set, add, remove.
 
 Every write takes the write lock first (BEGIN IMMEDIATE), then reads the game,
 validates and writes inside that one transaction: whatever runs beside it, no
@@ -7,6 +9,9 @@ duplicate name or dangling reference slips in between the check and the
 write.  A card-level problem raises ValidationFailed and nothing is written.
 Deck-level problems (composition) are returned, never raised; designed targets
 that follow the deck (`pnp game new`'s) move with each write, in its transaction.
+Composition rows (`pnp composition set|add|rm`) are written the same way: one
+transaction that reads, checks, writes and records the change in the structure
+history.
 
 Imports (`pnp import`, `pnp game import`) are linear and streaming: rows are
 read one at a time, each card is checked on its own and written as it comes,
@@ -21,20 +26,30 @@ from __future__ import annotations
 
 import copy as _copy
 import json
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
-from pnpforge.composition_edit import follow_deck
 from pnpforge.errors import PnpError, ValidationFailed
 from pnpforge.formats import link
 from pnpforge.formats.cards import read_cards
 from pnpforge.formats.records import Record
-from pnpforge.model import CARD_ATTRIBUTES, Card, CardType, card_changes, fits_card, tidy_provisional
+from pnpforge.model import (
+    CARD_ATTRIBUTES,
+    Card,
+    CardType,
+    CompositionRule,
+    card_changes,
+    fits_card,
+    tidy_provisional,
+)
+from pnpforge.query import select
 from pnpforge.store import bundle, repo, structure
 from pnpforge.store.db import transaction
 from pnpforge.store.edition import note_correction
@@ -463,3 +478,181 @@ def _edition_checked(conn: sqlite3.Connection, old: Card | None, card: Card, cor
     if checked != card:
         repo.update_card(conn, checked)
     return checked
+
+
+# ---- composition rows: `pnp composition set|add|rm`, and targets that follow the deck ----------
+#
+# A composition row is either a rulebook count (a fact: a mismatch is an error) or a designed
+# target (our plan: a mismatch is a warning).  Like a card value, a rulebook row edited without
+# `--correction` becomes designed, and every edit is kept in the structure history, so `pnp check`
+# still shows the change against the rulebook edition.  A designed row marked `follows_deck`
+# (what `pnp game new` writes) moves with the designer's `cards add`/`rm`: `follow_deck` keeps it
+# equal to the deck inside the same transaction as the card write.
+
+COMPOSITION_EDITABLE = (
+    "label",
+    "card_type",
+    "query",
+    "expected",
+    "parent",
+    "source",
+    "designed",
+    "follows_deck",
+)
+_ROW_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# Values that define what a rulebook row declares: changing one makes the row designed.
+_DECLARING = ("card_type", "query", "expected", "parent")
+_YES, _NO = ("1", "true", "yes", "y"), ("0", "false", "no", "n")
+
+
+def _composition_rows(db: sqlite_utils.Database, game: str) -> dict[str, CompositionRule]:
+    repo.get_game(db, game)  # an unknown game is named as such
+    return {r.id: r for r in repo.composition(db, game)}
+
+
+def _yes_no(name: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _YES or text in _NO:
+        return text in _YES
+    raise PnpError(f"composition {name}: expected yes or no, got {raw!r}")
+
+
+def _assign_row(rule: CompositionRule, key: str, raw: Any) -> CompositionRule:
+    if key not in COMPOSITION_EDITABLE:
+        raise PnpError(f"composition rows have no '{key}' (allowed: {', '.join(COMPOSITION_EDITABLE)})")
+    if key == "expected":
+        try:
+            value = parse_int(str(raw))
+        except ValueError:
+            raise PnpError(f"composition {rule.id}: expected must be a whole number, got {raw!r}") from None
+        if not 0 <= value <= 100_000:
+            raise PnpError(f"composition {rule.id}: expected {value} is outside 0..100000")
+        return dataclass_replace(rule, expected=value)
+    if key == "designed":
+        return dataclass_replace(rule, provisional=_yes_no("designed", raw))
+    if key == "follows_deck":
+        return dataclass_replace(rule, follows_deck=_yes_no("follows_deck", raw))
+    text = str(raw).strip()
+    if key == "card_type":
+        return dataclass_replace(rule, card_type=text or None)
+    if key == "parent":
+        return dataclass_replace(rule, parent=text or None)
+    if key == "label":
+        if not text:
+            raise PnpError(f"composition {rule.id}: label must not be empty")
+        return dataclass_replace(rule, label=text)
+    if key == "query":
+        return dataclass_replace(rule, query=text)
+    return dataclass_replace(rule, source=text)
+
+
+def _check_row(db: sqlite_utils.Database, rule: CompositionRule, rules: dict[str, CompositionRule]) -> None:
+    """Refuse a row whose type, query or parent does not exist, or whose parents loop."""
+    if not _ROW_ID.fullmatch(rule.id):
+        raise PnpError(f"composition id {rule.id!r}: letters, digits, . _ - (a letter or digit first)")
+    select.select(db, rule.game, rule.card_type, rule.query)  # unknown type or bad query: PnpError
+    seen = {rule.id}
+    parent = rule.parent
+    while parent:
+        if parent not in rules:
+            raise PnpError(f"composition {rule.id}: parent '{parent}' is not a row of {rule.game}")
+        if parent in seen:
+            raise PnpError(f"composition {rule.id}: parent '{rule.parent}' makes a loop")
+        seen.add(parent)
+        parent = rules[parent].parent
+    if rule.follows_deck and not rule.provisional:
+        raise PnpError(f"composition {rule.id}: only a designed target can follow the deck (designed=yes)")
+
+
+def _write_row(
+    db: sqlite_utils.Database, conn: sqlite3.Connection, rule: CompositionRule, correction: str | None
+) -> None:
+    before = structure.current(conn, rule.game)
+    structure.write_rule(conn, rule)
+    follow_deck(db, conn, rule.game)
+    structure.record_changes(conn, rule.game, before, correction)
+
+
+def set_composition_row(
+    db: sqlite_utils.Database, game: str, rule_id: str, values: dict[str, Any], correction: str | None = None
+) -> CompositionRule:
+    """Change one row; a rulebook row whose count or selection changes becomes designed
+    unless `correction` says the rulebook was transcribed wrongly."""
+    with transaction(db) as conn:
+        rules = _composition_rows(db, game)
+        if rule_id not in rules:
+            raise PnpError(
+                f"game '{game}' has no composition row '{rule_id}' (rows: {', '.join(rules) or 'none'})"
+            )
+        old = rules[rule_id]
+        rule = old
+        for key, raw in values.items():
+            rule = _assign_row(rule, key, raw)
+        if rule.expected != old.expected and "label" not in values:
+            rule = dataclass_replace(
+                rule, label=re.sub(rf"×{old.expected}$", f"×{rule.expected}", rule.label)
+            )
+        if not old.provisional and not correction and "designed" not in values:
+            if any(getattr(old, k) != getattr(rule, k) for k in _DECLARING):
+                rule = dataclass_replace(rule, provisional=True)
+        _check_row(db, rule, rules)
+        if rule != old:
+            _write_row(db, conn, rule, correction)
+    return _composition_rows(db, game)[rule_id]
+
+
+def add_composition_row(db: sqlite_utils.Database, rule: CompositionRule) -> CompositionRule:
+    """Add a row (designed unless it says otherwise); its id must be new."""
+    with transaction(db) as conn:
+        rules = _composition_rows(db, rule.game)
+        if rule.id in rules:
+            raise PnpError(f"game '{rule.game}' already has a composition row '{rule.id}'; use set")
+        if not rule.label.strip():
+            raise PnpError(f"composition {rule.id}: label must not be empty")
+        rule = _assign_row(rule, "expected", rule.expected)  # the same bounds as set
+        _check_row(db, rule, rules)
+        _write_row(db, conn, rule, None)
+    return _composition_rows(db, rule.game)[rule.id]
+
+
+def remove_composition_row(
+    db: sqlite_utils.Database, game: str, rule_id: str, correction: str | None = None
+) -> None:
+    """Remove a row that no other row names as its parent."""
+    with transaction(db) as conn:
+        rules = _composition_rows(db, game)
+        if rule_id not in rules:
+            raise PnpError(
+                f"game '{game}' has no composition row '{rule_id}' (rows: {', '.join(rules) or 'none'})"
+            )
+        children = [r.id for r in rules.values() if r.parent == rule_id]
+        if children:
+            raise PnpError(
+                f"composition {rule_id} is the parent of {', '.join(children)}; remove those first"
+            )
+        before = structure.current(conn, game)
+        structure.delete_rule(conn, game, rule_id)
+        structure.record_changes(conn, game, before, correction)
+
+
+def follow_deck(db: sqlite_utils.Database, conn: sqlite3.Connection, game: str) -> list[str]:
+    """Set every deck-following target to the deck's copies now (inside the caller's transaction);
+    returns the rows that moved, each recorded in the structure history."""
+    moved = []
+    for rule in repo.composition(db, game):
+        if not rule.follows_deck:
+            continue
+        try:
+            actual = select.copies(db, select.select(db, game, rule.card_type, rule.query))
+        except PnpError:
+            continue  # a row whose type went away: the check names it
+        if actual == rule.expected:
+            continue
+        before = structure.current(conn, game)
+        label = re.sub(rf"×{rule.expected}$", f"×{actual}", rule.label)
+        structure.write_rule(conn, dataclass_replace(rule, expected=actual, label=label))
+        structure.record_changes(conn, game, before)
+        moved.append(rule.id)
+    return moved

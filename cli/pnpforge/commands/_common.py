@@ -80,13 +80,11 @@ def handled() -> Iterator[None]:
 @contextlib.contextmanager
 def in_language(games: list[str], lang: str | None) -> Iterator[tuple[Any, list[str]]]:
     """(database, slugs) to print `games` in `lang`: the original database, or a language
-    edition (pnpforge.lang.edition) that lives for the block; its warnings go to stderr."""
-    from pnpforge.lang.edition import language_db  # the library stays off `pnp --help` start-up
-
-    with language_db(open_db(readonly=True), games, lang) as (db, slugs, warnings):
+    edition (`Project.in_language`) that lives for the block; its warnings go to stderr."""
+    with project(readonly=True).in_language(games, lang) as (edition, slugs, warnings):
         for w in warnings:
             typer.echo(f"Warning: {w}", err=True)
-        yield db, slugs
+        yield edition.db, slugs
 
 
 def os_error_message(exc: OSError) -> str:
@@ -140,7 +138,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_col: int = 
     return "\n".join(lines)
 
 
-def echo_problems(problems: list, title: str = "") -> None:
+def echo_problems(problems: Sequence[object], title: str = "") -> None:
     """Deck-level problems shown after an edit: informative, not blocking."""
     if not problems:
         return

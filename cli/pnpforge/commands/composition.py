@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from pnpforge.commands._common import CORRECTION, echo_json, handled, open_db, table
+from pnpforge.commands._common import CORRECTION, echo_json, handled, project, table
+from pnpforge.errors import PnpError
 
 app = typer.Typer(
     help="Composition rows: rulebook counts (errors when broken) and designed targets (warnings).",
@@ -13,8 +14,6 @@ app = typer.Typer(
 
 
 def _pairs(assignments: list[str]) -> dict[str, str]:
-    from pnpforge.errors import PnpError
-
     out = {}
     for a in assignments:
         key, sep, value = a.partition("=")
@@ -30,27 +29,14 @@ def list_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Each row with its count now, whether it is the rulebook's or designed, and its source."""
-    from pnpforge.store import repo
-    from pnpforge.validate import composition
-
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        rules = {r.id: r for r in repo.composition(db, game)}
-        results = composition(db, game)
+        rows = project(readonly=True).composition(game)
         if as_json:
             echo_json(
-                [
-                    {
-                        **r.to_dict(),
-                        "follows_deck": rules[r.rule].follows_deck,
-                        "source": rules[r.rule].source,
-                    }
-                    for r in results
-                ]
+                [{**r.to_dict(), "follows_deck": row.follows_deck, "source": row.source} for row, r in rows]
             )
             return
-        rows = [
+        lines = [
             [
                 r.rule,
                 ("  " if r.parent else "") + r.label,
@@ -58,12 +44,14 @@ def list_cmd(
                 r.actual,
                 "ok" if r.ok else ("WARN" if r.provisional else "FAIL"),
                 ("designed" if r.provisional else "rulebook")
-                + (", follows deck" if rules[r.rule].follows_deck else ""),
-                rules[r.rule].source,
+                + (", follows deck" if row.follows_deck else ""),
+                row.source,
             ]
-            for r in results
+            for row, r in rows
         ]
-        typer.echo(table(["id", "label", "expected", "actual", "", "provenance", "source"], rows, max_col=44))
+        typer.echo(
+            table(["id", "label", "expected", "actual", "", "provenance", "source"], lines, max_col=44)
+        )
 
 
 @app.command("set")
@@ -78,10 +66,8 @@ def set_cmd(
     correction: str | None = CORRECTION,
 ) -> None:
     """Change a row; a changed rulebook count or selection becomes designed (unless --correction)."""
-    from pnpforge import composition_edit
-
     with handled():
-        rule = composition_edit.set_row(open_db(), game, rule_id, _pairs(assignments), correction)
+        rule = project().set_composition_row(game, rule_id, _pairs(assignments), correction)
         kind = "designed" if rule.provisional else "rulebook"
         typer.echo(f"updated {game}/{rule.id}: {rule.label} = {rule.expected} ({kind})")
 
@@ -104,14 +90,13 @@ def add_cmd(
     ),
 ) -> None:
     """Add a row: a designed target unless --rulebook."""
-    from pnpforge import composition_edit
-    from pnpforge.model import CompositionRule
+    from pnpforge.api import CompositionRule  # the library stays off `pnp --help` start-up
 
     with handled():
         rule = CompositionRule(
             game, rule_id, label, expected, card_type, query, parent, not rulebook, source, follows_deck
         )
-        added = composition_edit.add_row(open_db(), rule)
+        added = project().add_composition_row(rule)
         typer.echo(f"added {game}/{added.id}: {added.label} = {added.expected}")
 
 
@@ -122,10 +107,8 @@ def rm_cmd(
     correction: str | None = CORRECTION,
 ) -> None:
     """Remove a row (not one that other rows name as their parent)."""
-    from pnpforge import composition_edit
-
     with handled():
-        composition_edit.remove_row(open_db(), game, rule_id, correction)
+        project().remove_composition_row(game, rule_id, correction)
         typer.echo(f"removed {game}/{rule_id}")
 
 
@@ -137,15 +120,11 @@ def history_cmd(
     """Edits of the game's structural values (composition rows, piles, sizes, player counts …)."""
     import json
 
-    from pnpforge.store import repo, structure
-
     def show(value: object) -> str:
         return "none" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
     with handled():
-        db = open_db(readonly=True)
-        repo.get_game(db, game)
-        rows = structure.history(db, game)
+        rows = project(readonly=True).structure_history(game)
         if as_json:
             echo_json(rows)
             return

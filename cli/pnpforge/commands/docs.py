@@ -1,13 +1,14 @@
 """`pnp helpers`, `pnp rules`, `pnp build`: player aids, rulebook summaries, whole kits.
 
-Thin: options are parsed here, the work happens in pnpforge.docs and pnpforge.build
-(imported inside the functions, so `pnp --help` never loads reportlab).
+Thin: options are parsed here, the work happens behind the library API (imported
+inside the functions, so `pnp --help` never loads it or reportlab).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import typer
 
@@ -20,12 +21,10 @@ from pnpforge.commands._common import (
     MARKS,
     OFFSET,
     PAPER,
-    db_path,
     echo_json,
     echo_sheet_footer,
     handled,
-    in_language,
-    open_db,
+    project,
 )
 
 _HELPERS_HELP = (
@@ -73,8 +72,7 @@ def helpers_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Player-aid cards (help text: _HELPERS_HELP)."""
-    from pnpforge.docs.helpers import print_helpers  # the library stays off `pnp --help` start-up
-    from pnpforge.render import PrintOptions, parse_offset
+    from pnpforge.api import PrintOptions, parse_offset  # the library stays off `pnp --help` start-up
 
     with handled():
         opts = PrintOptions(
@@ -86,9 +84,10 @@ def helpers_cmd(
             flip=flip,
             offset=parse_offset(offset),
             output=output,
-        ).validate()
-        with in_language([game], lang) as (db, slugs):
-            manifest, hs = print_helpers(db, slugs[0], opts, players=players, one_each=one_each)
+        )
+        manifest, hs = project(readonly=True).print_helpers(
+            game, opts, players=players, one_each=one_each, lang=lang
+        )
     aids = [
         {
             "id": a.spec.id,
@@ -128,15 +127,13 @@ def rules_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Rulebook summary (1-4 pages): components counted from the cards, setup, turn, actions, end, scoring, variants, FAQ."""  # noqa: E501
-    from pnpforge.docs import summary  # the library stays off `pnp --help` start-up
-
-    with handled(), in_language([game], lang) as (db, slugs):
+    if output == "-" and fmt != "md":
+        raise typer.BadParameter("only --format md can go to standard output", param_hint="-o")
+    with handled():
         if output == "-":
-            if fmt != "md":
-                raise typer.BadParameter("only --format md can go to standard output", param_hint="-o")
-            sys.stdout.write(summary.summary_markdown(db, slugs[0]))
+            sys.stdout.write(project(readonly=True).summary_markdown(game, lang=lang))
             return
-        res = summary.write_summary(db, slugs[0], fmt=fmt, paper=paper, output=output)
+        res = project(readonly=True).write_summary(game, fmt=fmt, paper=paper, output=output, lang=lang)
     pages = f", {res.pages} page{'' if res.pages == 1 else 's'}" if res.pages else ""
     typer.echo(f"Wrote {res.path} ({res.bytes:,} bytes{pages})")
     for w in res.warnings:
@@ -183,30 +180,22 @@ def build_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Whole print-and-play kits (help text: _BUILD_HELP)."""
-    import os  # the library stays off `pnp --help` start-up
-    import tempfile
-
-    from pnpforge import build as kit  # the library stays off `pnp --help` start-up
-    from pnpforge.lang.edition import is_original, write_edition
-    from pnpforge.render import parse_offset
-    from pnpforge.shop.kit_parts import check_extras
-    from pnpforge.store import repo
-    from pnpforge.store.db import resolve_path
+    from pnpforge.api import BuildOptions, parse_offset  # the library stays off `pnp --help` start-up
 
     with handled():
         if bool(game) == all_games:
             raise typer.BadParameter("give one GAME or --all", param_hint="GAME")
         if not 30 <= dpi <= 1200:
             raise typer.BadParameter("must be 30-1200", param_hint="--dpi")
-        db = open_db(readonly=True)
-        games = [g.slug for g in repo.list_games(db)] if all_games else [repo.get_game(db, str(game)).slug]
+        pnp = project(readonly=True)
+        games = [g.slug for g in pnp.games()] if all_games else [pnp.game(str(game)).slug]
         for slug in games:
-            g = repo.get_game(db, slug)
+            g = pnp.game(slug)
             if players is not None and not g.players_min <= players <= g.players_max:
                 raise typer.BadParameter(
                     f"{slug} is for {g.players_min}–{g.players_max} players", param_hint="--players"
                 )
-        opts = kit.BuildOptions(
+        opts = BuildOptions(
             paper=paper,
             bleed=bleed,
             backs=backs,
@@ -217,29 +206,12 @@ def build_cmd(
             shop=shop,
             cut=cut,
         )
-        opts.print_options(Path(os.devnull))  # validate the sheet options before any work
-        check_extras(shop, cut, paper)  # and the shop profile and cutting machine
-        workers = jobs or min(len(games), os.cpu_count() or 1)
-        total = len(games) * len(kit.steps_of(opts))
-        # A game already written in --lang builds as it is; the others from their language
-        # edition, whose kits go to output/GAME-LANG/.
-        originals = [g for g in games if is_original(db, g, lang)]
-        editions = [g for g in games if g not in originals]
-        kits, lang_warnings = [], []
-        with tempfile.TemporaryDirectory(prefix="pnp-lang-") as tmp:
-            with _bar(total, progress and not as_json) as advance:
-                if originals:
-                    source = resolve_path(db_path())
-                    kits += kit.build(
-                        source, originals, output, opts, jobs=workers, progress=advance, force=force
-                    )
-                if editions and lang is not None:
-                    edition = write_edition(db, editions, lang, Path(tmp))
-                    lang_warnings = edition.warnings()
-                    slugs = list(edition.slugs.values())
-                    kits += kit.build(
-                        edition.db_path, slugs, output, opts, jobs=workers, progress=advance, force=force
-                    )
+        total = len(games) * len(pnp.build_steps(opts))
+        lang_warnings: list[str] = []
+        with _bar(total, progress and not as_json) as advance:
+            kits = pnp.build(
+                games, output, opts, jobs, advance, force=force, lang=lang, warn=lang_warnings.append
+            )
         for w in lang_warnings:
             typer.echo(f"Warning: {w}", err=True)
     if as_json:
@@ -259,33 +231,21 @@ def build_cmd(
             typer.echo(f"Warning: {w}", err=True)
 
 
-class _bar:
+@contextlib.contextmanager
+def _bar(total: int, show: bool) -> Iterator[Callable[[str, str], None]]:
     """A progress bar on stderr that advances once per finished build step."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.total, self.show, self.bar = total, show, None
-
-    def __enter__(self):
-        if self.show:
-            self.bar = typer.progressbar(
-                length=self.total,
-                label="Building kits",
-                file=sys.stderr,
-                show_pos=True,
-                item_show_func=lambda s: s,
-            )
-            self.bar.__enter__()
+    if not show:
+        yield lambda game, step: None
+        return
+    with typer.progressbar(
+        length=total, label="Building kits", file=sys.stderr, show_pos=True, item_show_func=lambda s: s
+    ) as bar:
 
         def advance(game: str, step: str) -> None:
-            if self.bar is not None:
-                self.bar.current_item = f"{game}: {step}"
-                self.bar.update(1)
+            bar.current_item = f"{game}: {step}"
+            bar.update(1)
 
-        return advance
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+        yield advance
 
 
 def register(app: typer.Typer) -> None:

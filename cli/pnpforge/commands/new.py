@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from pnpforge.commands._common import echo_problems, handled, is_tty, project
+
+if TYPE_CHECKING:  # the type only: the module is the library's
+    from pnpforge.design.newgame import NewGame
 
 
 def new_cmd(
@@ -60,7 +64,7 @@ def new_cmd(
     echo_problems(made.deck_problems, "deck check (not blocking):")
 
 
-def _report(made, source: Path | None) -> None:
+def _report(made: NewGame, source: Path | None) -> None:
     lang = f"{made.language} (guessed; --language to change)" if made.language_guessed else made.language
     released = (
         f"released as {made.release}"

@@ -1,10 +1,12 @@
-"""`pnp print`, `pnp images`, `pnp tts`, `pnp proof`: thin faces over pnpforge.render.
+"""`pnp print`, `pnp images`, `pnp tts`, `pnp proof`: parse, call the library API, say what was written.
 
-Nothing heavy is imported here at module level: reportlab and pypdfium2 load
-inside the render calls, so `pnp --help` stays fast.
+Nothing heavy is imported here at module level: the API (and through it reportlab
+and pypdfium2) loads inside the commands, so `pnp --help` stays fast.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -20,9 +22,12 @@ from pnpforge.commands._common import (
     echo_json,
     echo_sheet_footer,
     handled,
-    in_language,
-    open_db,
+    project,
 )
+
+if TYPE_CHECKING:  # types only: their modules are the library's
+    from pnpforge.render import Manifest
+    from pnpforge.render.raster import RasterResult
 
 CALIBRATION = "calibration"
 
@@ -65,22 +70,13 @@ def print_cmd(
     lang: str | None = LANG,
 ) -> None:
     """Print-and-play PDF of a game's cards (help text: _PRINT_HELP)."""
-    from pnpforge.render import PrintOptions, SheetOptions, parse_offset
+    from pnpforge.api import PrintOptions, Project, SheetOptions, parse_offset  # off `pnp --help` start-up
 
     with handled():
         off = parse_offset(offset)
         if game == CALIBRATION:
-            from pnpforge.render import print_calibration
-
-            sheet_opts = SheetOptions(paper=paper, flip=flip, offset=off)
-            manifest = print_calibration(sheet_opts.validate(), output)
+            manifest = Project.print_calibration(SheetOptions(paper=paper, flip=flip, offset=off), output)
         else:
-            from pnpforge.render import print_cards
-
-            if changed_since is not None:
-                from pnpforge.query.changes import reprint_query
-
-                query = reprint_query(open_db(readonly=True), game, changed_since, query)
             opts = PrintOptions(
                 paper=paper,
                 bleed=bleed,
@@ -94,16 +90,14 @@ def print_cmd(
                 one_each=one_each,
                 output=output,
             )
-            opts.validate()
-            with in_language([game], lang) as (db, slugs):
-                manifest = print_cards(db, slugs[0], opts)
+            manifest = project(readonly=True).print_cards(game, opts, lang=lang, changed_since=changed_since)
     if as_json:
         echo_json(manifest.to_dict())
         return
     _summary(manifest)
 
 
-def _summary(m) -> None:
+def _summary(m: Manifest) -> None:
     typer.echo(f"Wrote {m.path}")
     if m.game == CALIBRATION:
         typer.echo(
@@ -141,11 +135,8 @@ def images_cmd(
     lang: str | None = LANG,
 ) -> None:
     """One PNG per card face and per card type's back, at the card's size (digital playtests)."""
-    from pnpforge.render import images
-
     with handled():
-        with in_language([game], lang) as (db, slugs):
-            result = images(db, slugs[0], dpi=dpi, card_type=type_, output=output)
+        result = project(readonly=True).images(game, dpi=dpi, card_type=type_, output=output, lang=lang)
     _raster_out(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
 
 
@@ -159,15 +150,12 @@ def proof_cmd(
     lang: str | None = LANG,
 ) -> None:
     """A contact sheet (PNG) of every card face, small, to review a whole deck at a glance."""
-    from pnpforge.render import proof
-
     with handled():
-        with in_language([game], lang) as (db, slugs):
-            result = proof(db, slugs[0], output=output, card_type=type_)
+        result = project(readonly=True).proof(game, card_type=type_, output=output, lang=lang)
     _raster_out(result, as_json, f"{len(result.files)} proof sheet(s)")
 
 
-def _raster_out(result, as_json: bool, headline: str) -> None:
+def _raster_out(result: RasterResult, as_json: bool, headline: str) -> None:
     if as_json:
         echo_json(result.to_dict())
         return

@@ -1,14 +1,20 @@
-"""`pnp watch`: rebuild on every change of the cards, layouts or art, with a live preview page."""
+"""`pnp watch`: rebuild on every change of the cards, layouts or art, with a live preview page.
+
+Parse the options, take a watcher and a preview server from the library API, say what each build did.
+"""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pnpforge.commands._common import LANG, db_path, handled
+from pnpforge.commands._common import LANG, handled, project
+
+if TYPE_CHECKING:
+    from pnpforge.design.watch import BuildResult
 
 
 def watch_cmd(
@@ -33,20 +39,14 @@ def watch_cmd(
 
     Stop with Ctrl-C.
     """
-    from pnpforge.design.watch import Watcher, WatchOptions  # the library stays off `pnp --help` start-up
-    from pnpforge.errors import PnpError
-    from pnpforge.store.db import resolve_path
-
     with handled():
-        if not 0.05 <= interval <= 10 or not 0 <= debounce <= 60:
-            raise PnpError("--interval must be 0.05-10 s and --debounce 0-60 s")
-        _known_game(game)  # a misspelt game fails at once, like every other command
-        opts = WatchOptions(resolve_path(db_path()), game, what, output, interval, debounce, lang)
-        watcher = Watcher(opts, _echo_build)
+        pnp = project(readonly=True)
+        watcher = pnp.watch(game, _echo_build, what, output, interval, debounce, lang)
+        pnp.db.conn.close()  # the watcher opens the database afresh for every build
         _stop_on_signals()
-        server = _server(watcher, opts, port) if serve else None
+        server = pnp.preview_server(watcher, port) if serve else None
         try:
-            typer.echo(f"watching {game} ({what}) → {opts.out_dir()}; Ctrl-C stops")
+            typer.echo(f"watching {game} ({what}) → {watcher.opts.out_dir()}; Ctrl-C stops")
             watcher.first_build()
             if server is not None:
                 server.start()
@@ -58,17 +58,6 @@ def watch_cmd(
             if server is not None:
                 server.stop()
         typer.echo(f"stopped after {watcher.builds} build(s)")
-
-
-def _known_game(game: str) -> None:
-    from pnpforge.commands._common import open_db  # the library stays off `pnp --help` start-up
-    from pnpforge.store import repo
-
-    db = open_db(readonly=True)
-    try:
-        repo.get_game(db, game)
-    finally:
-        db.conn.close()
 
 
 def _stop_on_signals() -> None:
@@ -85,18 +74,7 @@ def _stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-def _server(watcher: Any, opts: Any, port: int) -> Any:
-    from pnpforge.design.preview import PreviewServer  # the library stays off `pnp --help` start-up
-
-    return PreviewServer(
-        f"{opts.game} · {opts.what}",
-        opts.out_dir(),
-        lambda: watcher.last.to_dict() if watcher.last else {},
-        port,
-    )
-
-
-def _echo_build(result: Any) -> None:
+def _echo_build(result: BuildResult) -> None:
     clock = time.strftime("%H:%M:%S", time.localtime(result.at))
     if not result.ok:
         typer.echo(f"[{clock}] build {result.number} failed ({result.reason}): {result.error}", err=True)
