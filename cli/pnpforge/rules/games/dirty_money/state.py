@@ -276,7 +276,15 @@ class DirtyMoneyState(State):
             round_number=self.round_number,
             first_player=self.marker,
             table=table,
+            looking_at=self._looking_at(seat),
         )
+
+    def _looking_at(self, seat: int) -> tuple[str, ...]:
+        """The hand `seat` looks at while it chooses the cards of a trade (交易), else ()."""
+        step = self.stack[-1] if self.stack else None
+        if step is None or step.kind != "resolve_card" or step.seat != seat or "with" not in step.data:
+            return ()
+        return self._sorted_ids(f"hand:{step.data['with']}")
 
     def _sorted_ids(self, pile: str) -> tuple[str, ...]:
         """A pile's card ids sorted, kept until the pile moves (its id read-out is then a new tuple):

@@ -268,6 +268,13 @@ class EnforcerState(State):
             c for pile in self.piles.all_views().values() for c in pile if kind.get(c.card) == "specialty"
         )
 
+    def clone(self) -> EnforcerState:
+        """A copy whose observations read its own piles: the kept public fields are rebuilt on the
+        copy (their readers are closures over the piles they were made for, which a copy shares)."""
+        world = super().clone()
+        world.public_piles = None
+        return world
+
     def resample_from_infostate(self, seat: int, rng: random.Random) -> EnforcerState:
         world = super().resample_from_infostate(seat, rng)
         assert isinstance(world, EnforcerState)
