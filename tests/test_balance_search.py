@@ -139,7 +139,8 @@ def test_without_worlds_the_agent_takes_the_greedy_choice(db):
 @pytest.mark.parametrize(
     ("options", "message"),
     [({"budget": "0"}, "budget=0"), ({"width": "x"}, "whole number"), ({"depth": "3"}, "unknown"),
-     ({"rollout": "smart"}, "rollout=smart"), ({"margin": "-1"}, "margin=-1")],
+     ({"rollout": "smart"}, "rollout=smart"), ({"margin": "-1"}, "margin=-1"),
+     ({"confidence": "x"}, "expected a number"), ({"confidence": "11"}, "0..10")],
 )  # fmt: skip
 def test_bad_agent_options_are_refused(options, message):
     with pytest.raises(PnpError, match=message):
@@ -254,3 +255,15 @@ def test_positions_the_seat_cannot_tell_apart_give_the_same_samples(db, slug, pl
                 seen = [world.observation(q) for q in range(players)]
                 assert [other.observation(q) for q in range(players)] == seen
     assert swaps >= 5  # enough hidden swaps were tried for the test to mean something
+
+
+def test_the_greedy_choice_stays_unless_another_wins_consistently(db):
+    rules = load_rules(db, "hackers", {})
+    agent = SearchAgent(random.Random(0), rules, 0, {})
+    # candidate 1 wins one world more and loses none: a consistent advantage
+    assert agent._pick([[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]) == 1
+    # candidate 2's raw mean is best, but one world for it, one against: luck, the greedy choice stays
+    assert agent._pick([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]) == 0
+    best_mean = SearchAgent(random.Random(0), rules, 0, {"confidence": "0"})
+    assert best_mean._pick([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]) == 2
+    assert agent._pick([]) == 0  # no world: the greedy choice
