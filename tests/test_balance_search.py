@@ -257,13 +257,19 @@ def test_positions_the_seat_cannot_tell_apart_give_the_same_samples(db, slug, pl
     assert swaps >= 5  # enough hidden swaps were tried for the test to mean something
 
 
+def _worlds(*wins):
+    return [[(float(w), 0.0) for w in row] for row in wins]
+
+
 def test_the_greedy_choice_stays_unless_another_wins_consistently(db):
     rules = load_rules(db, "hackers", {})
     agent = SearchAgent(random.Random(0), rules, 0, {})
     # candidate 1 wins one world more and loses none: a consistent advantage
-    assert agent._pick([[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]) == 1
+    assert agent._pick(_worlds([0, 1, 0], [1, 1, 0], [0, 0, 0])) == 1
     # candidate 2's raw mean is best, but one world for it, one against: luck, the greedy choice stays
-    assert agent._pick([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]) == 0
-    best_mean = SearchAgent(random.Random(0), rules, 0, {"confidence": "0"})
-    assert best_mean._pick([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]) == 2
+    assert agent._pick(_worlds([0, 0, 1], [1, 0, 0], [0, 0, 1])) == 0
+    best_mean = SearchAgent(random.Random(0), rules, 0, {"confidence": "0", "margin": "0"})
+    assert best_mean._pick(_worlds([0, 0, 1], [1, 0, 0], [0, 0, 1])) == 2
+    # a higher score in every world, no more wins: the score only breaks ties, the greedy choice stays
+    assert agent._pick([[(1.0, 3.0), (1.0, 5.0)], [(0.0, 2.0), (0.0, 4.0)]]) == 0
     assert agent._pick([]) == 0  # no world: the greedy choice

@@ -12,18 +12,20 @@ candidate is played out in the same world with the same random draws (common ran
 the comparison is between the actions, not their luck), and a world whose legal actions differ
 from the real decision's (the agent sees those too) is set aside.
 
-The greedy agent's choice is the default: another candidate replaces it only when its advantage,
-summed over the worlds world by world (a paired comparison), is at least `confidence` times the
-spread of those differences (Σd ≥ z·√Σd², a one-sided paired sign/t test on few worlds) and at
-least `margin` playouts.  Taking the best raw mean of a few noisy playouts switches away from the
-greedy choice on luck alone, which costs more than it gains in long games (Dirty Money, Top
-Enforcement Officer); the paired rule switches only on a consistent advantage.
+The greedy agent's choice is the default: another candidate replaces it only when it wins at
+least `margin` more playouts than the greedy choice (default 1: a score that only breaks ties
+never overrides the engine's heuristic) and its advantage, summed over the worlds world by world
+(a paired comparison), is at least `confidence` times the spread of those differences
+(Σd ≥ z·√Σd², a one-sided paired test on few worlds).  Taking the best raw mean of a few noisy
+playouts switched away from the greedy choice on luck alone, which cost more than it gained in
+long games (Dirty Money, Top Enforcement Officer); the paired rule switches only on a
+consistent advantage in wins.
 
 Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
 candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
-`random` play to the end, default greedy), `confidence` (z of the paired rule, default 1; 0 takes
-the best mean), `margin` (playouts another candidate must win beyond the greedy choice, default
-0).  Cost per decision ≈ budget × width rollouts.
+`random` play to the end, default greedy), `confidence` (z of the paired rule, default 1),
+`margin` (playouts another candidate must win beyond the greedy choice, default 1; with
+`confidence=0 margin=0` the best mean wins).  Cost per decision ≈ budget × width rollouts.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from pnpforge.rules.kit.worlds import NoWorld
 
 Worlds = Callable[[random.Random], Any]  # rng -> a sampled position (a State)
 
-DEFAULTS = {"budget": 8, "width": 4, "margin": 0}
+DEFAULTS = {"budget": 8, "width": 4, "margin": 1}
 DEFAULT_CONFIDENCE = 1.0
 ROLLOUTS = ("greedy", "random")
 SCORE_WEIGHT = 1e-4  # a point of score is worth far less than a win: it only breaks ties
@@ -119,7 +121,7 @@ class SearchAgent:
         if self.worlds is None or len(candidates) == 1:
             return candidates[0]
         self.decisions += 1
-        results: list[list[float]] = []  # per world kept: each candidate's playout result
+        results: list[list[tuple[float, float]]] = []  # per world kept: each candidate's (win, score)
         for _ in range(self.budget):
             try:
                 world = self.worlds(self.rng)
@@ -137,20 +139,23 @@ class SearchAgent:
             results.append(row)
         return candidates[self._pick(results)]
 
-    def _pick(self, results: list[list[float]]) -> int:
+    def _pick(self, results: list[list[tuple[float, float]]]) -> int:
         """The candidate to play: the greedy choice (index 0) unless another one's paired advantage
         over it is consistent (see the module docstring); the largest such advantage wins."""
         best, best_gain = 0, 0.0
         for index in range(1, len(results[0]) if results else 0):
-            diffs = [row[index] - row[0] for row in results]
+            won = sum(row[index][0] - row[0][0] for row in results)
+            diffs = [
+                row[index][0] - row[0][0] + SCORE_WEIGHT * (row[index][1] - row[0][1]) for row in results
+            ]
             gain = sum(diffs)
             spread = math.sqrt(sum(d * d for d in diffs))
-            if gain > best_gain and gain >= self.margin and gain >= self.confidence * spread:
+            if gain > best_gain and won >= self.margin and gain >= self.confidence * spread:
                 best, best_gain = index, gain
         return best
 
-    def _playout(self, state: Any, rng: random.Random) -> float:
-        """Play `state` to the end with greedy (or random) seats; the result for this seat."""
+    def _playout(self, state: Any, rng: random.Random) -> tuple[float, float]:
+        """Play `state` to the end with greedy (or random) seats; (win credit, score) for this seat."""
         self.rollouts += 1
         rules = self.rules
         cap = rules.info.max_steps or 100_000
@@ -158,7 +163,7 @@ class SearchAgent:
         while not state.is_terminal():
             steps += 1
             if steps > cap:
-                return 0.0
+                return 0.0, 0.0
             player = state.current_player()
             legal = state.legal_actions()
             if player == CHANCE:
@@ -181,4 +186,4 @@ class SearchAgent:
         credit = 0.0
         if self.seat in winners:
             credit = 1.0 if rules.info.cooperative else 1.0 / len(winners)
-        return credit + SCORE_WEIGHT * float(state.returns()[self.seat])
+        return credit, float(state.returns()[self.seat])
