@@ -161,3 +161,13 @@ def test_the_page_opens_in_a_headless_browser_without_console_messages(tmp_path:
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.count("<svg") == 4 and "Balance of accusation" in result.stdout
     assert "CONSOLE" not in result.stderr  # Chromium logs every console message (errors included)
+
+
+def test_tasks_are_sized_to_the_workers():
+    from pnpforge.balance.plan import batch_size
+
+    assert batch_size(2000, 1, 2) == 250  # a greedy sweep: 8 tasks of 250 games, not 80 of 25
+    assert batch_size(60, 1, 2) == 8  # a few slow search games: every worker stays busy
+    assert batch_size(10, 3, 2) == 2  # variants share the tasks
+    assert batch_size(10**6, 1, 1) == 500  # a task's results stay small
+    assert batch_size(0, 1, 4) == 1

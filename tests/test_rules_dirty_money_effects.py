@@ -238,6 +238,8 @@ def test_trade_swaps_one_chosen_card_each_way(db):
     fill(s, "spot:LOC-BR", "ACT-TRD")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-TRD"))
+    assert s.legal_actions() == [("trade_with", o)]  # the hand shows only once its seat is chosen
+    s.apply(("trade_with", o))
     assert s.legal_actions() == [("trade", o, "JPY-3", "EUR-1"), ("trade", o, "USD-5", "EUR-1")]
     s.apply(("trade", o, "USD-5", "EUR-1"))
     assert ids(s, f"hand:{p}") == ["USD-5"] and ids(s, f"hand:{o}") == ["EUR-1", "JPY-3"]
@@ -251,6 +253,7 @@ def test_trade_with_an_empty_hand_only_looks(db):
     fill(s, "spot:LOC-BR", "ACT-TRD")
     s.apply(("go", "LOC-BR"))
     s.apply(("resolve", "ACT-TRD"))
+    s.apply(("trade_with", 1 - p))
     assert s.legal_actions() == [("trade", 1 - p, "", "")]
     s.apply(("trade", 1 - p, "", ""))
     assert ids(s, f"hand:{1 - p}") == ["USD-5"]

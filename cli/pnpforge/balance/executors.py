@@ -40,7 +40,14 @@ class ExecutorChoice:
             raise PnpError("--address is for --executor ray")
 
     def workers(self, batches: int) -> int:
-        return max(1, min(self.jobs or (os.cpu_count() or 1), batches))
+        return max(1, min(self.parallelism(), batches))
+
+    def parallelism(self) -> int:
+        """How many tasks run at once: the pool's workers, a local Ray's CPUs; for a cluster at
+        `address` (whose size is known only once joined) as many as `MAX_JOBS`."""
+        if self.name == "ray" and self.address:
+            return self.jobs or MAX_JOBS
+        return self.jobs or (os.cpu_count() or 1)
 
 
 def run_batches(choice: ExecutorChoice, digest: str, data: bytes, batches: Sequence[Batch]) -> list[Played]:

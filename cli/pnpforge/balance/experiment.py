@@ -18,7 +18,7 @@ from typing import Any
 
 from pnpforge.balance.analysis import VariantGames, analyse, headline
 from pnpforge.balance.executors import ExecutorChoice, run_batches
-from pnpforge.balance.plan import AgentPlan, batches, plan_games
+from pnpforge.balance.plan import AgentPlan, batch_size, batches, plan_games
 from pnpforge.balance.variants import (
     Variant,
     Vary,
@@ -115,7 +115,8 @@ def run_balance(
     target = opts.games
     while True:
         games = plan_games(rules.info, scenarios, agents, opts.players, opts.seed, played, target - played)
-        work = batches(slug, digest, variants, varies, opts.options, agents, games)
+        size = batch_size(len(games), len(variants), opts.executor.parallelism())
+        work = batches(slug, digest, variants, varies, opts.options, agents, games, size)
         start = time.perf_counter()
         results = run_batches(opts.executor, digest, data, work)
         seconds += time.perf_counter() - start

@@ -19,7 +19,19 @@ from pnpforge.rules.check import PlannedGame
 from pnpforge.rules.kit.core import GameInfo
 from pnpforge.rules.kit.players import check_players
 
-BATCH_GAMES = 25  # games per task: large enough to pay for a task, small enough to spread over workers
+BATCH_GAMES = 25  # games per task when the caller does not size them (see `batch_size`)
+TASKS_PER_WORKER = 4  # enough tasks per worker that a slow one leaves no worker idle for long
+MAX_BATCH_GAMES = 500  # a task's results stay small to send back
+
+
+def batch_size(games: int, variants: int, workers: int) -> int:
+    """Games per task: about `TASKS_PER_WORKER` tasks per worker over the whole plan.  A task
+    costs a round trip and (under Ray) a scheduling step and its arguments' transfer, so a
+    2,000-game sweep on two workers makes 8 tasks of 250 games rather than 80 of 25; a few
+    search-agent games make tasks of a game or two, so both workers stay busy.  The size never
+    changes a result: every game is a pure function of its plan entry."""
+    total = max(1, games * variants)
+    return max(1, min(MAX_BATCH_GAMES, -(-total // (TASKS_PER_WORKER * max(1, workers) * variants))))
 
 
 @dataclass(frozen=True)

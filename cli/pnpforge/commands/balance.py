@@ -30,7 +30,9 @@ def balance_cmd(
     players: int | None = typer.Option(None, "--players", "-p", help="Players per game (default: cycle)."),
     agents: str = typer.Option("auto", "--agents", "--agent", help=AGENTS_HELP),
     agent_option: list[str] = typer.Option(
-        [], "--agent-option", help="Search agent option key=value: budget, width, margin, rollout."
+        [],
+        "--agent-option",
+        help="Search agent option key=value: budget, width, confidence, margin, rollout.",
     ),
     mission: str | None = typer.Option(None, "--mission", help="Only this mission (cooperative games)."),
     option: list[str] = typer.Option([], "--option", help="Engine option key=value (repeatable)."),

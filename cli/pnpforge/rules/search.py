@@ -6,21 +6,31 @@ seat observes (`State.resample_from_infostate`, after OpenSpiel's `ResampleFromI
 never receives the position itself, only those samples, whose distribution depends on its
 observation alone (`tests/test_balance_search.py` checks it: two positions that look the same
 to the seat give the same samples).  In each world it tries each candidate action and plays the
-game out with greedy play for every seat, then takes the action with the best mean result for
-its seat: a win (a shared win is a fraction) counts 1, and the score breaks ties.  Every
+game out with greedy play for every seat; a playout's result for its seat is 1 for a win (a
+shared win is a fraction) plus a ten-thousandth of its score (which only breaks ties).  Every
 candidate is played out in the same world with the same random draws (common random numbers:
 the comparison is between the actions, not their luck), and a world whose legal actions differ
 from the real decision's (the agent sees those too) is set aside.
 
+The greedy agent's choice is the default: another candidate replaces it only when it wins at
+least `margin` more playouts than the greedy choice (default 1: a score that only breaks ties
+never overrides the engine's heuristic) and its advantage, summed over the worlds world by world
+(a paired comparison), is at least `confidence` times the spread of those differences
+(Σd ≥ z·√Σd², a one-sided paired test on few worlds).  Taking the best raw mean of a few noisy
+playouts switched away from the greedy choice on luck alone, which cost more than it gained in
+long games (Dirty Money, Top Enforcement Officer); the paired rule switches only on a
+consistent advantage in wins.
+
 Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
 candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
-`random` play to the end, default greedy), `margin` (how many more playouts another candidate
-must win than the greedy agent's choice to replace it, default 0: the best mean wins).  Cost per
-decision ≈ budget × width rollouts.
+`random` play to the end, default greedy), `confidence` (z of the paired rule, default 1),
+`margin` (playouts another candidate must win beyond the greedy choice, default 1; with
+`confidence=0 margin=0` the best mean wins).  Cost per decision ≈ budget × width rollouts.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -31,7 +41,8 @@ from pnpforge.rules.kit.worlds import NoWorld
 
 Worlds = Callable[[random.Random], Any]  # rng -> a sampled position (a State)
 
-DEFAULTS = {"budget": 8, "width": 4, "margin": 0}
+DEFAULTS = {"budget": 8, "width": 4, "margin": 1}
+DEFAULT_CONFIDENCE = 1.0
 ROLLOUTS = ("greedy", "random")
 SCORE_WEIGHT = 1e-4  # a point of score is worth far less than a win: it only breaks ties
 
@@ -49,14 +60,28 @@ def _int_option(options: dict[str, str], name: str, low: int, high: int) -> int:
 
 def check_options(options: dict[str, str]) -> None:
     """Refuse unknown or out-of-range agent options before any game is played."""
-    unknown = sorted(set(options) - {*DEFAULTS, "rollout"})
+    unknown = sorted(set(options) - {*DEFAULTS, "rollout", "confidence"})
     if unknown:
-        raise PnpError(f"--agent-option {unknown[0]}: unknown (allowed: budget, width, margin, rollout)")
+        raise PnpError(
+            f"--agent-option {unknown[0]}: unknown (allowed: budget, width, confidence, margin, rollout)"
+        )
     _int_option(options, "budget", 1, 10_000)
     _int_option(options, "width", 1, 64)
     _int_option(options, "margin", 0, 10_000)
+    _confidence(options)
     if options.get("rollout", "greedy") not in ROLLOUTS:
         raise PnpError(f"--agent-option rollout={options['rollout']}: allowed {', '.join(ROLLOUTS)}")
+
+
+def _confidence(options: dict[str, str]) -> float:
+    raw = options.get("confidence", str(DEFAULT_CONFIDENCE))
+    try:
+        value = float(raw)
+    except ValueError:
+        raise PnpError(f"--agent-option confidence={raw}: expected a number") from None
+    if not 0 <= value <= 10:
+        raise PnpError(f"--agent-option confidence={raw}: expected 0..10")
+    return value
 
 
 class SearchAgent:
@@ -73,6 +98,7 @@ class SearchAgent:
         self.budget = _int_option(options, "budget", 1, 10_000)
         self.width = _int_option(options, "width", 1, 64)
         self.margin = _int_option(options, "margin", 0, 10_000)
+        self.confidence = _confidence(options)
         self.greedy_rollout = options.get("rollout", "greedy") == "greedy"
         self.worlds: Worlds | None = None
         self.decisions = 0  # real choices searched (for the cost per decision)
@@ -95,7 +121,7 @@ class SearchAgent:
         if self.worlds is None or len(candidates) == 1:
             return candidates[0]
         self.decisions += 1
-        totals = [0.0] * len(candidates)
+        results: list[list[tuple[float, float]]] = []  # per world kept: each candidate's (win, score)
         for _ in range(self.budget):
             try:
                 world = self.worlds(self.rng)
@@ -105,17 +131,31 @@ class SearchAgent:
                 self.rejected += 1
                 continue
             seed = self.rng.random()  # every candidate meets the same luck in this world
-            for index, action in enumerate(candidates):
+            row = []
+            for action in candidates:
                 trial = world.clone()
                 trial.apply(action)
-                totals[index] += self._playout(trial, random.Random(seed))
-        best = max(totals)
-        if best - totals[0] < self.margin or best == totals[0]:
-            return candidates[0]  # not clearly better than the greedy agent's choice (or a tie)
-        return candidates[totals.index(best)]
+                row.append(self._playout(trial, random.Random(seed)))
+            results.append(row)
+        return candidates[self._pick(results)]
 
-    def _playout(self, state: Any, rng: random.Random) -> float:
-        """Play `state` to the end with greedy (or random) seats; the result for this seat."""
+    def _pick(self, results: list[list[tuple[float, float]]]) -> int:
+        """The candidate to play: the greedy choice (index 0) unless another one's paired advantage
+        over it is consistent (see the module docstring); the largest such advantage wins."""
+        best, best_gain = 0, 0.0
+        for index in range(1, len(results[0]) if results else 0):
+            won = sum(row[index][0] - row[0][0] for row in results)
+            diffs = [
+                row[index][0] - row[0][0] + SCORE_WEIGHT * (row[index][1] - row[0][1]) for row in results
+            ]
+            gain = sum(diffs)
+            spread = math.sqrt(sum(d * d for d in diffs))
+            if gain > best_gain and won >= self.margin and gain >= self.confidence * spread:
+                best, best_gain = index, gain
+        return best
+
+    def _playout(self, state: Any, rng: random.Random) -> tuple[float, float]:
+        """Play `state` to the end with greedy (or random) seats; (win credit, score) for this seat."""
         self.rollouts += 1
         rules = self.rules
         cap = rules.info.max_steps or 100_000
@@ -123,7 +163,7 @@ class SearchAgent:
         while not state.is_terminal():
             steps += 1
             if steps > cap:
-                return 0.0
+                return 0.0, 0.0
             player = state.current_player()
             legal = state.legal_actions()
             if player == CHANCE:
@@ -146,4 +186,4 @@ class SearchAgent:
         credit = 0.0
         if self.seat in winners:
             credit = 1.0 if rules.info.cooperative else 1.0 / len(winners)
-        return credit + SCORE_WEIGHT * float(state.returns()[self.seat])
+        return credit, float(state.returns()[self.seat])

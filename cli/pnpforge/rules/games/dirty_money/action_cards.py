@@ -40,9 +40,12 @@ def apply_resolve_actions(st: DirtyMoneyState, step: Step, action: tuple[Any, ..
     st.stack.append(Step("resolve_card", seat=step.seat, data={"card": str(inst), "id": inst.card}))
 
 
+TRADING = 2  # a trade's stage once the seat has chosen whom to trade with and looks at that hand
+
+
 def actor_resolve_card(st: DirtyMoneyState, step: Step) -> int:
     effect = st.rules.money[step.data["id"]].effect
-    if step.stage == 0 and effect in ("inspect_one", "trade"):
+    if (step.stage == 0 and effect in ("inspect_one", "trade")) or step.stage == TRADING:
         return step.seat
     return AUTO
 
@@ -51,15 +54,13 @@ def legal_resolve_card(st: DirtyMoneyState, step: Step) -> list[Action]:
     seat = step.seat
     if st.rules.money[step.data["id"]].effect == "inspect_one":
         return [("target", q) for q in board._others(st, seat)]
-    trades: list[Action] = []
-    mine = board._ids(st, f"hand:{seat}")
-    for q in board._others(st, seat):
-        theirs = board._ids(st, f"hand:{q}")
-        if mine and theirs:
-            trades += [("trade", q, take, give) for take in theirs for give in mine]
-        else:
-            trades.append(("trade", q, "", ""))  # look only (交易: no cards to give)
-    return trades
+    if step.stage == 0:  # 交易: first choose a player, only then look at its money cards
+        return [("trade_with", q) for q in board._others(st, seat)]
+    q = step.data["with"]
+    mine, theirs = board._ids(st, f"hand:{seat}"), board._ids(st, f"hand:{q}")
+    if mine and theirs:
+        return [("trade", q, take, give) for take in theirs for give in mine]
+    return [("trade", q, "", "")]  # look only (交易: no cards to give)
 
 
 def apply_resolve_card(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] | None) -> None:
@@ -67,6 +68,11 @@ def apply_resolve_card(st: DirtyMoneyState, step: Step, action: tuple[Any, ...] 
     seat = step.seat
     if step.stage == 1:
         _finish_action(st, step, card)
+        return
+    if card.effect == "trade" and step.stage == 0:
+        assert action is not None
+        step.data["with"] = action[1]
+        step.stage = TRADING
         return
     step.stage = 1
     effect = card.effect

@@ -51,6 +51,8 @@ def describe_action(state: DirtyMoneyState, action: Any) -> str:
     if kind == "pay":
         shark = " as $2 (loan shark)" if action[2] else ""
         return f"pay with {card_name(state, action[1])}{shark}"
+    if kind == "trade_with":
+        return f"choose seat {action[1]} to trade with (look at its hand)"
     if kind == "trade":
         if not action[2]:
             return f"look at seat {action[1]}'s hand"

@@ -130,6 +130,7 @@ class DirtyMoneyObservation(Observation):
     round_number: int
     first_player: int
     table: PublicTable  # shared by every seat's observation until a card moves
+    looking_at: tuple[str, ...] = ()  # the other hand a trade (交易) lets the seat look at, sorted
 
 
 def pay_value(rules: DirtyMoneyRules, villain_id: str, card_id: str, currency: str) -> int:
@@ -193,7 +194,7 @@ def greedy_value(
             return 0.0
         take, give = money[action[2]], money[action[3]]
         return take.value - give.value + 2 * (give.dirty - take.dirty)
-    if kind == "target":
+    if kind in ("target", "trade_with"):
         return float(obs.table.hand_sizes[action[1]])
     if kind == "banana":
         return 1.0 + obs.table.blacklists[obs.seat]

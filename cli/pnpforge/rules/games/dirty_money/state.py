@@ -266,7 +266,15 @@ class DirtyMoneyState(State):
             round_number=self.round_number,
             first_player=self.marker,
             table=table,
+            looking_at=self._looking_at(seat),
         )
+
+    def _looking_at(self, seat: int) -> tuple[str, ...]:
+        """The hand `seat` looks at while it chooses the cards of a trade (交易), else ()."""
+        step = self.stack[-1] if self.stack else None
+        if step is None or step.kind != "resolve_card" or step.seat != seat or "with" not in step.data:
+            return ()
+        return agents.sorted_ids(self, f"hand:{step.data['with']}")
 
     def _purchase(self) -> Purchase | None:
         """The open purchase, when cards have been chosen at the pending buy step."""

@@ -3,8 +3,9 @@
 Hidden from a seat: the other hands and their pending action cards, the money deck and the
 discards, each region's placement deck and the villains nobody drew.  Each hand keeps its number
 of money cards and each pending pile its number of action cards (`card_kind`).  Marker piles
-(blacklists, overpay slots, cards tucked under) stay: the ledger counts them.  A trade shows the
-hand it trades with (its cards are the choices), so that hand stays too.
+(blacklists, overpay slots, cards tucked under) stay: the ledger counts them.  A trade (交易) first
+chooses a player and only then looks at its money cards: while the seat itself is choosing the
+cards of a trade, the hand it looks at (its cards are the choices) stays; no other hand ever does.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ def hidden_groups(st: DirtyMoneyState, seat: int) -> list[list[str]]:
 
 
 def fixed_cards(st: DirtyMoneyState, seat: int) -> frozenset[CardInstance]:
-    shown = {action[1] for action in st._legal_now() if action[0] == "trade" and len(action) > 1}
-    return frozenset(card for q in shown for card in st.views[f"hand:{q}"])
+    step = st.stack[-1] if st.stack else None
+    if step is None or step.kind != "resolve_card" or step.seat != seat or "with" not in step.data:
+        return frozenset()
+    return frozenset(st.views[f"hand:{step.data['with']}"])
 
 
 def card_kind(st: DirtyMoneyState, card: CardInstance) -> Any:
