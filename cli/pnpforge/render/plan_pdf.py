@@ -19,18 +19,24 @@ from pnpforge.render.face_ops import (
     Badge,
     Band,
     CardPlan,
+    Disc,
     Fill,
     Frame,
     Hatch,
     IconBadge,
     IconRow,
     InlineIcons,
+    Label,
+    Lattice,
     Mark,
     Padded,
     Pattern,
     Picture,
     Placed,
     Placeholder,
+    Rect,
+    RoundFrame,
+    Rule,
     Shape,
     TextAt,
     TextBlock,
@@ -325,8 +331,58 @@ def _text_at(c: Any, op: TextAt, ox: float, oy: float, bleed: float) -> None:
         op.colour,
         op.measure,
         None,
-        op.colour,
+        op.mark_colour or op.colour,
     )
+
+
+def _rect(c: Any, op: Rect, ox: float, oy: float, bleed: float) -> None:
+    sides = op.bleed
+    left = bleed if "l" in sides else 0.0
+    below = bleed if "b" in sides else 0.0
+    w = op.w + left + (bleed if "r" in sides else 0.0)
+    h = op.h + below + (bleed if "t" in sides else 0.0)
+    c.setFillColorRGB(*hex_to_rgb(op.colour))
+    c.rect(ox + op.x - left, oy + op.y - below, w, h, stroke=0, fill=1)
+
+
+def _rule(c: Any, op: Rule, ox: float, oy: float, bleed: float) -> None:
+    c.setStrokeColorRGB(*hex_to_rgb(op.colour))
+    c.setLineWidth(op.width)
+    c.line(ox + op.x, oy + op.y, ox + op.x2, oy + op.y2)
+
+
+def _disc(c: Any, op: Disc, ox: float, oy: float, bleed: float) -> None:
+    c.setFillColorRGB(*hex_to_rgb(op.colour))
+    c.circle(ox + op.x, oy + op.y, op.r, stroke=0, fill=1)
+
+
+def _label(c: Any, op: Label, ox: float, oy: float, bleed: float) -> None:
+    c.setFillColorRGB(*hex_to_rgb(op.colour))
+    c.setFont(op.font, op.size)
+    draw = {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[op.align]
+    draw(ox + op.x, oy + op.y, op.text)
+
+
+def _round_frame(c: Any, op: RoundFrame, ox: float, oy: float, bleed: float) -> None:
+    c.setStrokeColorRGB(*hex_to_rgb(op.colour))
+    c.setLineWidth(op.width)
+    c.roundRect(ox + op.x, oy + op.y, op.w, op.h, op.radius, stroke=1, fill=0)
+
+
+def _lattice(c: Any, op: Lattice, ox: float, oy: float, bleed: float) -> None:
+    W, H = op.card_w, op.card_h
+    p = c.beginPath()
+    p.rect(ox - bleed, oy - bleed, W + 2 * bleed, H + 2 * bleed)
+    c.clipPath(p, stroke=0, fill=0)
+    c.setStrokeColorRGB(*hex_to_rgb(op.colour))
+    c.setLineWidth(op.width)
+    cx, cy, step = ox + W / 2, oy + H / 2, op.step
+    reach = (W + H) / 2 + 2 * bleed
+    n = int(reach / step) + 2
+    for k in range(-n, n + 1):
+        d = k * step
+        c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
+        c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
 
 
 CARD_OPS: dict[type, Callable[..., None]] = {
@@ -338,4 +394,10 @@ CARD_OPS: dict[type, Callable[..., None]] = {
     Frame: _frame,
     Band: _band,
     TextAt: _text_at,
+    Rect: _rect,
+    Rule: _rule,
+    Disc: _disc,
+    Label: _label,
+    RoundFrame: _round_frame,
+    Lattice: _lattice,
 }
