@@ -47,11 +47,32 @@ from pnpforge.render.units import MM, hex_to_rgb
 
 
 def draw_plan(c: Any, plan: CardPlan, x: float, y: float, bleed: float) -> None:
-    """Draw a face or back with its trim box's bottom-left at (x, y) points."""
+    """Draw a face or back with its trim box's bottom-left at (x, y) points.
+
+    Only an op that clips or moves the coordinates runs in a graphics state of its own
+    (q … Q); every other op sets each colour, width and font it paints with, so what an
+    op before it left set changes none of its pixels, and the pairs would only cost time.
+    The caller keeps the whole card in one state (render.pdf_draw.place, a form).
+    """
     for op in plan.ops:
-        c.saveState()
-        CARD_OPS[type(op)](c, op, x, y, bleed)
-        c.restoreState()
+        if _isolated(op):
+            c.saveState()
+            CARD_OPS[type(op)](c, op, x, y, bleed)
+            c.restoreState()
+        else:
+            CARD_OPS[type(op)](c, op, x, y, bleed)
+
+
+def _isolated(op: Any) -> bool:
+    """Does drawing `op` clip, turn, or set a dash (state no later op resets)?"""
+    if type(op) is Placed:
+        if op.rotate:
+            return True
+        content = op.content
+        while type(content) is Padded:
+            content = content.content
+        return type(content) in _CLIPPING_BOX_OPS
+    return type(op) in _CLIPPING_CARD_OPS
 
 
 def draw_in_box(c: Any, op: Any, x: float, y: float, w: float, h: float) -> None:
@@ -384,6 +405,9 @@ def _lattice(c: Any, op: Lattice, ox: float, oy: float, bleed: float) -> None:
         c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
         c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
 
+
+_CLIPPING_BOX_OPS = frozenset({Hatch, Placeholder})  # clip to their box; a placeholder sets a dash
+_CLIPPING_CARD_OPS = frozenset({Pattern, Lattice})  # clip to the card and its bleed
 
 CARD_OPS: dict[type, Callable[..., None]] = {
     Placed: _placed,
