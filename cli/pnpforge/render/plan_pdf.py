@@ -196,17 +196,31 @@ def _picture(c: Any, op: Picture, x: float, y: float, w: float, h: float) -> Non
 
 
 def _hatch(c: Any, op: Hatch, x: float, y: float, w: float, h: float) -> None:
+    """The hatching is drawn once per document for each colour and box size, into a Form
+    XObject every art slot of that size places (tens of lines a slot, on most faces)."""
+    name = f"hatch-{op.colour[1:]}-{op.ground[1:]}-{w!r}x{h!r}"
+    if not c.hasForm(name):
+        c.beginForm(name, 0, 0, w, h)
+        _hatch_lines(c, op, w, h)
+        c.endForm()
+    c.saveState()
+    c.translate(x, y)
+    c.doForm(name)
+    c.restoreState()
+
+
+def _hatch_lines(c: Any, op: Hatch, w: float, h: float) -> None:
     c.setFillColorRGB(*hex_to_rgb(op.ground))
-    c.rect(x, y, w, h, stroke=0, fill=1)
+    c.rect(0, 0, w, h, stroke=0, fill=1)
     p = c.beginPath()
-    p.rect(x, y, w, h)
+    p.rect(0, 0, w, h)
     c.clipPath(p, stroke=0, fill=0)
     c.setStrokeColorRGB(*hex_to_rgb(op.colour))
     c.setLineWidth(0.4)
     step = 4.0
     k = -h
     while k < w:
-        c.line(x + k, y, x + k + h, y + h)
+        c.line(k, 0, k + h, h)
         k += step
 
 
@@ -406,7 +420,7 @@ def _lattice(c: Any, op: Lattice, ox: float, oy: float, bleed: float) -> None:
         c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
 
 
-_CLIPPING_BOX_OPS = frozenset({Hatch, Placeholder})  # clip to their box; a placeholder sets a dash
+_CLIPPING_BOX_OPS = frozenset({Hatch, Placeholder})  # move to their box; a placeholder sets a dash
 _CLIPPING_CARD_OPS = frozenset({Pattern, Lattice})  # clip to the card and its bleed
 
 CARD_OPS: dict[type, Callable[..., None]] = {
