@@ -323,3 +323,35 @@ def test_aid_style_mistakes_name_the_file_and_what_is_allowed(
     with pytest.raises(PnpError) as err:
         helpers.plan_helpers(open_db(mini_db), "mini")
     assert all(w in str(err.value) for w in words), str(err.value)
+
+
+def test_aid_cards_are_planned_as_data(shipped_db: Path) -> None:
+    """An aid card's face and back are plans (render.face_ops) the one PDF backend draws and
+    preflight's reader (render.plan_read) reads: the aid's accent and fonts show in its inks,
+    and every op of the body lies within the card's safe margins."""
+    from pnpforge.docs import context
+    from pnpforge.docs.aid_plan import HelperRenderer
+    from pnpforge.render import plan_pdf, plan_read
+    from pnpforge.render.face_ops import CardPlan, TextAt
+    from pnpforge.render.fonts import ensure_fonts
+
+    db = open_db(shipped_db)
+    for game in _games(shipped_db):
+        hs = helpers.plan_helpers(db, game)
+        fonts = ensure_fonts(hs.game.language)
+        labels = context.labels(hs.game.language, context.templates_dir(db))
+        r = HelperRenderer(hs, fonts, "2026-01-01", labels)
+        look = hs.look.card
+        W, safe = hs.width_mm * MM, look["safe_margin"] * MM
+        for card in hs.cards:
+            plan = r.plan_face(card)
+            assert isinstance(plan, CardPlan) and r.plan_face(card) is plan  # copies share one plan
+            assert all(type(op) in plan_pdf.CARD_OPS for op in plan.ops)
+            got = plan_read.inks(plan)
+            assert look["accent"] in got.colours and look["paper"] in got.colours, game
+            assert {fonts.regular, fonts.bold} <= got.fonts, game
+            for op in plan.ops:
+                if isinstance(op, TextAt):
+                    assert op.x >= safe - 1e-6 and op.x + op.w <= W - safe + 1e-6, (game, card.id)
+        back = r.plan_back()
+        assert hs.look.back["colour"] in plan_read.inks(back).colours

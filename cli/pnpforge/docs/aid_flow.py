@@ -5,11 +5,12 @@ unbreakable rows (a line of text, a table row, a heading with its rule) and
 fill cards top to bottom; a heading keeps with what follows and repeats, marked
 as continued, when its section runs onto the next card; a table's header
 repeats too.  Text is broken by render.text_break (CJK line breaking, kinsoku).
+A row holds what it draws as plan ops (render.face_ops), placed from its
+top-left corner; docs.aid_plan moves them onto the card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +18,9 @@ from pnpforge.docs import context, markup
 from pnpforge.errors import PnpError
 from pnpforge.render import fonts as fontmod
 from pnpforge.render import text as tx
-from pnpforge.render import text_atoms, text_break, text_draw
-from pnpforge.render.units import hex_to_rgb, mix
+from pnpforge.render import text_atoms, text_break
+from pnpforge.render.face_ops import Disc, Label, Rect, Rule, TextAt
+from pnpforge.render.units import mix
 
 # ---- column widths of an aid's tables: fill the card's width, never split a word ----
 
@@ -68,15 +70,13 @@ class Style:
     mark_colour: str = "#b03a2e"  # the provisional sign
 
 
-Draw = Callable[[Any, float, float, float], None]  # (canvas, left x, top y, width) in pt
-
-
 @dataclass
 class Row:
-    """An unbreakable strip of a card's body, drawn from its top-left corner."""
+    """An unbreakable strip of a card's body: its plan ops, in points from the row's top-left
+    corner (y grows upwards, so what the row shows lies below 0)."""
 
     height: float
-    draw: Draw
+    ops: tuple[Any, ...]
     space_before: float = 0.0
     keep_with_next: bool = False
     break_before: bool = False
@@ -120,21 +120,13 @@ def _text_height(n: int, size: float, leading: float) -> float:
     return 0.0 if n <= 0 else size * leading * (n - 1) + size
 
 
-def _draw_lines(
-    c: Any,
-    st: Style,
-    lines: list,
-    x: float,
-    top: float,
-    w: float,
-    size: float,
-    colour: str,
-    align: str = "left",
-) -> None:
-
+def _text_op(
+    st: Style, lines: list, x: float, top: float, w: float, size: float, colour: str, align: str = "left"
+) -> TextAt:
+    """Lines set top-aligned in the box from (x, top), `w` wide."""
     h = _text_height(len(lines), size, st.leading)
     fitted = tx.Fitted(lines, size, st.leading, h)
-    text_draw.draw(c, fitted, x, top - h, w, h, align, "top", colour, st.measure, None, st.mark_colour)
+    return TextAt(fitted, x, top - h, w, h, align, "top", colour, st.measure, st.mark_colour)
 
 
 def _line_rows(
@@ -143,23 +135,22 @@ def _line_rows(
     size: float,
     colour: str,
     indent: float,
+    width: float,
     space_before: float,
     plain: str,
-    first_extra: Callable[[Any, float, float], None] | None = None,
+    first_extra: tuple[Any, ...] = (),
 ) -> list[Row]:
-    """One Row per line, with widow/orphan control for blocks of several lines."""
+    """One Row per line, with widow/orphan control for blocks of several lines; the first
+    line's row also shows `first_extra` (a list item's badge)."""
     rows: list[Row] = []
     n = len(lines)
     for k, line in enumerate(lines):
-
-        def draw(c: Any, x: float, top: float, w: float, line: Any = line, k: int = k) -> None:
-            _draw_lines(c, st, [line], x + indent, top, w - indent, size, colour)
-            if k == 0 and first_extra is not None:
-                first_extra(c, x, top)
-
+        ops: tuple[Any, ...] = (_text_op(st, [line], indent, 0.0, width - indent, size, colour),)
+        if k == 0:
+            ops += first_extra
         keep = (k < n - 1) and (n <= 3 or k == 0 or k == n - 2)
         rows.append(
-            Row(size * st.leading, draw, space_before if k == 0 else 0.0, keep, text=plain if k == 0 else "")
+            Row(size * st.leading, ops, space_before if k == 0 else 0.0, keep, text=plain if k == 0 else "")
         )
     return rows
 
@@ -169,19 +160,12 @@ def _heading_rows(st: Style, b: markup.Heading, width: float, where: str) -> lis
     size = st.s * (1.12 if b.level <= 2 else 1.0)
     lines = _lines(st, b.text, size, width, bold=True, colour=st.accent, where=where)
     gap = st.s * 0.75
-    rows = _line_rows(st, lines, size, st.accent, 0.0, gap, markup.plain(b.text))
+    rows = _line_rows(st, lines, size, st.accent, 0.0, width, gap, markup.plain(b.text))
     if b.level <= 2 and rows:
         last = rows[-1]
-        inner = last.draw
-
-        def draw(c: Any, x: float, top: float, w: float) -> None:
-            inner(c, x, top, w)
-            c.setStrokeColorRGB(*hex_to_rgb(st.accent))
-            c.setLineWidth(0.4)
-            y = top - size * st.leading + size * 0.12
-            c.line(x, y, x + w, y)
-
-        rows[-1] = Row(last.height + size * 0.2, draw, last.space_before, last.keep_with_next, text=last.text)
+        y = -size * st.leading + size * 0.12
+        ops = (*last.ops, Rule(st.accent, 0.4, 0.0, y, width, y))
+        rows[-1] = Row(last.height + size * 0.2, ops, last.space_before, last.keep_with_next, text=last.text)
     for r in rows:
         r.keep_with_next = True
     return rows
@@ -195,24 +179,22 @@ def _item_rows(st: Style, b: markup.Item, width: float, where: str, first_in_lis
     lines = _lines(st, b.text, s, width - indent, where=where)
     accent = st.accent
 
-    def badge(c: Any, x: float, top: float) -> None:
-        cx = x + depth_indent
-        c.setFillColorRGB(*hex_to_rgb(accent))
-        if b.ordered:
-            d = s * 1.18
-            cy = top - s * 0.52
-            c.circle(cx + d / 2, cy, d / 2, stroke=0, fill=1)
-            c.setFillColorRGB(1, 1, 1)
-            num = str(b.number)
-            fs = s * (0.78 if len(num) == 1 else 0.62)
-            c.setFont(st.bold, fs)
-            c.drawCentredString(cx + d / 2, cy - fs * 0.36, num)
-        else:
-            q = s * 0.34
-            c.rect(cx + s * 0.15, top - s * 0.52 - q / 2, q, q, stroke=0, fill=1)
-
+    badge: tuple[Any, ...]
+    if b.ordered:  # the number in a disc
+        d = s * 1.18
+        cy = -s * 0.52
+        num = str(b.number)
+        fs = s * (0.78 if len(num) == 1 else 0.62)
+        centre = depth_indent + d / 2
+        badge = (
+            Disc(accent, centre, cy, d / 2),
+            Label(num, st.bold, fs, "#ffffff", centre, cy - fs * 0.36, "center"),
+        )
+    else:  # a small square
+        q = s * 0.34
+        badge = (Rect(accent, depth_indent + s * 0.15, -s * 0.52 - q / 2, q, q),)
     gap = s * (0.42 if first_in_list else 0.24)
-    return _line_rows(st, lines, s, st.ink, indent, gap, markup.plain(b.text), badge)
+    return _line_rows(st, lines, s, st.ink, indent, width, gap, markup.plain(b.text), badge)
 
 
 def _para_rows(
@@ -221,7 +203,7 @@ def _para_rows(
     size = size or st.s
     colour = colour or st.ink
     lines = _lines(st, text, size, width, colour=colour, where=where)
-    return _line_rows(st, lines, size, colour, 0.0, st.s * 0.45, markup.plain(text))
+    return _line_rows(st, lines, size, colour, 0.0, width, st.s * 0.45, markup.plain(text))
 
 
 def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Row]:
@@ -267,30 +249,18 @@ def _table_rows(st: Style, t: markup.Table, width: float, where: str) -> list[Ro
         n = max(len(ls) for ls in cell_lines) if cell_lines else 1
         h = _text_height(n, size, st.leading) + 2 * pad
 
-        def draw(c: Any, x: float, top: float, w: float) -> None:
-            if header or shade:
-                c.setFillColorRGB(*hex_to_rgb(st.accent if header else tint))
-                c.rect(x, top - h, sum(widths), h, stroke=0, fill=1)
-            cx = x
-            for i, ls in enumerate(cell_lines):
+        ops: list[Any] = []
+        if header or shade:
+            ops.append(Rect(st.accent if header else tint, 0.0, -h, sum(widths), h))
+        cx = 0.0
+        for i, ls in enumerate(cell_lines):
+            if ls:
                 colour = "#ffffff" if header else st.ink
-                _draw_lines(
-                    c,
-                    st,
-                    ls,
-                    cx + pad,
-                    top - pad,
-                    widths[i] - 2 * pad,
-                    size,
-                    colour,
-                    align=align[i] if i < len(align) else "left",
-                )
-                cx += widths[i]
-            c.setStrokeColorRGB(*hex_to_rgb(mix(st.accent, "#ffffff", 0.55)))
-            c.setLineWidth(0.3)
-            c.line(x, top - h, x + sum(widths), top - h)
-
-        return Row(h, draw, text=" | ".join(markup.plain(x) for x in cells))
+                cell_align = align[i] if i < len(align) else "left"
+                ops.append(_text_op(st, ls, cx + pad, -pad, widths[i] - 2 * pad, size, colour, cell_align))
+            cx += widths[i]
+        ops.append(Rule(mix(st.accent, "#ffffff", 0.55), 0.3, 0.0, -h, sum(widths), -h))
+        return Row(h, tuple(ops), text=" | ".join(markup.plain(x) for x in cells))
 
     head = make(t.header, True, False) if t.header else None
     for k, r in enumerate(t.rows):

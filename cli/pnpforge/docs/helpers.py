@@ -19,8 +19,8 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.docs import aid_style, context, markup
-from pnpforge.docs.aid_draw import HelperRenderer
 from pnpforge.docs.aid_flow import Row, Style, build_rows, paginate, segments
+from pnpforge.docs.aid_plan import HelperRenderer
 from pnpforge.docs.aid_spec import AidPlan, HelperSpec, aid_blocks, load_spec, quantity
 from pnpforge.docs.counts import type_counts
 from pnpforge.errors import PnpError

@@ -257,6 +257,82 @@ class TextAt:
     valign: str
     colour: str
     measure: text_atoms.Measure
+    mark_colour: str = ""  # the provisional sign's colour ("": the text's)
+
+
+# ---- aid card ops: points from the trim origin (aid cards are laid out in points) -------------
+
+
+@dataclass(**_OP)
+class Rect:
+    """A filled rectangle; the sides named in `bleed` ('l', 'b', 'r', 't') reach into the bleed."""
+
+    colour: str
+    x: float
+    y: float
+    w: float
+    h: float
+    bleed: str = ""
+
+
+@dataclass(**_OP)
+class Rule:
+    """A straight line from (x, y) to (x2, y2)."""
+
+    colour: str
+    width: float
+    x: float
+    y: float
+    x2: float
+    y2: float
+
+
+@dataclass(**_OP)
+class Disc:
+    """A filled circle centred on (x, y)."""
+
+    colour: str
+    x: float
+    y: float
+    r: float
+
+
+@dataclass(**_OP)
+class Label:
+    """One string on a baseline at (x, y): its left end, centre or right end by `align`."""
+
+    text: str
+    font: str
+    size: float
+    colour: str
+    x: float
+    y: float
+    align: str
+
+
+@dataclass(**_OP)
+class RoundFrame:
+    """A stroked rounded rectangle."""
+
+    colour: str
+    width: float
+    x: float
+    y: float
+    w: float
+    h: float
+    radius: float
+
+
+@dataclass(**_OP)
+class Lattice:
+    """Diagonal lines both ways through the card's centre, clipped to the card and its bleed
+    (an aid back's pattern; `step` and the card size in points)."""
+
+    colour: str
+    width: float
+    step: float
+    card_w: float
+    card_h: float
 
 
 @dataclass(**_OP)

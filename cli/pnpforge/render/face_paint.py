@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from reportlab.pdfgen import pdfgeom
+
 from pnpforge.errors import PnpError
 from pnpforge.render import text_atoms
 from pnpforge.render.units import MM, hex_to_rgb, readable_on
@@ -129,11 +131,19 @@ def draw_pattern(c: Any, pattern: str, W: float, H: float, ox: float, oy: float,
             c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
             c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
     elif pattern == "dots":
+        # every dot in one path, filled once: the dots never touch, so the pixels are those of
+        # one fill per dot, and the circle's curves are computed once, not per dot
+        r = 0.45 * MM
+        arc = pdfgeom.bezierArc(-r, -r, r, r, 0, 360)
+        p = c.beginPath()
         for i in range(-n, n + 1):
             for j in range(-n, n + 1):
                 px, py = cx + i * step, cy + j * step
                 if x0 - 2 <= px <= x0 + w + 2 and y0 - 2 <= py <= y0 + h + 2:
-                    c.circle(px, py, 0.45 * MM, stroke=0, fill=1)
+                    p.moveTo(px + arc[0][0], py + arc[0][1])
+                    for _, _, x1, y1, x2, y2, x3, y3 in arc:
+                        p.curveTo(px + x1, py + y1, px + x2, py + y2, px + x3, py + y3)
+        c.drawPath(p, stroke=0, fill=1)
     elif pattern == "rings":
         for k in range(1, n + 1):
             c.circle(cx, cy, k * step, stroke=1, fill=0)

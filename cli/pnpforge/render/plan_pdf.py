@@ -19,18 +19,24 @@ from pnpforge.render.face_ops import (
     Badge,
     Band,
     CardPlan,
+    Disc,
     Fill,
     Frame,
     Hatch,
     IconBadge,
     IconRow,
     InlineIcons,
+    Label,
+    Lattice,
     Mark,
     Padded,
     Pattern,
     Picture,
     Placed,
     Placeholder,
+    Rect,
+    RoundFrame,
+    Rule,
     Shape,
     TextAt,
     TextBlock,
@@ -41,11 +47,32 @@ from pnpforge.render.units import MM, hex_to_rgb
 
 
 def draw_plan(c: Any, plan: CardPlan, x: float, y: float, bleed: float) -> None:
-    """Draw a face or back with its trim box's bottom-left at (x, y) points."""
+    """Draw a face or back with its trim box's bottom-left at (x, y) points.
+
+    Only an op that clips or moves the coordinates runs in a graphics state of its own
+    (q … Q); every other op sets each colour, width and font it paints with, so what an
+    op before it left set changes none of its pixels, and the pairs would only cost time.
+    The caller keeps the whole card in one state (render.pdf_draw.place, a form).
+    """
     for op in plan.ops:
-        c.saveState()
-        CARD_OPS[type(op)](c, op, x, y, bleed)
-        c.restoreState()
+        if _isolated(op):
+            c.saveState()
+            CARD_OPS[type(op)](c, op, x, y, bleed)
+            c.restoreState()
+        else:
+            CARD_OPS[type(op)](c, op, x, y, bleed)
+
+
+def _isolated(op: Any) -> bool:
+    """Does drawing `op` clip, turn, or set a dash (state no later op resets)?"""
+    if type(op) is Placed:
+        if op.rotate:
+            return True
+        content = op.content
+        while type(content) is Padded:
+            content = content.content
+        return type(content) in _CLIPPING_BOX_OPS
+    return type(op) in _CLIPPING_CARD_OPS
 
 
 def draw_in_box(c: Any, op: Any, x: float, y: float, w: float, h: float) -> None:
@@ -169,17 +196,31 @@ def _picture(c: Any, op: Picture, x: float, y: float, w: float, h: float) -> Non
 
 
 def _hatch(c: Any, op: Hatch, x: float, y: float, w: float, h: float) -> None:
+    """The hatching is drawn once per document for each colour and box size, into a Form
+    XObject every art slot of that size places (tens of lines a slot, on most faces)."""
+    name = f"hatch-{op.colour[1:]}-{op.ground[1:]}-{w!r}x{h!r}"
+    if not c.hasForm(name):
+        c.beginForm(name, 0, 0, w, h)
+        _hatch_lines(c, op, w, h)
+        c.endForm()
+    c.saveState()
+    c.translate(x, y)
+    c.doForm(name)
+    c.restoreState()
+
+
+def _hatch_lines(c: Any, op: Hatch, w: float, h: float) -> None:
     c.setFillColorRGB(*hex_to_rgb(op.ground))
-    c.rect(x, y, w, h, stroke=0, fill=1)
+    c.rect(0, 0, w, h, stroke=0, fill=1)
     p = c.beginPath()
-    p.rect(x, y, w, h)
+    p.rect(0, 0, w, h)
     c.clipPath(p, stroke=0, fill=0)
     c.setStrokeColorRGB(*hex_to_rgb(op.colour))
     c.setLineWidth(0.4)
     step = 4.0
     k = -h
     while k < w:
-        c.line(x + k, y, x + k + h, y + h)
+        c.line(k, 0, k + h, h)
         k += step
 
 
@@ -325,9 +366,62 @@ def _text_at(c: Any, op: TextAt, ox: float, oy: float, bleed: float) -> None:
         op.colour,
         op.measure,
         None,
-        op.colour,
+        op.mark_colour or op.colour,
     )
 
+
+def _rect(c: Any, op: Rect, ox: float, oy: float, bleed: float) -> None:
+    sides = op.bleed
+    left = bleed if "l" in sides else 0.0
+    below = bleed if "b" in sides else 0.0
+    w = op.w + left + (bleed if "r" in sides else 0.0)
+    h = op.h + below + (bleed if "t" in sides else 0.0)
+    c.setFillColorRGB(*hex_to_rgb(op.colour))
+    c.rect(ox + op.x - left, oy + op.y - below, w, h, stroke=0, fill=1)
+
+
+def _rule(c: Any, op: Rule, ox: float, oy: float, bleed: float) -> None:
+    c.setStrokeColorRGB(*hex_to_rgb(op.colour))
+    c.setLineWidth(op.width)
+    c.line(ox + op.x, oy + op.y, ox + op.x2, oy + op.y2)
+
+
+def _disc(c: Any, op: Disc, ox: float, oy: float, bleed: float) -> None:
+    c.setFillColorRGB(*hex_to_rgb(op.colour))
+    c.circle(ox + op.x, oy + op.y, op.r, stroke=0, fill=1)
+
+
+def _label(c: Any, op: Label, ox: float, oy: float, bleed: float) -> None:
+    c.setFillColorRGB(*hex_to_rgb(op.colour))
+    c.setFont(op.font, op.size)
+    draw = {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[op.align]
+    draw(ox + op.x, oy + op.y, op.text)
+
+
+def _round_frame(c: Any, op: RoundFrame, ox: float, oy: float, bleed: float) -> None:
+    c.setStrokeColorRGB(*hex_to_rgb(op.colour))
+    c.setLineWidth(op.width)
+    c.roundRect(ox + op.x, oy + op.y, op.w, op.h, op.radius, stroke=1, fill=0)
+
+
+def _lattice(c: Any, op: Lattice, ox: float, oy: float, bleed: float) -> None:
+    W, H = op.card_w, op.card_h
+    p = c.beginPath()
+    p.rect(ox - bleed, oy - bleed, W + 2 * bleed, H + 2 * bleed)
+    c.clipPath(p, stroke=0, fill=0)
+    c.setStrokeColorRGB(*hex_to_rgb(op.colour))
+    c.setLineWidth(op.width)
+    cx, cy, step = ox + W / 2, oy + H / 2, op.step
+    reach = (W + H) / 2 + 2 * bleed
+    n = int(reach / step) + 2
+    for k in range(-n, n + 1):
+        d = k * step
+        c.line(cx + d - reach, cy - reach, cx + d + reach, cy + reach)
+        c.line(cx - d + reach, cy - reach, cx - d - reach, cy + reach)
+
+
+_CLIPPING_BOX_OPS = frozenset({Hatch, Placeholder})  # move to their box; a placeholder sets a dash
+_CLIPPING_CARD_OPS = frozenset({Pattern, Lattice})  # clip to the card and its bleed
 
 CARD_OPS: dict[type, Callable[..., None]] = {
     Placed: _placed,
@@ -338,4 +432,10 @@ CARD_OPS: dict[type, Callable[..., None]] = {
     Frame: _frame,
     Band: _band,
     TextAt: _text_at,
+    Rect: _rect,
+    Rule: _rule,
+    Disc: _disc,
+    Label: _label,
+    RoundFrame: _round_frame,
+    Lattice: _lattice,
 }

@@ -18,18 +18,24 @@ from pnpforge.render.face_ops import (
     Badge,
     Band,
     CardPlan,
+    Disc,
     Fill,
     Frame,
     Hatch,
     IconBadge,
     IconRow,
     InlineIcons,
+    Label,
+    Lattice,
     Padded,
     Pattern,
     Picture,
     Placed,
     Placeholder,
+    Rect,
+    RoundFrame,
     RowsBlock,
+    Rule,
     Shape,
     TextAt,
     TextBlock,
@@ -88,7 +94,12 @@ def _card_op(op: Any, out: Inks) -> None:
         add(op.fill)
         add(op.line)
     elif isinstance(op, TextAt):
-        _text(op.fitted, op.colour, op.measure, None, op.colour, out)
+        _text(op.fitted, op.colour, op.measure, None, op.mark_colour or op.colour, out)
+    elif isinstance(op, (Rect, Rule, Disc, RoundFrame, Lattice)):
+        add(op.colour)
+    elif isinstance(op, Label):
+        add(op.colour)
+        out.fonts.add(op.font)
 
 
 def _box_op(op: Any, out: Inks) -> None:
