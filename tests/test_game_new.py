@@ -332,3 +332,50 @@ def test_a_column_with_repeats_but_too_many_values_is_reported_as_free_text() ->
     fd, why = infer.infer_field("tags", "tags", ["a|b", "c"])
     assert fd.type == "list" and fd.allowed == ["a", "b", "c"]
     assert why == "list split on '|', closed to these 3 values: a | b | c"
+
+
+def test_without_a_sheet_types_or_terminal_it_refuses(tmp_path: Path, run, monkeypatch) -> None:
+    """No --from, no --type, no --field and nobody to ask: one line saying what to pass, no game."""
+    from pnpforge.commands import new
+
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    monkeypatch.setattr(new, "is_tty", lambda: False)
+    res = run("--db", db, "game", "new", "duel", "--title", "Duel")
+    assert res.exit_code == 2
+    assert "pass --from FILE.csv|FILE.xlsx, or --type NAME" in res.stderr
+    assert "Traceback" not in res.output + res.stderr
+    assert repo.list_games(open_db(db, readonly=True)) == []
+    assert not (tmp_path / "templates" / "duel").exists()
+
+
+def test_a_field_type_word_it_does_not_know_lists_the_words(tmp_path: Path, run) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    res = run("--db", db, "game", "new", "duel", "--title", "Duel", "--type", "hero", "--field", "power:int")
+    assert res.exit_code != 0
+    assert "unknown TYPE 'int'" in res.stderr and "integer, text, enum, boolean, list" in res.stderr
+    assert repo.list_games(open_db(db, readonly=True)) == []
+
+
+def test_a_game_from_flags_has_composition_and_a_replace_drops_unused_starters(tmp_path: Path, run) -> None:
+    """Types made from flags get a designed target that follows the deck, as a sheet's do; a
+    replace that renames a type removes the old type's untouched starter layout and leaves an
+    edited one in place, saying so."""
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    flags = ["--type", "card", "--type", "token", "--field", "power:integer"]
+    assert run("--db", db, "game", "new", "duel", "--title", "Duel", *flags).exit_code == 0
+    rows = {r.card_type: r for r in repo.composition(open_db(db, readonly=True), "duel")}
+    assert set(rows) == {"card", "token"} and rows["card"].expected == 0 and rows["card"].follows_deck
+    assert run("--db", db, "cards", "add", "duel", "card", "c1", "name=Knight", "copies=2").exit_code == 0
+    assert repo.composition(open_db(db, readonly=True), "duel")[0].expected == 2
+    folder = tmp_path / "templates" / "duel"
+    edited = folder / "token.toml"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# mine\n", encoding="utf-8")
+    flags = ["--type", "Hero Card", "--field", "power:integer", "--replace", "--discard-edits"]
+    res = run("--db", db, "game", "new", "duel", "--title", "Duel", *flags)
+    assert res.exit_code == 0, res.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["base.toml", "hero-card.toml", "token.toml"]
+    assert "card.toml (its card type is gone" in res.output
+    assert "token.toml (edited; no card type uses it now" in res.output

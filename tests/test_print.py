@@ -718,7 +718,7 @@ def test_warnings_say_where(run, shipped_db, tmp_path):
     shutil.copytree(shipped_templates(), shipped_db.parent / "templates")
     placement = shipped_db.parent / "templates" / "dirty-money" / "placement.toml"
     text = placement.read_text(encoding="utf-8")
-    one_line = text.replace("y = 10\nw = \"W - 31\"\nh = 4.8", "y = 10\nw = \"W - 31\"\nh = 3.5")
+    one_line = text.replace('y = 10\nw = "W - 31"\nh = 4.8', 'y = 10\nw = "W - 31"\nh = 3.5')
     assert one_line != text
     placement.write_text(one_line, encoding="utf-8")
     r = run("--db", shipped_db, "print", "dirty-money", "--type", "placement", "-o", tmp_path / "d.pdf")
