@@ -379,3 +379,35 @@ def test_a_game_from_flags_has_composition_and_a_replace_drops_unused_starters(t
     assert sorted(p.name for p in folder.iterdir()) == ["base.toml", "hero-card.toml", "token.toml"]
     assert "card.toml (its card type is gone" in res.output
     assert "token.toml (edited; no card type uses it now" in res.output
+
+
+def test_the_report_gives_each_art_slot_and_art_drawn_at_that_size_is_not_cropped(
+    tmp_path: Path, run
+) -> None:
+    """`game new` says each starter art slot's size in mm and px; art drawn at those pixels fills
+    the slot whole, and portrait art in the landscape slot is a preflight warning naming the card."""
+    import re
+
+    from PIL import Image
+
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "l.csv"
+    sheet.write_text("id,name,type,copies,cost\nl1,A,lantern,2,3\nl2,B,lantern,1,4\n", encoding="utf-8")
+    res = run("--db", db, "game", "new", "lanterns", "--title", "Lanterns", "--from", sheet)
+    found = re.search(
+        r"art slot of lantern: ([\d.]+)×([\d.]+) mm, filled by cropping; draw at (\d+)×(\d+) px", res.output
+    )
+    assert found, res.output
+    w_mm, h_mm, w_px, h_px = float(found[1]), float(found[2]), int(found[3]), int(found[4])
+    layout = tomllib.loads((tmp_path / "templates" / "lanterns" / "lantern.toml").read_text(encoding="utf-8"))
+    art = next(r for r in layout["regions"] if r["name"] == "art")
+    assert (art["h"], art["fit"], w_mm) == (h_mm, "cover", 63 - 6)
+    Image.new("RGB", (w_px, h_px), (200, 180, 120)).save(tmp_path / "drawn.png")
+    Image.new("RGB", (750, 1050), (200, 180, 120)).save(tmp_path / "tall.png")
+    assert run("--db", db, "cards", "set", "lanterns", "l1", "art=drawn.png").exit_code == 0
+    assert run("--db", db, "cards", "set", "lanterns", "l2", "art=tall.png").exit_code == 0
+    res = run("--db", db, "preflight", "lanterns")
+    out = res.stdout + res.stderr
+    assert "lanterns/l2: art" in out and f"draw it at {w_px}×{h_px} px" in out
+    assert "lanterns/l1" not in out

@@ -93,6 +93,14 @@ def _report(made: NewGame, source: Path | None) -> None:
         typer.echo(f"  wrote {_shown(path)}")
     for path in made.kept:
         typer.echo(f"  kept {_shown(path)} (already there)")
+    if made.art_slots:
+        from pnpforge.design.layouts import ART_DPI
+
+        for slug, w, h in made.art_slots:
+            px = f"{round(w / 25.4 * ART_DPI)}×{round(h / 25.4 * ART_DPI)} px"
+            typer.echo(
+                f"  art slot of {slug}: {w:g}×{h:g} mm, filled by cropping; draw at {px} for {ART_DPI} dpi"
+            )
     for path in made.removed:
         typer.echo(f"  removed {_shown(path)} (its card type is gone; it was the unedited starter)")
     for path in made.orphaned:

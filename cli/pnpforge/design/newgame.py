@@ -20,7 +20,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.design import infer
-from pnpforge.design.layouts import type_layout, write_layouts
+from pnpforge.design.layouts import art_slot, type_layout, write_layouts
 from pnpforge.edit import import_bundle
 from pnpforge.errors import PnpError
 from pnpforge.formats import records as card_records
@@ -64,6 +64,7 @@ class NewGame:
     discarded: list[str] = field(default_factory=list)  # what --discard-edits dropped, one line each
     removed: list[Path] = field(default_factory=list)  # starter layouts of types the game no longer has
     orphaned: list[Path] = field(default_factory=list)  # edited layouts of such types, left in place
+    art_slots: list[tuple[str, float, float]] = field(default_factory=list)  # (type, w, h mm), written now
 
 
 def parse_size(text: str | None) -> tuple[float, float] | None:
@@ -359,6 +360,7 @@ def create_game(
     folder = db_folder / "templates" / spec.slug
     written, kept = write_layouts_for(folder, spec.title, types, size)
     removed, orphaned = drop_unused_layouts(folder, old_types, {t.slug for t in types})
+    slots = [(t.slug, *art_slot(t.fields, *size)) for t in types if folder / f"{t.slug}.toml" in written]
     tag = "v0.1"
     kept_releases = [r.tag for r in releases.list_releases(db, spec.slug)]
     if kept_releases:
@@ -380,6 +382,7 @@ def create_game(
         lost,
         removed,
         orphaned,
+        slots,
     )
 
 
