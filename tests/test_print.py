@@ -737,9 +737,14 @@ def test_shipped_layouts_print_without_shrinking(run, shipped_db, tmp_path, game
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["enforcer", "hackers", "infiltraitors"])
-def test_other_shipped_layouts_print_without_shrinking(run, shipped_db, tmp_path, game):
-    """As above, for the other shipped games."""
-    r = run("--db", shipped_db, "print", game, "-o", tmp_path / f"{game}.pdf")
+@pytest.mark.parametrize(
+    ("game", "lang"),
+    [(g, None) for g in ("enforcer", "hackers", "infiltraitors")]
+    + [(g, "en") for g in ("accusation", "dirty-money", "enforcer", "hackers", "infiltraitors")],
+)
+def test_other_shipped_layouts_print_without_shrinking(run, shipped_db, tmp_path, game, lang):
+    """As above, for the other shipped games and for every English edition."""
+    extra = ["--lang", lang] if lang else []
+    r = run("--db", shipped_db, "print", game, *extra, "-o", tmp_path / f"{game}.pdf")
     assert r.exit_code == 0, r.stderr
     assert "text shrunk" not in r.stderr, r.stderr
