@@ -21,6 +21,19 @@ def test_games_json(run, mini_db):
     assert {t["slug"]: t["cards"] for t in g["card_types"]} == {"hero": 3, "spell": 3}
 
 
+def test_cards_and_copies_are_named_apart(run, mini_db):
+    """`games` and `validate` say cards (distinct) and copies, as `cards list` does: the mini game
+    has 3 cards and 6 copies, and no output calls the 6 'cards'."""
+    listed = run("--db", mini_db, "cards", "list", "mini").stdout
+    assert "3 cards, 6 copies" in listed
+    games = run("--db", mini_db, "games").stdout
+    assert "3 cards, 6 copies" in games and "copies  role" in games
+    r = run("--db", mini_db, "validate")
+    header, _, row = r.stdout.splitlines()[:3]
+    assert header.split()[:3] == ["game", "cards", "copies"] and row.split()[:3] == ["mini", "3", "6"]
+    assert json.loads(run("--db", mini_db, "games", "--json").stdout)[0]["distinct_cards"] == 3
+
+
 def test_list_json_and_csv(run, mini_db):
     r = run("--db", mini_db, "cards", "list", "mini", "--type", "hero", "--json")
     cards = json.loads(r.stdout)

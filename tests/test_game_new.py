@@ -332,3 +332,82 @@ def test_a_column_with_repeats_but_too_many_values_is_reported_as_free_text() ->
     fd, why = infer.infer_field("tags", "tags", ["a|b", "c"])
     assert fd.type == "list" and fd.allowed == ["a", "b", "c"]
     assert why == "list split on '|', closed to these 3 values: a | b | c"
+
+
+def test_without_a_sheet_types_or_terminal_it_refuses(tmp_path: Path, run, monkeypatch) -> None:
+    """No --from, no --type, no --field and nobody to ask: one line saying what to pass, no game."""
+    from pnpforge.commands import new
+
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    monkeypatch.setattr(new, "is_tty", lambda: False)
+    res = run("--db", db, "game", "new", "duel", "--title", "Duel")
+    assert res.exit_code == 2
+    assert "pass --from FILE.csv|FILE.xlsx, or --type NAME" in res.stderr
+    assert "Traceback" not in res.output + res.stderr
+    assert repo.list_games(open_db(db, readonly=True)) == []
+    assert not (tmp_path / "templates" / "duel").exists()
+
+
+def test_a_field_type_word_it_does_not_know_lists_the_words(tmp_path: Path, run) -> None:
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    res = run("--db", db, "game", "new", "duel", "--title", "Duel", "--type", "hero", "--field", "power:int")
+    assert res.exit_code != 0
+    assert "unknown TYPE 'int'" in res.stderr and "integer, text, enum, boolean, list" in res.stderr
+    assert repo.list_games(open_db(db, readonly=True)) == []
+
+
+def test_a_game_from_flags_has_composition_and_a_replace_drops_unused_starters(tmp_path: Path, run) -> None:
+    """Types made from flags get a designed target that follows the deck, as a sheet's do; a
+    replace that renames a type removes the old type's untouched starter layout and leaves an
+    edited one in place, saying so."""
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    flags = ["--type", "card", "--type", "token", "--field", "power:integer"]
+    assert run("--db", db, "game", "new", "duel", "--title", "Duel", *flags).exit_code == 0
+    rows = {r.card_type: r for r in repo.composition(open_db(db, readonly=True), "duel")}
+    assert set(rows) == {"card", "token"} and rows["card"].expected == 0 and rows["card"].follows_deck
+    assert run("--db", db, "cards", "add", "duel", "card", "c1", "name=Knight", "copies=2").exit_code == 0
+    assert repo.composition(open_db(db, readonly=True), "duel")[0].expected == 2
+    folder = tmp_path / "templates" / "duel"
+    edited = folder / "token.toml"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# mine\n", encoding="utf-8")
+    flags = ["--type", "Hero Card", "--field", "power:integer", "--replace", "--discard-edits"]
+    res = run("--db", db, "game", "new", "duel", "--title", "Duel", *flags)
+    assert res.exit_code == 0, res.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["base.toml", "hero-card.toml", "token.toml"]
+    assert "card.toml (its card type is gone" in res.output
+    assert "token.toml (edited; no card type uses it now" in res.output
+
+
+def test_the_report_gives_each_art_slot_and_art_drawn_at_that_size_is_not_cropped(
+    tmp_path: Path, run
+) -> None:
+    """`game new` says each starter art slot's size in mm and px; art drawn at those pixels fills
+    the slot whole, and portrait art in the landscape slot is a preflight warning naming the card."""
+    import re
+
+    from PIL import Image
+
+    db = tmp_path / "cards.db"
+    run("--db", db, "db", "init")
+    sheet = tmp_path / "l.csv"
+    sheet.write_text("id,name,type,copies,cost\nl1,A,lantern,2,3\nl2,B,lantern,1,4\n", encoding="utf-8")
+    res = run("--db", db, "game", "new", "lanterns", "--title", "Lanterns", "--from", sheet)
+    found = re.search(
+        r"art slot of lantern: ([\d.]+)×([\d.]+) mm, filled by cropping; draw at (\d+)×(\d+) px", res.output
+    )
+    assert found, res.output
+    w_mm, h_mm, w_px, h_px = float(found[1]), float(found[2]), int(found[3]), int(found[4])
+    layout = tomllib.loads((tmp_path / "templates" / "lanterns" / "lantern.toml").read_text(encoding="utf-8"))
+    art = next(r for r in layout["regions"] if r["name"] == "art")
+    assert (art["h"], art["fit"], w_mm) == (h_mm, "cover", 63 - 6)
+    Image.new("RGB", (w_px, h_px), (200, 180, 120)).save(tmp_path / "drawn.png")
+    Image.new("RGB", (750, 1050), (200, 180, 120)).save(tmp_path / "tall.png")
+    assert run("--db", db, "cards", "set", "lanterns", "l1", "art=drawn.png").exit_code == 0
+    assert run("--db", db, "cards", "set", "lanterns", "l2", "art=tall.png").exit_code == 0
+    res = run("--db", db, "preflight", "lanterns")
+    out = res.stdout + res.stderr
+    assert "lanterns/l2: art" in out and f"draw it at {w_px}×{h_px} px" in out
+    assert "lanterns/l1" not in out

@@ -66,6 +66,31 @@ def test_art_that_stops_at_the_trim_is_a_warning(mini_db, tmp_path):
     assert [p.subject for p in edge] == ["mini/H-01"] and "left, right" in edge[0].message
 
 
+def test_portrait_art_in_a_landscape_cover_slot_says_the_size_to_draw(mini_db, tmp_path, run):
+    """A newcomer's 5:7 art in a wide `cover` slot loses half its height: the warning names the
+    card, the slot's printed size in mm and in px at the region's dpi; art of the slot's shape
+    (or a `contain` slot) is not warned about."""
+    folder = mini_db.parent / "templates" / "mini"
+    folder.mkdir(parents=True)
+    layout = '[[regions]]\nname = "art"\nkind = "image"\nx = 3\ny = 14\nw = 54\nh = 33\nfit = "{fit}"\n'
+    (folder / "hero.toml").write_text(layout.format(fit="cover"), encoding="utf-8")
+    Image.new("RGB", (750, 1050), (10, 10, 10)).save(mini_db.parent / "tall.png")
+    Image.new("RGB", (638, 390), (10, 10, 10)).save(mini_db.parent / "fits.png")
+    _set_art(mini_db, "mini", "H-01", "tall.png")
+    _set_art(mini_db, "mini", "H-02", "fits.png")
+    report = preflight(open_db(mini_db, readonly=True), "mini", None, "hero")
+    crops = [p for p in report.warnings if "cropping" in p.message]
+    assert [p.subject for p in crops] == ["mini/H-01"]
+    message = crops[0].message
+    assert "region 'art'" in message and "54.0×33.0 mm" in message and "of its height is cut off" in message
+    assert "draw it at 638×390 px" in message and "at 300 dpi" in message
+    res = run("--db", mini_db, "preflight", "mini", "--type", "hero")
+    assert "mini/H-01" in res.stdout + res.stderr and "draw it at 638×390 px" in res.stdout + res.stderr
+    (folder / "hero.toml").write_text(layout.format(fit="contain"), encoding="utf-8")
+    report = preflight(open_db(mini_db, readonly=True), "mini", None, "hero")
+    assert not [p for p in report.warnings if "cropping" in p.message]
+
+
 def test_a_size_no_product_fits_is_an_error_naming_the_cards(mini_db):
     report = preflight(open_db(mini_db, readonly=True), "mini", "tgc")
     assert any(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pypdf
@@ -33,6 +34,7 @@ from pnpforge.render import (
     sheet_plan,
 )
 from pnpforge.render.sheet import MM_TO_PT, Rect
+from pnpforge.resources import shipped_templates
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -712,7 +714,37 @@ def test_warnings_say_where(run, shipped_db, tmp_path):
     r = run("--db", shipped_db, "print", "accusation", "-o", tmp_path / "a.pdf")
     assert r.exit_code == 0, r.stderr
     assert "accusation: 1 card(s) with 0 copies not printed: ext01" in r.stderr
+    # a one-line subtitle (the shape the shipped layout had before it took two lines) shrinks
+    shutil.copytree(shipped_templates(), shipped_db.parent / "templates")
+    placement = shipped_db.parent / "templates" / "dirty-money" / "placement.toml"
+    text = placement.read_text(encoding="utf-8")
+    one_line = text.replace('y = 10\nw = "W - 31"\nh = 4.8', 'y = 10\nw = "W - 31"\nh = 3.5')
+    assert one_line != text
+    placement.write_text(one_line, encoding="utf-8")
     r = run("--db", shipped_db, "print", "dirty-money", "--type", "placement", "-o", tmp_path / "d.pdf")
     shrunk = [ln for ln in r.stderr.splitlines() if "text shrunk below 6 pt" in ln]
     assert len(shrunk) == 1 and "region 'subtitle'" in shrunk[0] and "(dirty-money/placement)" in shrunk[0]
-    assert "smallest 4.25 pt" in shrunk[0] and "EU-ACC-2" in shrunk[0]
+    assert "smallest 4.5 pt" in shrunk[0] and "EU-ACC-2" in shrunk[0]
+
+
+@pytest.mark.parametrize("game", ["accusation", "dirty-money"])
+def test_shipped_layouts_print_without_shrinking(run, shipped_db, tmp_path, game):
+    """The games that come with pnpforge print every text at or above its warn size: a newcomer's
+    first build is not a list of warnings about our own layouts (`-m slow` checks all five)."""
+    r = run("--db", shipped_db, "print", game, "-o", tmp_path / f"{game}.pdf")
+    assert r.exit_code == 0, r.stderr
+    assert "text shrunk" not in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "lang"),
+    [(g, None) for g in ("enforcer", "hackers", "infiltraitors")]
+    + [(g, "en") for g in ("accusation", "dirty-money", "enforcer", "hackers", "infiltraitors")],
+)
+def test_other_shipped_layouts_print_without_shrinking(run, shipped_db, tmp_path, game, lang):
+    """As above, for the other shipped games and for every English edition."""
+    extra = ["--lang", lang] if lang else []
+    r = run("--db", shipped_db, "print", game, *extra, "-o", tmp_path / f"{game}.pdf")
+    assert r.exit_code == 0, r.stderr
+    assert "text shrunk" not in r.stderr, r.stderr

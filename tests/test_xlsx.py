@@ -107,3 +107,25 @@ def test_an_exported_workbook_starts_a_new_game_without_honesty_columns_as_field
     assert r.exit_code == 0, r.stderr
     fields = {f.name for t in repo.card_types(open_db(shipped_db), "copy") for f in t.fields}
     assert not fields & {"provenance", "provisional_fields", "source"}
+
+
+def test_a_row_added_with_a_blank_provenance_is_the_designers(mini_db: Path, run, tmp_path: Path) -> None:
+    """A newcomer adds a row at the bottom of the exported sheet and leaves `provenance` empty:
+    the card comes in as the designer's (`provisional`, as `cards add` makes it), and a blank
+    cell on an existing card leaves that card's provenance alone."""
+    book_path = tmp_path / "m.xlsx"
+    assert run("--db", mini_db, "export", "mini", "-o", book_path).exit_code == 0
+    book = openpyxl.load_workbook(book_path)
+    sheet = book["spell"]
+    header = [c.value for c in sheet[1]]
+    existing = str(sheet.cell(row=2, column=1).value)
+    sheet.cell(row=2, column=header.index("provenance") + 1, value=None)
+    row = {"id": "S-09", "type": "spell", "name": "冰牆", "copies": 1, "cost": 3}
+    sheet.append([row.get(str(name), None) for name in header])
+    book.save(book_path)
+    before = repo.get_card(open_db(mini_db, readonly=True), "mini", existing).provenance
+    res = run("--db", mini_db, "import", "mini", book_path)
+    assert res.exit_code == 0, res.stderr
+    db = open_db(mini_db, readonly=True)
+    assert repo.get_card(db, "mini", "S-09").provenance == "provisional"
+    assert repo.get_card(db, "mini", existing).provenance == before

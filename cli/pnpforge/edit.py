@@ -400,6 +400,8 @@ def _card_from_record(
     for key, raw in values.items():
         if rec.is_field_column(key) and ctype.field(key) is None and raw in (None, ""):
             continue  # a column for another type's field
+        if key == "provenance" and (raw is None or (isinstance(raw, str) and not raw.strip())):
+            continue  # a blank cell (a row added in the sheet): a new card is the designer's, as `cards add`
         try:
             assign(card, ctype, key, raw)
         except PnpError as exc:

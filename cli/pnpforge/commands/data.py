@@ -42,6 +42,7 @@ def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON a
                     "play_time": g.play_time,
                     "version": g.version,
                     "cards": sum(t["cards"] for t in types),
+                    "distinct_cards": len(proj.cards_leniently(g.slug)),
                     "card_types": types,
                 }
             )
@@ -52,7 +53,7 @@ def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON a
             typer.echo(
                 f"{info['slug']}: {info['title']} / {info['title_en']} — {info['language']}, "
                 f"{info['players_min']}–{info['players_max']} players, v{info['version']}, "
-                f"{info['cards']} cards"
+                f"{info['distinct_cards']} cards, {info['cards']} copies"
             )
             rows = [
                 [
@@ -65,7 +66,8 @@ def games_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON a
                 ]
                 for t in info["card_types"]
             ]
-            body = table(["type", "name", "name_en", "size", "cards", "role"], rows).splitlines()
+            # "cards" in the JSON is copies (its meaning since the first release); the text says so
+            body = table(["type", "name", "name_en", "size", "copies", "role"], rows).splitlines()
             typer.echo("\n".join("    " + line for line in body) + "\n")
         if any(t["size_provisional"] for g in out for t in info["card_types"]):
             typer.echo("* size chosen by pnpforge (provisional): the rulebook gives none")
@@ -104,9 +106,12 @@ def validate_cmd(
         else:
             rows = []
             for s in slugs:
-                n = sum(c.copies for c in proj.cards_leniently(s) if type(c.copies) is int)
-                rows.append([s, n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)])
-            typer.echo(table(["game", "cards", "errors", "warnings"], rows))
+                cards = proj.cards_leniently(s)
+                n = sum(c.copies for c in cards if type(c.copies) is int)
+                rows.append(
+                    [s, len(cards), n, sum(p.game == s for p in errors), sum(p.game == s for p in warns)]
+                )
+            typer.echo(table(["game", "cards", "copies", "errors", "warnings"], rows))
             # a missing art file is shown always; provisional values only with --warnings
             shown = errors + (warns if warnings else [p for p in warns if p.field == "art"])
             if shown:

@@ -43,7 +43,7 @@ def new_cmd(
 ) -> None:
     """Create a game: card types and typed fields inferred from a sheet, starter layouts, release v0.1."""
     # the library stays off `pnp --help` start-up
-    from pnpforge.design.newgame import GameSpec, parse_players, parse_size
+    from pnpforge.design.newgame import NO_TYPES, GameSpec, parse_players, parse_size
 
     with handled():
         if title is None:
@@ -58,6 +58,8 @@ def new_cmd(
                 "Fields (NAME[:TYPE[=A|B]]), comma-separated", default="", show_default=False
             )
             field = [f for f in (s.strip() for s in answer.split(",")) if f]
+        if source is None and not card_type and not field:
+            raise typer.BadParameter(NO_TYPES)
         spec = GameSpec(slug, title.strip(), title_en, language, parse_size(size), parse_players(players))
         made = project().new_game(spec, source, card_type, field, encoding, replace, discard_edits)
     _report(made, source)
@@ -91,6 +93,18 @@ def _report(made: NewGame, source: Path | None) -> None:
         typer.echo(f"  wrote {_shown(path)}")
     for path in made.kept:
         typer.echo(f"  kept {_shown(path)} (already there)")
+    if made.art_slots:
+        from pnpforge.design.layouts import ART_DPI
+
+        for slug, w, h in made.art_slots:
+            px = f"{round(w / 25.4 * ART_DPI)}×{round(h / 25.4 * ART_DPI)} px"
+            typer.echo(
+                f"  art slot of {slug}: {w:g}×{h:g} mm, filled by cropping; draw at {px} for {ART_DPI} dpi"
+            )
+    for path in made.removed:
+        typer.echo(f"  removed {_shown(path)} (its card type is gone; it was the unedited starter)")
+    for path in made.orphaned:
+        typer.echo(f"  left {_shown(path)} (edited; no card type uses it now: delete it if unwanted)")
     typer.echo(
         "To change a field's type or allowed values: pnp game export GAME -o game.json, edit it, "
         "pnp game import game.json --replace (or fix the sheet and rerun with --replace)."

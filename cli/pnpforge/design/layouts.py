@@ -41,13 +41,26 @@ def _toml_str(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+ART_DPI = 300  # the resolution an image region is drawn at unless the layout says otherwise
+
+
+def _heights(fields: list[FieldDef], height: float) -> tuple[float, float, float]:
+    """(fields rows, rules text, art slot) heights in mm for a card `height` mm tall."""
+    room = height - _SAFE - _STAMP - (_BAND + 1)
+    rows_h = round(min(len(fields) * 3.6 + 1, room * 0.35), 1) if fields else 0.0
+    text_h = round(max(room * 0.25, 8.0), 1)
+    return rows_h, text_h, round(room - rows_h - text_h - 2, 1)
+
+
+def art_slot(fields: list[FieldDef], width: float, height: float) -> tuple[float, float]:
+    """The starter layout's art slot in mm (filled by cropping): the shape to draw art in."""
+    return round(width - 2 * _SAFE, 1), _heights(fields, height)[2]
+
+
 def type_layout(type_name: str, fields: list[FieldDef], width: float, height: float) -> str:
     """One card type's layout, sized for `width` × `height` mm."""
     top = _BAND + 1
-    room = height - _SAFE - _STAMP - top
-    rows_h = round(min(len(fields) * 3.6 + 1, room * 0.35), 1) if fields else 0.0
-    text_h = round(max(room * 0.25, 8.0), 1)
-    art_h = round(room - rows_h - text_h - 2, 1)
+    rows_h, _, art_h = _heights(fields, height)
     rows_y = round(top + art_h + 1, 1)
     text_y = round(rows_y + rows_h + (1 if fields else 0), 1)
     band = "category" if any(f.type == "enum" for f in fields) else BAND_COLOURS[0]

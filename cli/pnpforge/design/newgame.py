@@ -20,12 +20,12 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.design import infer
-from pnpforge.design.layouts import write_layouts
+from pnpforge.design.layouts import art_slot, type_layout, write_layouts
 from pnpforge.edit import import_bundle
 from pnpforge.errors import PnpError
 from pnpforge.formats import records as card_records
 from pnpforge.formats.xlsx import read_tables
-from pnpforge.model import FieldDef
+from pnpforge.model import CardType, FieldDef
 from pnpforge.store import bundle, releases, repo
 from pnpforge.validate.values import game_slug_problem
 
@@ -62,6 +62,9 @@ class NewGame:
     deck_problems: list[Any] = field(default_factory=list)
     releases_kept: list[str] = field(default_factory=list)  # a replaced game's releases, kept
     discarded: list[str] = field(default_factory=list)  # what --discard-edits dropped, one line each
+    removed: list[Path] = field(default_factory=list)  # starter layouts of types the game no longer has
+    orphaned: list[Path] = field(default_factory=list)  # edited layouts of such types, left in place
+    art_slots: list[tuple[str, float, float]] = field(default_factory=list)  # (type, w, h mm), written now
 
 
 def parse_size(text: str | None) -> tuple[float, float] | None:
@@ -231,6 +234,8 @@ def build_bundle(
     """The game as a `pnp game import` bundle (validated when it is written)."""
     title_en = spec.title_en or (spec.title if spec.title.isascii() else spec.slug.replace("-", " ").title())
     cards = _cards(inference, spec.slug, source) if inference else []
+    # one designed target per type, a type with no cards yet (made from flags) included: it
+    # starts at 0 and follows cards add/rm like the others
     composition = [
         {
             "id": t.slug,
@@ -239,10 +244,11 @@ def build_bundle(
             "expected": t.copies,
             "provisional": True,
             "follows_deck": True,
-            "source": f"designed: copies in {source} (follows cards add/rm)",
+            "source": f"designed: copies in {source} (follows cards add/rm)"
+            if inference
+            else "designed: no cards yet (follows cards add/rm)",
         }
         for t in types
-        if t.rows
     ]
     # No overview rule: the summary writes the deck's line from the same counts as its
     # Components table, so it follows every cards add/rm (a written one would freeze them).
@@ -268,8 +274,20 @@ def build_bundle(
     }
 
 
+FIELD_TYPES = ("integer", "text", "enum", "boolean", "list")
+NO_TYPES = (
+    "no --from sheet and no --type: pass --from FILE.csv|FILE.xlsx, or --type NAME (repeatable) "
+    f"and --field NAME[:TYPE[=A|B]] (TYPE: {', '.join(FIELD_TYPES)})"
+)
+
+
 def types_from_flags(type_names: list[str], field_specs: list[str]) -> list[infer.InferredType]:
-    """Card types named on the command line, each with the fields `name[:type[=a|b]]` describe."""
+    """Card types named on the command line, each with the fields `name[:type[=a|b]]` describe.
+
+    Fields alone give one type called "card"; nothing at all is refused (a game nobody
+    described is not made up)."""
+    if not type_names and not field_specs:
+        raise PnpError(NO_TYPES)
     fields = [parse_field_spec(s) for s in field_specs]
     out: list[infer.InferredType] = []
     for name in type_names or ["card"]:
@@ -280,9 +298,14 @@ def types_from_flags(type_names: list[str], field_specs: list[str]) -> list[infe
 
 def parse_field_spec(text: str) -> FieldDef:
     """`attack:integer`, `element:enum=fire|water`, `tags:list=a|b`, `flavour` (text)."""
-    match = re.fullmatch(r"\s*([^:=]+?)\s*(?::\s*(integer|text|enum|boolean|list)\s*(?:=(.*))?)?\s*", text)
-    if not match:
-        raise PnpError(f"--field {text!r}: expected NAME[:TYPE[=A|B]], e.g. element:enum=fire|water")
+    match = re.fullmatch(r"\s*([^:=]+?)\s*(?::\s*([^=]*?)\s*(?:=(.*))?)?\s*", text)
+    kind_word = match.group(2) if match else None
+    if not match or (kind_word is not None and kind_word not in FIELD_TYPES):
+        said = f"unknown TYPE {kind_word!r}; " if kind_word else ""
+        raise PnpError(
+            f"--field {text!r}: {said}expected NAME[:TYPE[=A|B]] with TYPE one of "
+            f"{', '.join(FIELD_TYPES)}, e.g. power:integer or element:enum=fire|water"
+        )
     label, kind, allowed = match.group(1), match.group(2) or "text", match.group(3)
     values = [v.strip() for v in (allowed or "").split("|") if v.strip()]
     if kind in ("enum", "list") and not values:
@@ -324,7 +347,9 @@ def create_game(
     size = spec.size or DEFAULT_SIZE
     label = source.name if source is not None else "pnp game new"
     data = bundle.parse(build_bundle(spec, inference, types, language, size, label))
-    lost = edits_lost(db, spec.slug, data["cards"]) if replace and repo.game_exists(db, spec.slug) else []
+    replacing = replace and repo.game_exists(db, spec.slug)
+    lost = edits_lost(db, spec.slug, data["cards"]) if replacing else []
+    old_types = repo.card_types(db, spec.slug) if replacing else []
     if lost and not discard_edits:
         shown = "; ".join(lost[:12]) + (f"; and {len(lost) - 12} more" if len(lost) > 12 else "")
         raise PnpError(
@@ -334,6 +359,8 @@ def create_game(
     _, problems = import_bundle(db, data, source or Path("pnp game new"), replace=replace)
     folder = db_folder / "templates" / spec.slug
     written, kept = write_layouts_for(folder, spec.title, types, size)
+    removed, orphaned = drop_unused_layouts(folder, old_types, {t.slug for t in types})
+    slots = [(t.slug, *art_slot(t.fields, *size)) for t in types if folder / f"{t.slug}.toml" in written]
     tag = "v0.1"
     kept_releases = [r.tag for r in releases.list_releases(db, spec.slug)]
     if kept_releases:
@@ -353,7 +380,33 @@ def create_game(
         problems,
         kept_releases,
         lost,
+        removed,
+        orphaned,
+        slots,
     )
+
+
+def drop_unused_layouts(
+    folder: Path, old_types: list[CardType], new_slugs: set[str]
+) -> tuple[list[Path], list[Path]]:
+    """After a replace, the starter layouts of card types the game no longer has: removed when
+    they are still exactly what `game new` wrote (nothing of the designer's is lost), else left
+    and reported. Returns (removed, left in place)."""
+    removed: list[Path] = []
+    orphaned: list[Path] = []
+    for old in old_types:
+        path = folder / f"{old.slug}.toml"
+        if old.slug in new_slugs or not path.is_file():
+            continue
+        starter = type_layout(old.name, old.fields, old.width_mm, old.height_mm)
+        try:
+            untouched = path.read_text(encoding="utf-8") == starter
+            if untouched:
+                path.unlink()
+        except (OSError, UnicodeDecodeError):
+            untouched = False
+        (removed if untouched else orphaned).append(path)
+    return removed, orphaned
 
 
 def edits_lost(db: sqlite_utils.Database, slug: str, new_cards: list[dict[str, Any]]) -> list[str]:

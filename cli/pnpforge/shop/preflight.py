@@ -237,6 +237,9 @@ def _check_art(art: list[ArtUse], fits: dict, dpi: int, report: PreflightReport)
                     f"i.e. at least {round(iw * dpi / effective)}×{round(ih * dpi / effective)} px",
                 )
             )
+        crop = _crop_warning(use)
+        if crop:
+            report.problems.append(Problem("warning", subject, crop))
         if use.edges:
             report.problems.append(
                 Problem(
@@ -247,6 +250,31 @@ def _check_art(art: list[ArtUse], fits: dict, dpi: int, report: PreflightReport)
                     "little off shows the colour behind it",
                 )
             )
+
+
+CROP_WARN = 0.2  # a `cover` fit that cuts off more than this share of the art's width or height
+
+
+def _crop_warning(use: ArtUse) -> str:
+    """Art whose shape differs strongly from its slot's, filled by cropping (`fit = "cover"`):
+    the slot's printed size in mm and in pixels at the region's dpi, i.e. the size to draw."""
+    if use.fit != "cover" or use.source_px is None:
+        return ""
+    (iw, ih), (tw, th) = use.source_px, use.target_px
+    if min(iw, ih, tw, th) <= 0:
+        return ""
+    art_aspect, slot_aspect = iw / ih, tw / th
+    kept = min(art_aspect, slot_aspect) / max(art_aspect, slot_aspect)
+    if kept >= 1 - CROP_WARN:
+        return ""
+    side = "height" if art_aspect < slot_aspect else "width"
+    w_mm, h_mm = tw / use.layout_dpi * 25.4, th / use.layout_dpi * 25.4
+    return (
+        f"art {use.path} is {iw}×{ih} px, a different shape from its slot (region '{use.region}', "
+        f"printed {w_mm:.1f}×{h_mm:.1f} mm, {tw}×{th} px at {use.layout_dpi} dpi): filled by cropping "
+        f'(fit = "cover"), {1 - kept:.0%} of its {side} is cut off; draw it at {tw}×{th} px, '
+        'or set fit = "contain" in the layout to show all of it'
+    )
 
 
 def _region_insets(reg: Any, W: float, H: float) -> tuple[float, float, float, float]:
