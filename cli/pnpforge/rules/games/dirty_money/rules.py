@@ -89,9 +89,9 @@ class DirtyMoneyRules(GameRules):
         # (villain id, currency) -> what each money card pays toward a price in that currency
         # for that villain's holder (crypto as the villain values it); "" before villains are dealt.
         self.pay_tables: Mapping[tuple[str, str], Mapping[str, int]] = {
-            (villain_id, currency): (
-                {card_id: pay_value(self, villain_id, card_id, currency) for card_id in self.money}
-            )
+            (villain_id, currency): {
+                card_id: pay_value(self, villain_id, card_id, currency) for card_id in self.money
+            }
             for villain_id in ("", *self.villains)
             for currency in CURRENCIES
         }
