@@ -76,7 +76,7 @@ def bare_game(rules: GameRules, players: int, seed: int, agents: list[str], opti
     are the runner's games move for move and the ratio is the price of the checks alone."""
     rng = random.Random(seed)
     state = rules.new_initial_state(players, rng)
-    seats = [make_agent(a, seed, i, rules.greedy_values) for i, a in enumerate(agents)]
+    seats = [make_agent(a, seed, i, rules.greedy_agent_values()) for i, a in enumerate(agents)]
     while not state.is_terminal():
         player = state.current_player()
         legal = state.legal_actions()

@@ -171,7 +171,6 @@ def _swapped(state, a, b):
         if hasattr(world, "choice"):  # hackers: a board's key card is named
             swap = {a: b, b: a}
             world.choice = [c if c is None else replace(c, key=swap.get(c.key, c.key)) for c in world.choice]
-            world.deck_counts = Counter(card.card for card in zones.view("deck"))
         if hasattr(world, "_draw_lists"):
             dirty_money_worlds.forget_caches(world)
     try:

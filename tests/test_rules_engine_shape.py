@@ -11,7 +11,10 @@ import dataclasses
 import gc
 import importlib
 import random
+from enum import Enum
 from pathlib import Path
+from types import FunctionType, MappingProxyType, MethodType
+from typing import Any
 
 import pytest
 import sqlite_utils
@@ -20,8 +23,8 @@ from dbcopies import SHIPPED_DB
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CHANCE, State
 from pnpforge.rules.games import hackers, load_rules, module_name, register, unregister
-from pnpforge.rules.kit import GameData, game_cards, replay
-from pnpforge.rules.runner import pick_chance
+from pnpforge.rules.kit import GameData, Zones, game_cards, replay
+from pnpforge.rules.runner import pick_chance, play_game
 from pnpforge.store import repo
 from pnpforge.store.db import open_db
 
@@ -191,3 +194,109 @@ def test_read_outs_live_outside_the_position(db, slug, players, options):
     del copies
     gc.collect()
     assert len(memo.MEMO) == kept
+
+
+# The kit's own read-outs inside its piles (`Zones`): "which piles moved" for their watchers and
+# the id read-outs dropped at every move. They are the kit's, documented there; every other
+# attribute of a state or a rules object counts.
+_ZONES_READOUTS = frozenset({"_watchers", "_ids_of", "_texts_of", "_sorted_ids"})
+
+
+def _contents(value: Any, skip: object = None, path: frozenset[int] = frozenset()) -> Any:
+    """What `value` holds, as plain data two objects can be compared by: containers by their
+    items (in order), objects by every attribute (`__dict__` and `__slots__`), functions and
+    classes by name; `skip` (a state's rules, which every position shares) by name only."""
+    if value is None or isinstance(value, bool | int | float | str | bytes | Enum):
+        return value
+    if value is skip:
+        return "<rules>"
+    if id(value) in path:
+        return "<cycle>"
+    inner = path | {id(value)}
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, [_contents(item, skip, inner) for item in value])
+    if isinstance(value, dict | MappingProxyType):
+        return ("map", [(_contents(k, skip, inner), _contents(v, skip, inner)) for k, v in value.items()])
+    if isinstance(value, set | frozenset):
+        return ("set", sorted(repr(_contents(item, skip, inner)) for item in value))
+    if (
+        isinstance(value, FunctionType | MethodType | type)
+        or callable(value)
+        and not hasattr(value, "__dict__")
+    ):
+        return ("code", getattr(value, "__qualname__", repr(value)))
+    if isinstance(value, random.Random):
+        return ("rng", value.getstate())
+    names = list(getattr(value, "__dict__", {}))
+    for cls in type(value).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else list(slots)
+    if isinstance(value, Zones):
+        names = [name for name in names if name not in _ZONES_READOUTS]
+    if not names:
+        return ("value", repr(value))
+    attrs = sorted(
+        {name for name in names if name not in ("__dict__", "__weakref__") and hasattr(value, name)}
+    )
+    return (
+        type(value).__qualname__,
+        [(name, _contents(getattr(value, name), skip, inner)) for name in attrs],
+    )
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), CASES)
+def test_a_rules_object_keeps_no_cache(db, slug, players, options):
+    """A rules object is shared by every game played with it: after games by every kind of agent
+    (greedy agents asking the heuristic at every decision, a search agent sampling worlds) it
+    holds exactly what a rules object made afresh holds. A cache kept on it would be filled."""
+    rules = load_rules(db, slug, options)
+    made = _contents(rules)
+    for seed, agents in ((1, "greedy"), (2, "random"), (3, "greedy")):
+        result = play_game(rules, players, seed, [agents] * players, options=options)
+        assert result.completed, result.failure
+    searched = play_game(
+        rules, players, 4, ["search"] + ["random"] * (players - 1), options=options,
+        agent_options={"budget": "1", "width": "1"},
+    )  # fmt: skip
+    assert searched.completed, searched.failure
+    assert _contents(rules) == made
+    assert _contents(load_rules(db, slug, options)) == made
+
+
+def _ask_everything(rules, state, players: int) -> None:
+    """Every question an agent, the runner or the checker asks of a position, none of which
+    changes it."""
+    state.is_terminal()
+    if state.is_terminal():
+        state.returns()
+        return
+    player = state.current_player()
+    legal = state.legal_actions()
+    if player == CHANCE:
+        state.chance_outcomes()
+    for seat in range(players):
+        obs = state.observation(seat)
+        if seat == player:
+            rules.greedy_values(obs, legal)
+            rules.greedy_agent_values()(obs, legal)
+    state.check_invariants()
+    state.clone()
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), CASES)
+def test_asking_a_position_leaves_it_as_it_was(db, slug, players, options):
+    """A position holds what the game is, nothing it derives for speed: asking it everything
+    (legal actions, chance odds, every seat's observation, the greedy values, the invariant
+    check, a copy) leaves every attribute as it was, at every step of a game."""
+    rules = load_rules(db, slug, options)
+    _final, actions, _marks = _random_game(rules, players, seed=7)
+    state = replay(rules, players, [])
+    asked = 0
+    for step, action in enumerate(actions[:120]):
+        if step % 3 == 0:
+            before = _contents(state, skip=rules)
+            _ask_everything(rules, state, players)
+            assert _contents(state, skip=rules) == before, (slug, step)
+            asked += 1
+        state.apply(action)
+    assert asked >= 10

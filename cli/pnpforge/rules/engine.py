@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Self
 
@@ -227,3 +227,10 @@ class GameRules(ABC):
         this once per decision; an engine overrides it to work out what all the actions share
         (the hand's look-ahead, the execution under way) once instead of once per action."""
         return [self.greedy_value(obs, action) for action in legal]
+
+    def greedy_agent_values(self) -> Callable[[Any, Sequence[Any]], list[float]]:
+        """The values one greedy agent of one game asks (the runner calls this once per agent):
+        `greedy_values` itself, unless the engine's heuristic keeps a memory from one decision
+        to the next, which then lives with that agent (a fresh one each call), never on the
+        rules every game shares."""
+        return self.greedy_values

@@ -143,7 +143,8 @@ def play_game(
     try:
         state = rules.new_initial_state(players, rng)
         seats = [
-            make_agent(a, seed, i, rules.greedy_values, rules, agent_options) for i, a in enumerate(agents)
+            make_agent(a, seed, i, rules.greedy_agent_values(), rules, agent_options)
+            for i, a in enumerate(agents)
         ]
         for seat, agent in enumerate(seats):
             bind = getattr(agent, "bind_worlds", None)

@@ -31,7 +31,7 @@ class Decision:
     A plain class with slots (not a dataclass): one is made at every step.
     """
 
-    __slots__ = ("_shown", "context", "kind", "offered", "options", "seat")
+    __slots__ = ("context", "kind", "offered", "options", "seat")
 
     def __init__(
         self,
@@ -45,7 +45,6 @@ class Decision:
         self.options = options
         self.context: dict[str, Any] = {} if context is None else context
         self.offered: list[AccusationAction] = sorted(options)  # the options, sorted once
-        self._shown: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return f"Decision(seat={self.seat}, kind={self.kind!r}, offered={self.offered!r})"
@@ -55,16 +54,13 @@ class Decision:
 
     def shown(self) -> dict[str, Any]:
         """What an observation says of this decision (its kind, what a choice is for, the card an
-        accusation would cancel): the same for every seat that looks, so read once per decision."""
-        shown = self._shown
-        if shown is None:
-            context = self.context
-            shown = self._shown = {
-                "decision": self.kind,
-                "purpose": str(context.get("verb") or context.get("why") or ""),
-                "source": int(context.get("source", -1)) if self.kind == "accuse" else -1,
-            }
-        return shown
+        accusation would cancel): read from the decision at each look, nothing kept on it."""
+        context = self.context
+        return {
+            "decision": self.kind,
+            "purpose": str(context.get("verb") or context.get("why") or ""),
+            "source": int(context.get("source", -1)) if self.kind == "accuse" else -1,
+        }
 
 
 class GameOver(Exception):

@@ -22,6 +22,7 @@ from pnpforge.rules.games.accusation.actions import (
     ABILITY,
     ACCEPT,
     ACCUSE,
+    ACTION_WORDS,
     ASIDE,
     CHOOSE,
     DECLINE,
@@ -173,21 +174,32 @@ def greedy_value(rules: AccusationRules, obs: AccusationObservation, action: Any
 
 def greedy_values(rules: AccusationRules, obs: AccusationObservation, legal: Sequence[Any]) -> list[float]:
     """`greedy_value` of every action of one decision.  Most actions are worth the same whatever
-    the observation (a play, an accusation, a discard of one card): those values are kept on the
-    rules per action, and only the others read the observation."""
+    the observation (a play, an accusation, a discard of one card): the rules hold those values
+    (`static_values`), and only the others read the observation."""
     if obs.decision == "terminal":
         return [0.0] * len(legal)
     known = rules.static_values
     values: list[float] = []
     for action in legal:
         value = known.get(action, UNKNOWN)
-        if value is UNKNOWN:
-            value = known[action] = static_value(rules, action)
+        if value is UNKNOWN:  # an action of more parts than a code and a card
+            value = static_value(rules, action)
         values.append(value if value is not None else _observed_value(rules, obs, action))
     return values
 
 
-UNKNOWN = -1.0e300  # not yet in `static_values` (no action is worth this)
+UNKNOWN = -1.0e300  # not in `static_values` (no action is worth this)
+
+
+def static_values(rules: AccusationRules) -> dict[tuple[int, ...], float | None]:
+    """`static_value` of every action of a code alone or a code and a card instance: static data
+    of the rules (the cards dealt to the boxes), worked out once when they are made."""
+    table: dict[tuple[int, ...], float | None] = {}
+    for code in ACTION_WORDS:
+        table[(code,)] = static_value(rules, (code,))
+        for index in range(len(rules.instance_defs)):
+            table[(code, index)] = static_value(rules, (code, index))
+    return table
 
 
 def static_value(rules: AccusationRules, action: Any) -> float | None:

@@ -74,7 +74,7 @@ class AccusationRules(GameRules):
         self._table_order()
         self.leaders = [i for i, d in enumerate(self.instance_defs) if d.type == "leader"]
         # the greedy heuristic's value of each action that needs no observation (see `agents`)
-        self.static_values: dict[tuple[int, ...], float | None] = {}
+        self.static_values: Mapping[tuple[int, ...], float | None] = agents.static_values(self)
 
     def _seat_cults(self, raw: str) -> list[str]:
         """The cult of each seat from the `cults` option (comma list), checked against the data."""

@@ -8,7 +8,7 @@ auction house and the Wall Street Bear's set-aside cards.  The decks' order is n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,20 @@ class ObservationReadouts:
 
 OBSERVED_MEMO: Memo[DirtyMoneyState, ObservationReadouts] = Memo(ObservationReadouts)
 OBSERVED = OBSERVED_MEMO.of  # a position\'s observation read-outs (made on first use)
+
+# (location id -> its money cards face up, pile -> placement cards on sale) of one public table
+TableLookups = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
+
+
+def _table_lookups(table: PublicTable) -> TableLookups:
+    return dict(table.spots), dict(table.displays)
+
+
+# The greedy agent reads a table's look-ups for every action of a decision, and seats share one
+# table until a face-up card moves: kept per table object (read them, never change them) and
+# dropped with it, beside the observation rather than on the rules every game shares.
+TABLE_LOOKUPS: Memo[PublicTable, TableLookups] = Memo(_table_lookups)
+table_lookups = TABLE_LOOKUPS.of
 
 
 def sorted_ids(st: DirtyMoneyState, pile: str) -> tuple[str, ...]:
@@ -159,7 +173,7 @@ class Decision:
         self.picks: dict[str, float] = {}  # placement card id -> its value
         self.discounts: dict[str, int] | None = None  # region -> what the own exchanges take off
         # currency -> (sum, min) the hand pays, what each money card pays, the Loan Shark's number
-        self.hand_pays: dict[str, tuple[int, int | None, dict[str, int], int | None]] = {}
+        self.hand_pays: dict[str, tuple[int, int | None, Mapping[str, int], int | None]] = {}
 
 
 def greedy_values(rules: DirtyMoneyRules, obs: Observation, legal: Sequence[Any]) -> list[float]:
@@ -212,7 +226,7 @@ def _visit_value(
     limit would blacklist, plus the best placement card the hand could then buy there (buying is
     what scores and ends the game)."""
     money = rules.money
-    spot = rules.table_lookups(obs.table)[0][location_id]
+    spot = table_lookups(obs.table)[0][location_id]
     cash_cards = [card_id for card_id in spot if not money[card_id].is_action]
     cash = sum(money[card_id].value for card_id in cash_cards)
     over = max(0, len(obs.hand) + len(cash_cards) - obs.hand_limit)
@@ -263,7 +277,7 @@ def _best_purchase(
     piles = _sale_piles(rules, obs, loc)
     if not piles:
         return 0.0
-    on_sale = rules.table_lookups(obs.table)[1]
+    on_sale = table_lookups(obs.table)[1]
     placements = rules.placements
     discounts = _exchange_discounts(rules, obs, decision)
     power: dict[str, int] = {}

@@ -7,7 +7,7 @@ the money cards paid so far and their value; cards bought together are paid toge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.games.dirty_money import board
@@ -57,7 +57,7 @@ def pay_value(st: DirtyMoneyState, seat: int, card_id: str, currency: str) -> in
     return _pay_values(st, seat, currency)[card_id]
 
 
-def _pay_values(st: DirtyMoneyState, seat: int, currency: str) -> dict[str, int]:
+def _pay_values(st: DirtyMoneyState, seat: int, currency: str) -> Mapping[str, int]:
     """Card id -> what it pays toward a price in `currency` for this seat (read only)."""
     return st.rules.pay_values(st.villain_of[seat] or "", currency)
 

@@ -8,10 +8,11 @@ from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation, UnknownEffect
-from pnpforge.rules.games.dirty_money.agents import PublicTable, greedy_value, greedy_values, pay_value
+from pnpforge.rules.games.dirty_money.agents import greedy_value, greedy_values, pay_value
 from pnpforge.rules.games.dirty_money.board import TablePlan
 from pnpforge.rules.games.dirty_money.data import (
     ACTION_EFFECTS,
+    CURRENCIES,
     END_TARGET,
     LOCATION_EFFECTS,
     MAX_ROUNDS,
@@ -23,11 +24,9 @@ from pnpforge.rules.games.dirty_money.data import (
     CardSet,
     Location,
 )
-from pnpforge.rules.games.dirty_money.state import DirtyMoneyState
+from pnpforge.rules.games.dirty_money.state import DirtyMoneyState, table_plan
 from pnpforge.rules.kit import Option, check_players, parse_options
 
-# (location id -> its money cards face up, pile -> placement cards on sale) of one public table
-TableLookups = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
 # Steps one seat can take in a round at most, generously: the step cap is a safety net only.
 STEPS_PER_SEAT_ROUND = 80
 
@@ -84,10 +83,23 @@ class DirtyMoneyRules(GameRules):
         self._deck = self._physical_cards()
         # Every physical action card: a hand holding one breaks the rules (a set check, in C).
         self.action_cards = frozenset(inst for inst in self._deck if inst.card in self.action_ids)
-        self._pay_values: dict[tuple[str, str], dict[str, int]] = {}
-        self._lookups: tuple[PublicTable, TableLookups] | None = None
+        # Static data of these rules, worked out here from the cards and never changed after
+        # (the rules object is shared by every game played with it; a cache held here would be
+        # shared too):
+        # (villain id, currency) -> what each money card pays toward a price in that currency
+        # for that villain's holder (crypto as the villain values it); "" before villains are dealt.
+        self.pay_tables: Mapping[tuple[str, str], Mapping[str, int]] = {
+            (villain_id, currency): {
+                card_id: pay_value(self, villain_id, card_id, currency) for card_id in self.money
+            }
+            for villain_id in ("", *self.villains)
+            for currency in CURRENCIES
+        }
         # players -> the piles of a table and their starting cards (see `DirtyMoneyState._lay_out`)
-        self.table_plans: dict[int, TablePlan] = {}
+        self.table_plans: Mapping[int, TablePlan] = {
+            players: table_plan(self, players, self.locations_for(players))
+            for players in range(info.players_min, info.players_max + 1)
+        }
 
     def _find_unknown(self) -> list[UnknownEffect]:
         found = [
@@ -139,25 +151,13 @@ class DirtyMoneyRules(GameRules):
             )
         return DirtyMoneyState(self, players)
 
-    def pay_values(self, villain_id: str, currency: str) -> dict[str, int]:
+    def pay_values(self, villain_id: str, currency: str) -> Mapping[str, int]:
         """What each money card pays toward a price in `currency` for a holder of `villain_id`
-        (crypto as that villain values it): fixed for a game, so worked out once, not per payment."""
-        key = (villain_id, currency)
-        table = self._pay_values.get(key)
-        if table is None:
-            table = self._pay_values[key] = {
-                card_id: pay_value(self, villain_id, card_id, currency) for card_id in self.money
-            }
+        (crypto as that villain values it): fixed for the rules, so worked out once (`pay_tables`)."""
+        table = self.pay_tables.get((villain_id, currency))
+        if table is None:  # an id no villain card has: pays as a holder without a villain power
+            table = {card_id: pay_value(self, villain_id, card_id, currency) for card_id in self.money}
         return table
-
-    def table_lookups(self, table: PublicTable) -> TableLookups:
-        """(location id -> its money cards, pile -> placement cards on sale) of a public table.
-
-        The greedy agent reads them for every action of a decision, and seats share one table
-        until a card moves: the last table's are kept (read them, never change them)."""
-        if self._lookups is None or self._lookups[0] is not table:
-            self._lookups = (table, (dict(table.spots), dict(table.displays)))
-        return self._lookups[1]
 
     def greedy_value(self, obs: Observation, action: Any) -> float:
         return greedy_value(self, obs, action)

@@ -124,10 +124,7 @@ class DirtyMoneyState(State):
 
     def _lay_out(self) -> Zones:
         """Every card of the deck in its starting pile; dealing happens in chance steps."""
-        plan = self.rules.table_plans.get(self.players)
-        if plan is None:  # the same for every game of this many seats: worked out once
-            plan = self.rules.table_plans[self.players] = _table_plan(self.rules, self.players, self.in_play)
-        names, start = plan
+        names, start = self.rules.table_plans[self.players]  # the same for every game of this many seats
         # The decks are drawn from by card id (chance picks an id, the copy that arrived first
         # moves), never from the top: their order is no part of the game, so a drawn card leaves
         # in O(1).
@@ -354,7 +351,7 @@ class DirtyMoneyState(State):
 DECKS = ("money_deck", "villain_pool", *(f"pdeck:{region}" for region in REGIONS))
 
 
-def _table_plan(rules: DirtyMoneyRules, players: int, in_play: list[Location]) -> TablePlan:
+def table_plan(rules: DirtyMoneyRules, players: int, in_play: list[Location]) -> TablePlan:
     """The piles of a table of `players` seats with these locations in play, and each pile's
     starting cards in deck order (dealt in one call per pile: the same piles as card by card)."""
     names = [*TABLE_PILES, "locations"]

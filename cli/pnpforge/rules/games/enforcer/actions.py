@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from .data import AID, RESTRICTION, SEIZURE, STRATEGY, Obligor, PlayCard
+from .data import AID, RESTRICTION, SEIZURE, STRATEGY, CardData, Obligor, PlayCard
 from .effects import instance
 from .flow import chance_pile, master_can_take
 from .power import active_objections
@@ -126,6 +126,18 @@ def play_block_by_target(card: PlayCard, obligor: Obligor, weak: bool) -> str | 
     return None
 
 
+def blocked_table(cards: CardData) -> dict[tuple[str, bool], dict[str, bool]]:
+    """`play_block_by_target` of every play card against every obligor, weak or not, by
+    (obligor id, weak) then card id: static data of the cards, worked out once with the rules."""
+    return {
+        (obligor.id, weak): {
+            cid: play_block_by_target(card, obligor, weak) is not None for cid, card in cards.play.items()
+        }
+        for obligor in cards.obligor.values()
+        for weak in (False, True)
+    }
+
+
 def execution_actions(st: EnforcerState, seat: int) -> list:
     """During an execution: play a card (paying its cost), veto an objection, or resolve."""
     execution = st.execution
@@ -137,8 +149,8 @@ def execution_actions(st: EnforcerState, seat: int) -> list:
         ids[cid] = ids.get(cid, 0) + 1
     active = active_objections(st.piles.ids("objection_shown"), execution.cancelled)
     obligor, weak, play = st.obligor(execution.target), st.weak(execution.target), st.cards.play
-    # the verdicts of play_block_by_target for this target, by card id (kept per game data)
-    blocked = st.cards.blocked.setdefault((obligor.id, weak), {})
+    # the verdicts of play_block_by_target for this target, by card id (worked out with the rules)
+    blocked = st.cards.blocked.get((obligor.id, weak), {})
     played_keys = st.played_keys
     for cid in ids:
         card = play[cid]
@@ -147,8 +159,8 @@ def execution_actions(st: EnforcerState, seat: int) -> list:
                 acts.append(("strat", cid))
             continue
         block = blocked.get(cid)
-        if block is None:
-            block = blocked[cid] = play_block_by_target(card, obligor, weak) is not None
+        if block is None:  # cards whose table was not worked out (a test's hand-made data)
+            block = play_block_by_target(card, obligor, weak) is not None
         if block or (card.effect == "requires_card" and card.requires not in played_keys):
             continue
         if card.effect == "discard_cost":

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 
+from pnpforge.rules.engine import Observation
+
 from .data import STRATEGY, CardData, Obligor, Officer
 from .lookahead import HandLookahead
 from .memo import ExecutionMemo
 from .observe import EnforcerObservation, observe
 from .power import added_power, difficulty, total_power, voided_families
 
-__all__ = ["EnforcerObservation", "ExecutionMemo", "Greedy", "GreedyCache", "observe"]
+__all__ = ["EnforcerObservation", "ExecutionMemo", "Greedy", "GreedyMemory", "observe"]
 
 
 class Greedy(HandLookahead):
@@ -251,19 +253,21 @@ _VALUES: dict[object, Callable[[Greedy, tuple], float]] = {
 }
 
 
-class GreedyCache:
-    """The agent asks about every legal action with the same observation: reuse its look-ahead."""
+class GreedyMemory:
+    """One greedy agent's memory from one decision to the next (the execution under way, which
+    takes several decisions), made for that agent by the runner (`greedy_agent_values`): it
+    lives with the agent, never on the rules every game shares."""
+
+    __slots__ = ("cards", "_execution")
 
     def __init__(self, cards: CardData) -> None:
         self.cards = cards
-        self._last: Greedy | None = None
         self._execution = ExecutionMemo()
 
-    def greedy(self, obs: EnforcerObservation) -> Greedy:
-        """The heuristic for this observation (the one built for the last question when it is the same)."""
-        if self._last is None or self._last.obs is not obs:
-            self._last = Greedy(self.cards, obs, self._execution)
-        return self._last
-
-    def value(self, obs: EnforcerObservation, action: Hashable) -> float:
-        return self.greedy(obs).value(action)
+    def values(self, obs: Observation, legal: Sequence[Hashable]) -> list[float]:
+        """Every legal action valued by one look-ahead over the observation (a lone action is
+        taken whatever its value, so it is not valued, as `EnforcerRules.greedy_values`)."""
+        assert isinstance(obs, EnforcerObservation)
+        if len(legal) < 2:
+            return [0.0] * len(legal)
+        return Greedy(self.cards, obs, self._execution).values(legal)

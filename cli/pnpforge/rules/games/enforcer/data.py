@@ -129,7 +129,7 @@ class CardData:
     costly: frozenset[str] = frozenset()  # play cards with a discard cost
     strategy: frozenset[str] = frozenset()  # play cards of the 策略 family
     # whether a card can never be played against an obligor, by (obligor id, weak) then card id:
-    # filled by the legal actions as they meet each pair (a pure function of these cards)
+    # worked out once when the rules are made (`actions.blocked_table`), read, never changed
     blocked: dict[tuple[str, bool], dict[str, bool]] = field(default_factory=dict, compare=False, repr=False)
 
     def instances(self, kind: str) -> list[CardInstance]:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.engine import Action, CardInstance, GameRules, Observation, UnknownEffect
 from pnpforge.rules.kit import GameData, Option, check_players, game_info, parse_options
 
-from .agents import EnforcerObservation, GreedyCache
+from .actions import blocked_table
+from .agents import EnforcerObservation, Greedy, GreedyMemory
 from .data import SLUG, CardData, auction_as_doubling_only
 from .state import EnforcerState
 
@@ -47,8 +49,7 @@ class EnforcerRules(GameRules):
         values = parse_options(self.OPTIONS, options, game=SLUG)
         if values["auction_power"] == "doubling_only":
             cards = auction_as_doubling_only(cards)
-        self.cards = cards
-        self._greedy = GreedyCache(cards)
+        self.cards = replace(cards, blocked=blocked_table(cards))
         self.max_turns: int = values["max_turns"]
         self.info = game_info(game, max_steps=values["max_steps"])
         self.info.options = values
@@ -77,7 +78,7 @@ class EnforcerRules(GameRules):
     def greedy_value(self, obs: Observation, action: Action) -> float:
         """One-step value of `action` for the observing seat, from its observation alone."""
         assert isinstance(obs, EnforcerObservation)
-        return self._greedy.value(obs, action)
+        return Greedy(self.cards, obs).value(action)
 
     def greedy_values(self, obs: Observation, legal: Sequence[Action]) -> list[float]:
         """Every legal action valued by one look-ahead over the observation.  A lone action is
@@ -86,4 +87,9 @@ class EnforcerRules(GameRules):
         assert isinstance(obs, EnforcerObservation)
         if len(legal) < 2:
             return [0.0] * len(legal)
-        return self._greedy.greedy(obs).values(legal)
+        return Greedy(self.cards, obs).values(legal)
+
+    def greedy_agent_values(self) -> Callable[[Any, Sequence[Any]], list[float]]:
+        """One greedy agent's values: `greedy_values` with the agent's own memory of the
+        execution under way (`GreedyMemory`), made afresh for each agent of each game."""
+        return GreedyMemory(self.cards).values

@@ -34,12 +34,12 @@ def _next_draw(st: HackersState) -> None:
         return
     if not st.piles.count("deck") and st.piles.count("discard"):
         st.piles.move_all("discard", "deck")  # reshuffled: draws stay random
-        st.deck_counts.update(card.card for card in st.piles.pile("deck"))
         st.outcome(None, "the discard pile is shuffled into a new deck")
     if not st.piles.count("deck"):
         st.to_draw.clear()
         return
-    board.decide(st, "draw", CHANCE, [("draw", cid) for cid in st.deck_ids if st.deck_counts[cid]])
+    counts = st.piles.id_counts("deck")
+    board.decide(st, "draw", CHANCE, [("draw", cid) for cid in st.deck_ids if counts[cid]])
 
 
 def _on_draw(st: HackersState, decision: Decision, action: tuple) -> None:

@@ -16,7 +16,9 @@ CARD_COST.  They read only the observation and the card data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pnpforge.rules.engine import Observation
 
@@ -204,6 +206,12 @@ class GreedyJudge:
         if card_id in self.catalogue.attack:
             return self.best_attack(obs, card_id, 2) / 2 + 0.5
         return self.defence_value(obs, card_id)
+
+    def values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
+        """Every legal action of one decision, judged in a row (what they share worked out once)."""
+        assert isinstance(obs, HackersObservation)
+        value = self.value
+        return [value(obs, action) for action in legal]
 
     def value(self, obs: HackersObservation, action: tuple) -> float:
         self._for(obs)

@@ -89,14 +89,11 @@ def find(st: HackersState, pile: str, card_id: str) -> CardInstance:
 
 
 def move(st: HackersState, card: CardInstance, src: str, dst: str) -> None:
-    """Move a card, keeping the deck's counts by card id (the chance outcomes) in step."""
+    """Move a card (the kit keeps the deck's counts by card id in step), telling the read-outs
+    when a tableau changed."""
     st.piles.move(card, src, dst)
     if src.startswith("tableau:") or dst.startswith("tableau:"):
         READOUTS(st).tableaux_seen = None
-    if src == "deck":
-        st.deck_counts[card.card] -= 1
-    elif dst == "deck":
-        st.deck_counts[card.card] += 1
 
 
 def move_cards(st: HackersState, cards: Iterable[CardInstance], src: str, dst: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -65,7 +65,6 @@ class HackersRules(GameRules):
         parse_handicap(self.handicap)  # refuse a malformed value before any game starts
         info.options = dict(self.options)
         self.info = info
-        self.judge = GreedyJudge(catalogue)
 
     def deck(self) -> list[CardInstance]:
         catalogue = self.catalogue
@@ -82,10 +81,13 @@ class HackersRules(GameRules):
 
     def greedy_value(self, obs: Observation, action: Any) -> float:
         assert isinstance(obs, HackersObservation)
-        return self.judge.value(obs, action)
+        return GreedyJudge(self.catalogue).value(obs, action)
 
     def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
-        """Every legal action of one decision, judged in a row (the judge keeps what they share)."""
-        assert isinstance(obs, HackersObservation)
-        value = self.judge.value
-        return [value(obs, action) for action in legal]
+        """Every legal action of one decision, judged in a row (one judge keeps what they share)."""
+        return GreedyJudge(self.catalogue).values(obs, legal)
+
+    def greedy_agent_values(self) -> Callable[[Any, Sequence[Any]], list[float]]:
+        """One greedy agent's values, by a judge of its own: it keeps what the decisions over one
+        table share (a seat's board, key card and payments) from one decision to the next."""
+        return GreedyJudge(self.catalogue).values

@@ -10,7 +10,7 @@ rules are functions over it: `board` (piles, servers, the work queue), `actions`
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +32,7 @@ class HackersState(State):
     # attributes than CPython keeps in a shared-key instance dict, whose reads are slower).
     __slots__ = (
         "_events", "_top_height", "action_limit", "action_no", "attacks",
-        "board_pile", "catalogue", "choice", "decision", "deck_counts", "deck_ids", "disc_height",
+        "board_pile", "catalogue", "choice", "decision", "deck_ids", "disc_height",
         "hand_pile", "handicap", "has_virtual", "installs", "jobs", "owner_count", "piles", "players",
         "revealed", "round_no", "server_limit", "servers", "snapshots", "tableau_pile", "tapped",
         "terminal", "to_draw", "virtual_owner", "vp"
@@ -48,7 +48,11 @@ class HackersState(State):
         self.server_limit = 4 if players == 2 else 5
         self.handicap = handicap
         levels = sorted({spec.level for spec in catalogue.server.values()})
-        self.piles = Zones(["deck", "discard", "supply", "box", *[f"stock:{lvl}" for lvl in levels]])
+        # the deck is counted: the kit keeps its copies per card id (the chance outcomes' weights)
+        # in step with every move
+        self.piles = Zones(
+            ["deck", "discard", "supply", "box", *[f"stock:{lvl}" for lvl in levels]], counted=["deck"]
+        )
         self.hand_pile = [f"hand:{seat}" for seat in range(players)]
         self.board_pile = [f"board:{seat}" for seat in range(players)]
         self.tableau_pile = [f"tableau:{seat}" for seat in range(players)]
@@ -58,9 +62,7 @@ class HackersState(State):
         for owner in range(self.owner_count):
             self.piles.add_pile(board.server_pile(self, owner))
         self.piles.deal(catalogue.instances([*catalogue.defence, *catalogue.attack]), "deck")
-        # the deck's copies per card id (the chance outcomes' weights), kept in step by `board.move`
-        self.deck_counts: Counter[str] = Counter(card.card for card in self.piles.pile("deck"))
-        self.deck_ids = sorted(self.deck_counts)  # every id the deck can hold, in action order
+        self.deck_ids = sorted(self.piles.id_counts("deck"))  # every id the deck can hold, in action order
         for sid, spec in catalogue.server.items():
             self.piles.deal(catalogue.instances([sid]), f"stock:{spec.level}")
         self.choice: list[BoardChoice | None] = [None] * players
@@ -97,7 +99,8 @@ class HackersState(State):
         if self.decision is None or self.decision.seat != CHANCE:
             raise RuleViolation("chance_outcomes() asked at a player decision")
         total = self.piles.count("deck")
-        return [(action, self.deck_counts[action[1]] / total) for action in self.decision.actions]
+        counts = self.piles.id_counts("deck")
+        return [(action, counts[action[1]] / total) for action in self.decision.actions]
 
     def advance(self) -> None:
         """Run queued jobs until one needs a decision or none is left (the game is over)."""

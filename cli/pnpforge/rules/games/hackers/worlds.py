@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -99,7 +98,6 @@ def rechoose(world: HackersState, seat: int, rng: random.Random) -> None:
     """After the redeal: the other seats' face-down choices, drawn afresh from what their cards allow."""
     if not choosing(world):
         rekey(world, seat, rng)
-    world.deck_counts = Counter(card.card for card in world.piles.view("deck"))
     if not choosing(world):
         return
     catalogue = world.catalogue

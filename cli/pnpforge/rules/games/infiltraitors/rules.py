@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pnpforge.errors import PnpError
@@ -24,6 +24,8 @@ from pnpforge.rules.kit import (
     parse_options,
 )
 
+from .agents import SeatObservation
+from .board import ASIDE
 from .data import (
     CARD_EFFECTS,
     DEFAULT_MISSION,
@@ -36,6 +38,7 @@ from .data import (
     mission_from_card,
     mission_id,
 )
+from .deduction import CardTables, Deduction
 
 
 class InfiltraitorsRules(GameRules):
@@ -78,18 +81,20 @@ class InfiltraitorsRules(GameRules):
         self.info.max_steps = 40 * (size + 12 + bullets) + 400
         self.info.options = {"mission": wanted}
         self.guesses: list[tuple[str, int]] = self._possible_guesses()
-        self._shot_actions: dict[int, list[tuple[str, int, str, int]]] = {}
+        # target -> every 剷除叛徒 action against it, one per possible guess in the guesses'
+        # sorted order (every seat a table may have and the aside suspect; read, never change)
+        self.shots_at: Mapping[int, list[tuple[str, int, str, int]]] = {
+            target: [("eliminate", target, s, n) for s, n in self.guesses]
+            for target in (ASIDE, *range(self.info.players_max))
+        }
         self.guess_index = {guess: index for index, guess in enumerate(self.guesses)}
         # The chance outcome "this card comes off the pile", one tuple per physical card.
         self.draw_action = {card: ("card", card.card, card.copy) for card in self.deck()}
         # each card's place among those outcomes sorted: a pile's outcomes sort by these ints
         by_outcome = sorted(self.draw_action, key=self.draw_action.__getitem__)
         self.draw_rank = {card: rank for rank, card in enumerate(by_outcome)}
-        self._deduction_memo: list[Any] = [
-            None,
-            None,
-        ]  # [observation, its Deduction]: the last one asked about
-        self._card_tables: Any = None  # the greedy agent's per-card tables, built on first use
+        # The greedy agent's and the sampled worlds' per-card tables: static data of the cards
+        self.card_tables = CardTables(self)
 
     def _checked_mission(self, card) -> Mission:
         """A mission card's parameters, refused when it names a suit no playing card has."""
@@ -101,11 +106,8 @@ class InfiltraitorsRules(GameRules):
         return mission
 
     def shot_actions(self, target: int) -> list[tuple[str, int, str, int]]:
-        """Every 剷除叛徒 action against `target`, one per possible guess (built once per target)."""
-        actions = self._shot_actions.get(target)
-        if actions is None:
-            actions = self._shot_actions[target] = [("eliminate", target, s, n) for s, n in self.guesses]
-        return actions
+        """Every 剷除叛徒 action against `target`, one per possible guess (read, never change)."""
+        return self.shots_at[target]
 
     def _possible_guesses(self) -> list[tuple[str, int]]:
         """Every (suit, number) a shot may name in this mission (number 1 when specials are suspects)."""
@@ -180,12 +182,10 @@ class InfiltraitorsRules(GameRules):
     def greedy_value(self, obs: Observation, action: Any) -> float:
         """The greedy agent's value of `action`, reasoned from the seat's observation alone.
 
-        Asked about one action at a time, the deduction over the last observation is kept.
+        The agents ask `greedy_values` (one deduction per decision); this one works the
+        deduction out afresh, keeping nothing on the rules every game shares.
         """
-        memo = self._deduction_memo
-        if memo[0] is not obs:
-            memo = self._deduction_memo = [obs, self._deduction(obs)]
-        return memo[1].greedy_value(action)
+        return self._deduction(obs).greedy_value(action)
 
     def greedy_values(self, obs: Observation, legal: Sequence[Any]) -> list[float]:
         """`greedy_value` of every legal action of one decision: one deduction, one shot table."""
@@ -198,7 +198,7 @@ class InfiltraitorsRules(GameRules):
             if action[0] == "eliminate":
                 # The shots at one target come as `shot_actions(target)` itself (legal actions
                 # are sorted, guesses too): their values are filled in one slice, not per action.
-                block = self._shot_actions.get(action[1])
+                block = self.shots_at.get(action[1])
                 if block is not None and legal[index : index + len(block)] == block:
                     values += deduction.shot_block(action[1], self.guess_index)
                     index += len(block)
@@ -208,11 +208,6 @@ class InfiltraitorsRules(GameRules):
         return values
 
     def _deduction(self, obs: Observation) -> Any:
-        from .agents import SeatObservation
-        from .deduction import CardTables, Deduction
-
         if not isinstance(obs, SeatObservation):
             raise TypeError(f"{SLUG}: greedy_value needs an observation of this engine, got {obs!r}")
-        if self._card_tables is None:
-            self._card_tables = CardTables(self)
-        return Deduction(self, obs, self._card_tables)
+        return Deduction(self, obs, self.card_tables)

@@ -12,7 +12,8 @@ and number come from two cards).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pnpforge.rules.engine import CardInstance
 
@@ -50,12 +51,9 @@ def _places(st: InfiltraitorsState, seat: int) -> tuple[list[tuple[int, str]], l
 
 def redeal(st: InfiltraitorsState, seat: int, rng: random.Random) -> None:
     """Deal the cards `seat` cannot see afresh, hinted suspects first (see the module docstring)."""
-    from .deduction import CardTables
-
     rules = st.rules
-    if rules._card_tables is None:
-        rules._card_tables = CardTables(rules)
-    tables = rules._card_tables
+    tables = rules.card_tables
+    bit_of: Mapping[Any, int] = tables.bit  # a card outside the tables (none) reads as no identity
     hinted, free = _places(st, seat)
     piles = st.piles
     cards: list[CardInstance] = sorted(c for _, pile in hinted for c in piles.view(pile))
@@ -70,7 +68,7 @@ def redeal(st: InfiltraitorsState, seat: int, rng: random.Random) -> None:
             bits = tables.relate_bits.get(card.card, 0)
             allowed &= bits if up else ~bits
         pick = next(
-            (c for c in cards if allowed & tables.bit.get(tables.identity.get(c.card), 0)), cards[0]
+            (c for c in cards if allowed & bit_of.get(tables.identity.get(c.card), 0)), cards[0]
         )  # no card fits every hint (only when a hint rule is unknown here): any card
         cards.remove(pick)
         deal.append((pick, pile))
