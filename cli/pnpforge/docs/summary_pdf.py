@@ -65,7 +65,6 @@ def kinsoku() -> Iterator[None]:
     to the next line until that line starts with one that may start a line.
     Everything is put back afterwards.
     """
-
     originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
     splitters = (paragraph.cjkFragSplit, textsplit.dumbSplit)
     extended = originals[1] + "".join(sorted(set(NO_START) - set(originals[1])))
@@ -182,7 +181,6 @@ class _Styles:
 
 
 def _styles(regular: str, bold: str, cjk: bool, accent: str, body: float = BODY_PT) -> _Styles:
-
     wrap = "CJK" if cjk else None
     acc = colors.HexColor(accent)
     ink = colors.HexColor("#1c1c1c")
@@ -265,7 +263,6 @@ def heading_xml(text: str, st: _Styles, level: int) -> str:
 
 def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
     """Natural widths scaled to the frame; too wide -> the wide columns give way."""
-
     pad = 12.0
     n = t.columns
     rows = ([t.header] if t.header else []) + list(t.rows)
@@ -284,7 +281,6 @@ def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
 
 
 def _table(t: markup.Table, avail: float, st: _Styles):
-
     suffix = {"left": "", "right": "_r", "center": "_c"}
     align = t.align or ("left",) * t.columns
     data = []
@@ -333,13 +329,11 @@ def _table(t: markup.Table, avail: float, st: _Styles):
 
 
 def _tint(colour: str, t: float) -> str:
-
     return units.mix(colour, "#ffffff", t)
 
 
 def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
     """Platypus flowables for the blocks, in order."""
-
     out: list = []
     for k, b in enumerate(blocks):
         if isinstance(b, markup.Heading):
@@ -423,7 +417,6 @@ def _typeset(
     accent: str,
     body: float,
 ) -> tuple[bytes, int]:
-
     fonts = ensure_fonts(game.language)
     registerFontFamily(
         fonts.regular, normal=fonts.regular, bold=fonts.bold, italic=fonts.regular, boldItalic=fonts.bold

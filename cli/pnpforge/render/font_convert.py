@@ -40,6 +40,7 @@ Glyph = tuple[int, bytes]  # (left side bearing, compiled glyf data padded to 4 
 @cache
 def _source(path: str) -> Any:
     """The source font, opened once per process (fontTools loads tables lazily)."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib import TTFont
 
     return TTFont(path, lazy=True)
@@ -50,6 +51,7 @@ def _source(path: str) -> Any:
 
 def skeleton(kind: str, src: Path) -> Any:
     """A TrueType font with the metrics and character map of recipe `kind`, outlines left empty."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib import TTFont, newTable
     from fontTools.ttLib.tables._g_l_y_f import Glyph as TTGlyph
 
@@ -84,6 +86,7 @@ _WEIGHTS = {"cff-embolden": 700, "ttf-embolden": 700, "var-400": 400, "var-700":
 
 def _maxp(num_glyphs: int) -> Any:
     """A version 1.0 maxp; point and contour maxima are filled per embedded subset."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib import newTable
 
     maxp = newTable("maxp")
@@ -129,6 +132,7 @@ def set_names(font: Any, weight: int) -> None:
 
 def _embolden_advances(font: Any, src: Path) -> None:
     """Widen proportional glyphs that have ink, as _embolden_glyph does to their outlines."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.pens.boundsPen import ControlBoundsPen
 
     upem = font["head"].unitsPerEm
@@ -150,6 +154,7 @@ def _instanced_tables(src: Path, weight: int) -> Any:
     advances (HVAR) and vertical metrics (MVAR) are those a full instance has.
     Layout tables are dropped too: reportlab does not shape text.
     """
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib import TTFont
     from fontTools.varLib import instancer
 
@@ -180,6 +185,7 @@ def convert(kind: str, src: Path, gids: list[int], regular: Any = None) -> dict[
 
 
 def _glyf_stub() -> Any:
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib import newTable
 
     return newTable("glyf")
@@ -192,6 +198,7 @@ def _compiled(glyph: Any) -> bytes:
 
 def _ttf_glyph(src: Path, gid: int) -> Glyph:
     """One glyph of a static TrueType font as it is, less its hinting instructions."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib.tables import ttProgram
 
     font = _source(str(src))
@@ -210,6 +217,7 @@ def _ttf_glyph(src: Path, gid: int) -> Glyph:
 
 def _cff_glyph(src: Path, gid: int) -> Glyph:
     """One CFF glyph as quadratic TrueType (1 unit max error at 1000 upm, clockwise outer)."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
 
@@ -224,6 +232,7 @@ def _cff_glyph(src: Path, gid: int) -> Glyph:
 
 
 def _decompiled(data: bytes) -> Any:
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib.tables._g_l_y_f import Glyph as TTGlyph
 
     glyph = TTGlyph(data)
@@ -241,6 +250,7 @@ def _embolden_glyph(src: Path, gid: int, regular: Glyph) -> Glyph:
     see _embolden_advances) so bold words do not touch; full-width CJK keep
     their em box.
     """
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates
 
     lsb, data = regular
@@ -324,6 +334,7 @@ class _PinnedFont:
     """A variable font whose glyphs are pinned at one weight as they are asked for."""
 
     def __init__(self, path: str, weight: int) -> None:
+        # fontTools: only a glyph-cache miss converts; warm runs never load it
         from fontTools.ttLib import TTFont
         from fontTools.varLib import instancer
 
@@ -334,6 +345,7 @@ class _PinnedFont:
 
     def instance(self, gname: str) -> None:
         """Pin glyph `gname` (its components first); each glyph exactly once."""
+        # fontTools: only a glyph-cache miss converts; warm runs never load it
         from fontTools.varLib import instancer
 
         if gname in self.done:
@@ -349,6 +361,7 @@ class _PinnedFont:
 
 def _set_overlap_flag(glyph: Any) -> None:
     """Mark the glyph as possibly overlapping, as the whole-font instancer does by default."""
+    # fontTools: only a glyph-cache miss converts; warm runs never load it
     from fontTools.ttLib.tables._g_l_y_f import OVERLAP_COMPOUND, flagOverlapSimple
 
     if glyph.isComposite():

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge.render import disk_cache, font_convert
+from pnpforge.render.code_cache import drawing_code_digest
+from pnpforge.render.reportlab_compat import font_bytes, lazy_font, subset_with_outlines
 
 # Called as progress(font name, glyphs done, glyphs to do) while glyphs are converted.
 Progress = Callable[[str, int, int], None]
@@ -81,8 +83,6 @@ class GlyphStore:
 
 def lazy_ttfont(name: str, skeleton: bytes, store: GlyphStore) -> Any:
     """A reportlab TTFont of the `skeleton` font file whose subsets take their outlines from `store`."""
-    from pnpforge.render.reportlab_compat import lazy_font
-
     source = io.BytesIO(skeleton)
     source.name = f"{name}.ttf"
     digest = hashlib.sha256(skeleton).hexdigest()
@@ -113,8 +113,6 @@ def _subset_key(face: Any, subset: list[int]) -> str:
     """Everything a subset's bytes depend on: the characters in their order, the skeleton
     (its digest) and source font file (path, size, modification time), the store's recipe,
     and the code (code_cache.drawing_code_digest)."""
-    from pnpforge.render.code_cache import drawing_code_digest
-
     store: GlyphStore = face.glyph_store
     digest = hashlib.sha256(drawing_code_digest().encode())
     digest.update(f"\0{face.skeleton_digest}".encode())
@@ -127,8 +125,6 @@ def _subset_key(face: Any, subset: list[int]) -> str:
 
 def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
     """reportlab's subset of `face`, run on a copy whose used glyphs carry their outlines."""
-    from pnpforge.render.reportlab_compat import font_bytes, subset_with_outlines
-
     char_to_glyph = face.charToGlyph
     wanted = sorted({0} | {char_to_glyph.get(code, 0) for code in subset})
     store: GlyphStore = face.glyph_store

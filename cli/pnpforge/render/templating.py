@@ -30,6 +30,7 @@ def sandboxed_environment(
     name an error instead of an empty string, which documents want and card
     regions (whose optional fields may be absent) do not.
     """
+    # jinja2: this module loads with pnp cards (docs.context); only a template run needs it
     from jinja2 import FileSystemLoader, StrictUndefined, Undefined
     from jinja2.sandbox import SandboxedEnvironment
 
@@ -53,6 +54,7 @@ def _confined_loader(base: Any) -> Any:
 
     class ConfinedLoader(base):
         def get_source(self, environment: Any, template: str) -> Any:
+            # jinja2: loaded by the sandbox that calls this
             from jinja2 import TemplateNotFound
 
             source, filename, uptodate = super().get_source(environment, template)
@@ -73,6 +75,7 @@ def _sandbox_class(base: Any) -> Any:
     on disk (render.code_cache.TemplateBytecode)."""
     global _SANDBOX
     if _SANDBOX is None:
+        # jinja2, and ctypes (template_budget): only a template run needs them
         from jinja2 import Template
 
         from pnpforge.render import template_budget
@@ -121,6 +124,7 @@ def _sandbox_class(base: Any) -> Any:
                 """Jinja's compile_expression, its code cached like a template's (a warm run
                 neither parses nor generates an expression); a syntax error is raised by
                 Jinja's own method, so it reads as it always did."""
+                # jinja2: loaded by the sandbox that calls this
                 from jinja2.environment import TemplateExpression
                 from jinja2.exceptions import TemplateSyntaxError
 
@@ -135,6 +139,7 @@ def _sandbox_class(base: Any) -> Any:
 
             def _expression_code(self, source: str) -> Any:
                 """The code object compile_expression builds for `source` (its own steps)."""
+                # jinja2: loaded by the sandbox that calls this
                 from jinja2 import nodes
                 from jinja2.exceptions import TemplateSyntaxError
                 from jinja2.parser import Parser
