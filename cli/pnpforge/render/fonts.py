@@ -41,7 +41,7 @@ from typing import Any
 from reportlab.pdfbase import pdfmetrics
 
 from pnpforge.errors import PnpError
-from pnpforge.render import disk_cache, font_convert
+from pnpforge.render import disk_cache
 
 # Bump when the conversion changes: old cache folders are then ignored.
 CONVERTER_VERSION = 3
@@ -159,6 +159,9 @@ def skeleton_bytes(name: str) -> bytes:
     recipe, src, folder = _font_dir(name)
 
     def build() -> bytes:
+        # fontTools: only a cache miss builds a skeleton; warm runs never load it
+        from pnpforge.render import font_convert
+
         start = time.perf_counter()
         _report(name, 0, 0)
         buffer = io.BytesIO()
