@@ -24,18 +24,32 @@ steps through a queue so the command can draw one progress bar.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing as mp
 import os
+import queue as queue_mod
 import shutil
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from pnpforge import kit_inputs
+from pnpforge import kit_inputs, render
+from pnpforge.docs import context, helpers, summary
+from pnpforge.docs.helpers import AID_TYPE, HelperRenderer
 from pnpforge.errors import PnpError
 from pnpforge.kit_files import KIT_FORMAT as KIT_FORMAT  # re-exported: callers know the kit by this module
 from pnpforge.kit_files import BuildOptions, Facts, GameKit, finish, stage_dir
 from pnpforge.kit_files import KitFile as KitFile
+from pnpforge.render import raster
+from pnpforge.render.fonts import ensure_fonts
+from pnpforge.shop import kit_parts
+from pnpforge.shop.kit_parts import check_extras
+from pnpforge.shop.tts import images_and_tts
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
+from pnpforge.store.location import output_root
 
 STEPS = ("sheets", "helpers", "rules", "images", "tts", "manifest")
 Progress = Callable[[str, str], None]  # (game, finished step)
@@ -73,8 +87,6 @@ def run_part(
     db: Any, game: str, part: str, work: Path, opts: BuildOptions, progress: Progress
 ) -> tuple[Facts, list[str]]:
     """Write one part of a game's kit into `work`; return per-file facts and warnings."""
-    from pnpforge.shop import kit_parts
-
     step = {"docs": _docs, "raster": _raster, "shop": kit_parts.shop_part, "cut": kit_parts.cut_part}[part]
     facts: Facts = {}
     warnings: list[str] = []
@@ -86,9 +98,6 @@ def _docs(
     db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """Card sheets, helper sheets and helper images, the summary (PDF and Markdown)."""
-    from pnpforge import render
-    from pnpforge.docs import helpers, summary
-
     popts = opts.print_options(work)
     m = render.print_cards(db, game, popts)
     facts[_rel(m.path, work)] = {"kind": "card-sheets", "pages": m.pages, "cards": m.cards}
@@ -115,8 +124,6 @@ def _raster(
     db: Any, game: str, work: Path, opts: BuildOptions, facts: Facts, warnings: list[str], progress: Progress
 ) -> None:
     """A PNG per card face and back, and the Tabletop Simulator sheets, backs and README."""
-    from pnpforge.shop.tts import images_and_tts
-
     images, tts = images_and_tts(db, game, str(work / "images"), str(work / "tts"), dpi=opts.dpi)
     for f in images.files:
         name = Path(f).name
@@ -147,13 +154,6 @@ def helper_images(hs: Any, db: Any, out: Path, dpi: int) -> list[tuple[Path, str
     render.raster, so images and print agree.  `hs` is the plan the helper
     sheets were printed from, so the two cannot differ.
     """
-    from types import SimpleNamespace
-
-    from pnpforge.docs import context
-    from pnpforge.docs.helpers import AID_TYPE, HelperRenderer
-    from pnpforge.render import raster
-    from pnpforge.render.fonts import ensure_fonts
-
     fonts = ensure_fonts(hs.game.language)
     date = context.stamp_date(db, hs.game.slug)[:10]
     renderer = HelperRenderer(hs, fonts, date, context.labels(hs.game.language, context.templates_dir(db)))
@@ -205,7 +205,6 @@ def _part_worker(
     db_path: str, game: str, part: str, work: str, opts: BuildOptions
 ) -> tuple[Facts, list[str]]:
     """One part in a worker process; steps are reported through the shared queue."""
-    from pnpforge.store.db import open_db
 
     def report(g: str, step: str) -> None:
         if _QUEUE is not None:
@@ -216,9 +215,6 @@ def _part_worker(
 
 def _plan_tasks(db_path: str, games: list[str], opts: BuildOptions) -> list[tuple[str, str]]:
     """(game, part) pairs, most expensive first, so the last task to start is a short one."""
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
-
     db = open_db(db_path, readonly=True)
     size = {g: max(1, len(repo.list_cards(db, g))) for g in games}
     tasks = [(g, part) for g in games for part in parts_of(opts)]
@@ -257,10 +253,6 @@ def build(
     is current (kit_inputs: same inputs digest, files intact) is not touched and
     comes back with `unchanged` set, unless `force`.
     """
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
-    from pnpforge.store.location import output_root
-
     opts = opts or BuildOptions()
     progress = progress or (lambda g, s: None)
     if not games:
@@ -269,8 +261,6 @@ def build(
     db = open_db(db_path, readonly=True)
     for g in games:
         repo.get_game(db, g)  # unknown game -> PnpError before any work
-    from pnpforge.shop.kit_parts import check_extras
-
     check_extras(opts.shop, opts.cut, opts.paper)  # unknown profile or machine -> PnpError, no work
     # None: the project's output/ (the database's folder), like every other output command
     root = Path(out_root) if out_root is not None else output_root(db)
@@ -352,10 +342,6 @@ def _run_parallel(
     kits: dict[str, GameKit],
     progress: Progress,
 ) -> None:
-    import multiprocessing as mp
-    import queue as queue_mod
-    from concurrent.futures import ProcessPoolExecutor
-
     # fork starts workers in milliseconds with everything imported; spawn where there is no fork
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     q = ctx.Queue()

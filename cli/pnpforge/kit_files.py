@@ -18,7 +18,13 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from pnpforge import __version__
+from pnpforge.docs import context
+from pnpforge.outfile import ensure_folder, process_alive, remove_stale_staging
+from pnpforge.render import PrintOptions
 from pnpforge.render.sheet import SheetOptions
+from pnpforge.store import repo
+from pnpforge.store.db import open_db
 
 KIT_FORMAT = "pnpforge-kit/1"
 Facts = dict[str, dict[str, Any]]  # kit path -> what the manifest says of it
@@ -34,8 +40,6 @@ class BuildOptions(SheetOptions):
     cut: str | None = None  # a cutting machine (shop.cut): its files go to cut/MACHINE/
 
     def print_options(self, output: Path) -> Any:
-        from pnpforge.render import PrintOptions
-
         sheet = {f.name: getattr(self, f.name) for f in fields(SheetOptions)}
         return PrintOptions(**sheet, output=str(output)).validate()
 
@@ -121,8 +125,6 @@ def manifest(
     inputs: str = "",
 ) -> tuple[dict[str, Any], list[KitFile]]:
     """The manifest of a staged kit: every file under `work`, sorted by path."""
-    from pnpforge import __version__
-
     files: list[KitFile] = []
     for p in sorted(q for q in work.rglob("*") if q.is_file()):
         rel = p.relative_to(work).as_posix()
@@ -164,8 +166,6 @@ def manifest(
 
 
 def stage_dir(root: Path, game: str) -> Path:
-    from pnpforge.outfile import ensure_folder, remove_stale_staging
-
     ensure_folder(root)
     remove_stale_staging(root, f".{game}.building-")
     _recover_set_aside(root, game)
@@ -178,8 +178,6 @@ def _recover_set_aside(root: Path, game: str) -> None:
     `_swap` moves the old kit to `.GAME.old-PID-…` before moving the new one in;
     a `kill -9` between the two renames leaves no kit at all, only that folder.
     """
-    from pnpforge.outfile import process_alive, remove_stale_staging
-
     final = root / game
     prefix = f".{game}.old-"
     if not final.exists():
@@ -205,10 +203,6 @@ def finish(
 
     `inputs` is kit_inputs.inputs_digest, recorded so the next build can skip this kit.
     """
-    from pnpforge.docs import context
-    from pnpforge.store import repo
-    from pnpforge.store.db import open_db
-
     db = open_db(db_path, readonly=True)
     g = repo.get_game(db, game)
     lines = context.dump_lines(db, game)

@@ -27,7 +27,6 @@ from pnpforge.model import Card, Game
 from pnpforge.query import select
 from pnpforge.query.select import stamp_date  # the one stamp date; templates and build read it here
 from pnpforge.render import units
-from pnpforge.render.templating import sandboxed_environment
 from pnpforge.resources import as_roots, project_templates, shipped_templates
 from pnpforge.store import repo, translations
 from pnpforge.store.dump import dump
@@ -314,6 +313,8 @@ def _join_cjk(items: Any, sep: str) -> str:
 
 def jinja_env(root: Path | None = None):
     """The documents' environment: loads templates/ by name ('GAME/summary.md.j2'), adds their filters."""
+    # jinja2 (render.templating): this module loads with pnp cards; only a template run needs it
+    from pnpforge.render.templating import sandboxed_environment
 
     env = sandboxed_environment(folders=search_path(root), strict=True, keep_trailing_newline=True)
     env.filters["cell"] = escape_cell

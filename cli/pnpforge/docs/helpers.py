@@ -24,8 +24,9 @@ from pnpforge.docs.aid_plan import HelperRenderer
 from pnpforge.docs.aid_spec import AidPlan, HelperSpec, aid_blocks, load_spec, quantity
 from pnpforge.docs.counts import type_counts
 from pnpforge.errors import PnpError
-from pnpforge.render import text_atoms
+from pnpforge.render import pdf_canvas, sheet_manifest, sheet_plan, text_atoms
 from pnpforge.render.fonts import ensure_fonts
+from pnpforge.render.pdf_sheets import DocInfo, Job, write_card_sheets
 from pnpforge.render.units import MM
 from pnpforge.store import repo
 from pnpforge.store.location import output_root
@@ -217,10 +218,6 @@ def print_helpers(
 
     `opts` is a render.sheet.PrintOptions; its output is a file or a folder.
     """
-    # reportlab and Pillow load only when drawing
-    from pnpforge.render import pdf_canvas, sheet_manifest, sheet_plan
-    from pnpforge.render.pdf_sheets import DocInfo, Job, write_card_sheets
-
     opts.validate()
     hs = plan_helpers(db, game, players, root)
     g = hs.game

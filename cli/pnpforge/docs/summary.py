@@ -17,14 +17,15 @@ import sqlite_utils
 
 from pnpforge.docs import context, markup
 from pnpforge.docs.changelog import changelog_markdown
-from pnpforge.docs.summary_pdf import MM as MM  # re-exported: page geometry of the summary
-from pnpforge.docs.summary_pdf import PAPERS_MM, typeset
 from pnpforge.errors import PnpError
+from pnpforge.outfile import write_bytes
+from pnpforge.render.units import MM as MM  # re-exported: page geometry of the summary
 from pnpforge.store import repo
 from pnpforge.store.location import output_root
 
 FORMATS = ("pdf", "md")
 MAX_PAGES = 4
+PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # summary page sizes, width x height
 
 
 @dataclass
@@ -77,15 +78,22 @@ def write_summary(
     md = summary_markdown(db, game, root)
     if fmt == "md":
         data = md.encode("utf-8")
-        _atomic_write(path, data)
+        write_bytes(path, data)  # atomic: a failure leaves the old file
         return SummaryResult(path, fmt, pages=0, bytes=len(data))
+
+    from pnpforge.docs.summary_pdf import typeset  # reportlab: the Markdown summary never loads it
 
     g = repo.get_game(db, game)
     accent = context.accent_colour(db, game)
     data, pages = typeset(
-        markup.parse(md), g, context.stamp_date(db, game), paper, context.labels(g.language, root), accent
+        markup.parse(md),
+        g,
+        context.stamp_date(db, game),
+        PAPERS_MM[paper],
+        context.labels(g.language, root),
+        accent,
     )
-    _atomic_write(path, data)
+    write_bytes(path, data)  # atomic: a failure leaves the old file
     res = SummaryResult(path, fmt, pages=pages, bytes=len(data))
     if pages > MAX_PAGES:
         res.warnings.append(
@@ -93,11 +101,3 @@ def write_summary(
             "shorten the rule sections or the glossary"
         )
     return res
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder, so a failure leaves the old file."""
-    from pnpforge.render.pdf_canvas import atomic_output  # reportlab and Pillow load only when drawing
-
-    with atomic_output(path) as fh:
-        fh.write(data)

@@ -18,12 +18,29 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from reportlab.lib import colors, textsplit
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Frame,
+    HRFlowable,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+    paragraph,
+)
+from reportlab.platypus.paragraph import ParaLines, cjkU, makeCJKParaLine
+
 from pnpforge.docs import markup
 from pnpforge.render import units
 from pnpforge.render.fonts import ensure_fonts
 from pnpforge.render.text_atoms import NO_START
 
-PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = (17.0, 15.0, 16.0, 18.0)  # left, top, right, bottom
 BODY_PT = 9.0
 # A summary that would end with a nearly empty page is set again a little tighter;
@@ -48,9 +65,6 @@ def kinsoku() -> Iterator[None]:
     to the next line until that line starts with one that may start a line.
     Everything is put back afterwards.
     """
-    from reportlab.lib import textsplit  # reportlab loads only when a PDF is made
-    from reportlab.platypus import paragraph
-
     originals = (paragraph.ALL_CANNOT_START, textsplit.ALL_CANNOT_START)
     splitters = (paragraph.cjkFragSplit, textsplit.dumbSplit)
     extended = originals[1] + "".join(sorted(set(NO_START) - set(originals[1])))
@@ -113,8 +127,6 @@ def _breaks(
 
 def _frag_split(no_start: str) -> Callable[..., Any]:
     """reportlab's cjkFragSplit (paragraphs of several runs), breaking lines with `_breaks`."""
-    # reportlab loads only when a PDF is made
-    from reportlab.platypus.paragraph import ParaLines, cjkU, makeCJKParaLine
 
     def split(frags: Any, maxWidths: Any, calcBounds: Any, encoding: str = "utf8") -> Any:  # noqa: N803
         units = []
@@ -169,9 +181,6 @@ class _Styles:
 
 
 def _styles(regular: str, bold: str, cjk: bool, accent: str, body: float = BODY_PT) -> _Styles:
-    from reportlab.lib import colors  # reportlab loads only when a PDF is made
-    from reportlab.lib.styles import ParagraphStyle
-
     wrap = "CJK" if cjk else None
     acc = colors.HexColor(accent)
     ink = colors.HexColor("#1c1c1c")
@@ -254,8 +263,6 @@ def heading_xml(text: str, st: _Styles, level: int) -> str:
 
 def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
     """Natural widths scaled to the frame; too wide -> the wide columns give way."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth  # reportlab loads only when a PDF is made
-
     pad = 12.0
     n = t.columns
     rows = ([t.header] if t.header else []) + list(t.rows)
@@ -274,9 +281,6 @@ def _col_widths(t: markup.Table, avail: float, st: _Styles) -> list[float]:
 
 
 def _table(t: markup.Table, avail: float, st: _Styles):
-    from reportlab.lib import colors  # reportlab loads only when a PDF is made
-    from reportlab.platypus import Paragraph, Table, TableStyle
-
     suffix = {"left": "", "right": "_r", "center": "_c"}
     align = t.align or ("left",) * t.columns
     data = []
@@ -325,15 +329,11 @@ def _table(t: markup.Table, avail: float, st: _Styles):
 
 
 def _tint(colour: str, t: float) -> str:
-
     return units.mix(colour, "#ffffff", t)
 
 
 def flowables(blocks: list[markup.Block], st: _Styles, avail: float) -> list:
     """Platypus flowables for the blocks, in order."""
-    from reportlab.lib import colors  # reportlab loads only when a PDF is made
-    from reportlab.platypus import CondPageBreak, HRFlowable, Paragraph, Spacer
-
     out: list = []
     for k, b in enumerate(blocks):
         if isinstance(b, markup.Heading):
@@ -386,18 +386,23 @@ def pdf_date(iso: str) -> str:
 
 
 def typeset(
-    blocks: list[markup.Block], game: Any, date_iso: str, paper: str, labels: dict[str, str], accent: str
+    blocks: list[markup.Block],
+    game: Any,
+    date_iso: str,
+    page_mm: tuple[float, float],
+    labels: dict[str, str],
+    accent: str,
 ) -> tuple[bytes, int]:
     """The summary PDF as bytes, and its page count.
 
     Set at BODY_PT; when a slightly smaller body size saves a page (a last page
     with a few lines on it), that version is kept instead.
     """
-    best = _typeset(blocks, game, date_iso, paper, labels, accent, BODY_SIZES[0])
+    best = _typeset(blocks, game, date_iso, page_mm, labels, accent, BODY_SIZES[0])
     for body in BODY_SIZES[1:]:
         if best[1] <= 1:
             break
-        tighter = _typeset(blocks, game, date_iso, paper, labels, accent, body)
+        tighter = _typeset(blocks, game, date_iso, page_mm, labels, accent, body)
         if tighter[1] < best[1]:
             return tighter
     return best
@@ -407,23 +412,17 @@ def _typeset(
     blocks: list[markup.Block],
     game: Any,
     date_iso: str,
-    paper: str,
+    page_mm: tuple[float, float],
     labels: dict[str, str],
     accent: str,
     body: float,
 ) -> tuple[bytes, int]:
-
-    from reportlab.lib import colors  # reportlab loads only when a PDF is made
-    from reportlab.pdfbase.pdfmetrics import registerFontFamily
-    from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
-
     fonts = ensure_fonts(game.language)
     registerFontFamily(
         fonts.regular, normal=fonts.regular, bold=fonts.bold, italic=fonts.regular, boldItalic=fonts.bold
     )
     st = _styles(fonts.regular, fonts.bold, game.language.startswith("zh"), accent, body)
-    pw, ph = (v * MM for v in PAPERS_MM[paper])
+    pw, ph = (v * MM for v in page_mm)
     left, top, right, bottom = (v * MM for v in MARGIN_MM)
     stamp = pdf_date(date_iso)
     title = f"{game.title} · {game.title_en}" if game.title_en and game.title_en != game.title else game.title

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pnpforge.render.heap import collector_held_back
 from pnpforge.render.sheet import PrintOptions, SheetOptions, parse_offset
 from pnpforge.render.sheet_manifest import Manifest, Placement
 
@@ -39,8 +40,7 @@ def print_cards(
     db: Any, game: str, options: PrintOptions | None = None, renderer_factory: Any = None
 ) -> Manifest:
     """Write the print-and-play PDF of a game (or of a selection) and return its manifest."""
-    from pnpforge.render import pdf
-    from pnpforge.render.heap import collector_held_back
+    from pnpforge.render import pdf  # reportlab, Pillow: this package loads with pnp cards
 
     with collector_held_back():
         return pdf.print_cards(db, game, options or PrintOptions(), renderer_factory)
@@ -48,7 +48,7 @@ def print_cards(
 
 def print_calibration(options: SheetOptions | None = None, output: str | None = None) -> Manifest:
     """Write the duplex calibration page (a cross on the front, scales on the back)."""
-    from pnpforge.render import pdf
+    from pnpforge.render import pdf  # reportlab: this package loads with pnp cards
 
     return pdf.print_calibration(options or SheetOptions(), output)
 
@@ -62,7 +62,7 @@ def images(
     renderer_factory: Any = None,
 ) -> RasterResult:
     """One PNG per card face and one per card type's back, at the card's size."""
-    from pnpforge.render import raster
+    from pnpforge.render import raster  # reportlab, pypdfium2: this package loads with pnp cards
 
     return raster.images(
         db, game, dpi=dpi, card_type=card_type, output=output, renderer_factory=renderer_factory
@@ -73,6 +73,6 @@ def proof(
     db: Any, game: str, output: str | None = None, card_type: str | None = None, renderer_factory: Any = None
 ) -> RasterResult:
     """A contact sheet (PNG) of every face, small, for reviewing a deck at a glance."""
-    from pnpforge.render import raster_proof
+    from pnpforge.render import raster_proof  # reportlab, pypdfium2: this package loads with pnp cards
 
     return raster_proof.proof(db, game, output=output, card_type=card_type, renderer_factory=renderer_factory)

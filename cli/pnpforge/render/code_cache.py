@@ -16,16 +16,21 @@ damaged entry is compiled again and rewritten.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import sys
 import weakref
+import zlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
+import jinja2
 from jinja2.bccache import Bucket, BytecodeCache
+from reportlab import Version
 
+import pnpforge
 from pnpforge.render import disk_cache
 from pnpforge.render.disk_cache import MAX_ENTRIES, prune
 
@@ -63,13 +68,6 @@ def drawing_code_digest() -> str:
     every pnpforge source outside the rules engines and the command line, and the versions
     of Python, Jinja, reportlab and zlib they run on (read once per process).  Derived, not
     listed: a module that starts to take part in building a value cannot be left out."""
-    import zlib
-
-    import jinja2
-    from reportlab import Version
-
-    import pnpforge
-
     package = Path(pnpforge.__file__).parent
     digest = hashlib.sha256(
         "\0".join((sys.version, jinja2.__version__, Version, zlib.ZLIB_RUNTIME_VERSION)).encode()
@@ -140,8 +138,6 @@ def environment_signature(env: Any) -> str:
 
 def _signature(env: Any) -> str:
     """environment_signature, worked out."""
-    import jinja2
-
     parts = [jinja2.__version__, type(env).__qualname__]
     parts += [f"{name}={getattr(env, name, None)!r}" for name in _LEXER_OPTIONS]
     parts.append(f"finalize={_callable_name(env.finalize)}")
@@ -200,8 +196,6 @@ def pickled(folder: str, key: str, build: Callable[[], Any]) -> Any:
     """`build()`, read back from the user cache's `folder` when `key` (which must name
     everything the value depends on, code included) was built before; `build` raising
     stores nothing, and a damaged entry is built again and rewritten."""
-    import pickle
-
     digest = hashlib.sha256(key.encode()).hexdigest()
     path = _cache_folder().parent / folder / f"{digest}.pickle"
     payload = disk_cache.read(path)

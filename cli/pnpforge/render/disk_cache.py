@@ -25,6 +25,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 MAGIC = b"pnpforge-cache 1\n"
 _DIGEST = 32  # bytes of SHA-256
 MAX_ENTRIES = 2_000  # per cache folder; beyond it the oldest entries are removed
@@ -46,8 +48,6 @@ def root() -> Path:
     env = os.environ.get("PNP_CACHE_DIR")
     if env:
         return Path(env)
-    from platformdirs import user_cache_dir
-
     return Path(user_cache_dir("pnpforge"))
 
 

@@ -24,6 +24,7 @@ does not grow with the deck.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -180,8 +181,7 @@ def one_card_pdf(
     renderer: FaceRenderer, card: Card | None = None, back: str | None = None, bleed_mm: float = 0.0
 ) -> bytes:
     """A PDF page holding exactly one face (or one back): for previews and golden tests."""
-    import io
-
+    # reportlab canvas: only this preview makes a PDF; planning a face needs none
     from reportlab.pdfgen import canvas as rl_canvas
 
     slug = card.type if card is not None else back
@@ -214,6 +214,7 @@ def preview_png(
     bleed_mm: float = 0.0,
 ):
     """Rasterise one card (pypdfium2) to a PIL image, to look at or compare."""
+    # pypdfium2: only previews rasterise; planning or printing never does
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(one_card_pdf(renderer, card, back, bleed_mm))

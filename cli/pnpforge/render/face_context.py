@@ -12,6 +12,8 @@ import datetime
 from pathlib import Path
 from typing import Any
 
+from jinja2 import TemplateSyntaxError
+
 from pnpforge.errors import PnpError
 from pnpforge.model import Card, CardType, Game
 from pnpforge.render import fonts as fontmod
@@ -37,7 +39,7 @@ from pnpforge.render.layout import Layout
 from pnpforge.render.layout_game import load_game_layouts, source_line
 from pnpforge.render.units import is_hex_colour
 from pnpforge.resources import TemplateRoots, as_roots, project_templates, template_roots
-from pnpforge.store import translations
+from pnpforge.store import repo, translations
 from pnpforge.store.location import db_folder as store_db_folder
 
 
@@ -61,8 +63,6 @@ class TemplateRunner:
     def __init__(
         self, db: Any, game: str, templates_dir: Path | None = None, date: str | None = None
     ) -> None:
-        from pnpforge.store import repo
-
         self.game: Game = repo.get_game(db, game)
         self.types: dict[str, CardType] = {t.slug: t for t in repo.card_types(db, game)}
         self._db = db  # ref() looks cards up on demand, not all at once
@@ -181,8 +181,6 @@ class TemplateRunner:
         key = str(card_id)
         other = self._refs.lookup(key)
         if other is MISSING:
-            from pnpforge.store import repo
-
             other = self._refs.store(key, repo.find_card(self._db, self.game.slug, key))
         return CardView(other, set(), ReadTracker()) if other else None
 
@@ -312,7 +310,6 @@ class TemplateRunner:
         compiled = COMPILED.lookup(key)
         if compiled is not MISSING:
             return compiled
-        from jinja2 import TemplateSyntaxError
 
         try:
             if expression:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pnpforge.artfile import check_art, check_pixels
 from pnpforge.render import fonts as fontmod
 from pnpforge.render.face_cache import ART_CACHE_BYTES, MISSING, SizedLRU
 from pnpforge.render.face_context import TemplateRunner
@@ -53,14 +54,13 @@ class ArtPlanner:
 
     def _load(self, path: Path, px: tuple[int, int], fit: str) -> tuple[Any, int, int]:
         """Open, orient and resample art to the region at the wanted dpi (cached)."""
-        from pnpforge.artfile import check_art, check_pixels
-
         check_art(path, self.runner.base_dir)
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size, px, fit)
         hit = self._images.lookup(key)
         if hit is not MISSING:
             return hit
+        # Pillow and reportlab load only when a card has art
         from PIL import Image, ImageOps
         from reportlab.lib.utils import ImageReader
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import pdfgeom
 
 from pnpforge.errors import PnpError
 from pnpforge.render import text_atoms
+from pnpforge.render.pdf_ops import draw_string, fill_hex
 from pnpforge.render.units import MM, hex_to_rgb, readable_on
 
 
@@ -96,9 +98,6 @@ def draw_badge(
     tw = m.text(text, font)
     if tw * size > room:
         size = room / tw
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from pnpforge.render.pdf_ops import draw_string, fill_hex
 
     fill_hex(c, tcol)
     c.setFont(font, size)  # what preflight reads from the plan as this badge's font

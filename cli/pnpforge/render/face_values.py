@@ -13,10 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from jinja2 import Undefined
+
 from pnpforge.model import Card, CardType, split_entry
 from pnpforge.render import text_atoms
 from pnpforge.render.face_cache import LRU
 from pnpforge.render.layout import Layout
+from pnpforge.render.templating import sandboxed_environment
 
 # ---- values as templates see them ------------------------------------------------------
 
@@ -165,9 +168,6 @@ def face_environment(zh: bool) -> tuple[Any, Callable[[Any], str]]:
     finalize, which prints values as cards show them and marks provisional ones."""
     if zh in ENVIRONMENTS:
         return ENVIRONMENTS[zh]
-    from jinja2 import Undefined
-
-    from pnpforge.render.templating import sandboxed_environment
 
     sep = "、" if zh else ", "
     yes, no = ("是", "否") if zh else ("yes", "no")

@@ -24,6 +24,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from fontTools.pens.boundsPen import ControlBoundsPen
+from fontTools.pens.cu2quPen import Cu2QuPen
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.tables import ttProgram
+from fontTools.ttLib.tables._g_l_y_f import OVERLAP_COMPOUND, GlyphCoordinates, flagOverlapSimple
+from fontTools.ttLib.tables._g_l_y_f import Glyph as TTGlyph
+from fontTools.varLib import instancer
+
 # Emboldening strength per side, in font units (1000 per em): Noto Sans TC
 # Regular stems are about 80 units wide, Bold about 135; 16 a side (a semibold)
 # keeps the counters of dense glyphs such as 幫 open at title sizes.
@@ -40,8 +49,6 @@ Glyph = tuple[int, bytes]  # (left side bearing, compiled glyf data padded to 4 
 @cache
 def _source(path: str) -> Any:
     """The source font, opened once per process (fontTools loads tables lazily)."""
-    from fontTools.ttLib import TTFont
-
     return TTFont(path, lazy=True)
 
 
@@ -50,9 +57,6 @@ def _source(path: str) -> Any:
 
 def skeleton(kind: str, src: Path) -> Any:
     """A TrueType font with the metrics and character map of recipe `kind`, outlines left empty."""
-    from fontTools.ttLib import TTFont, newTable
-    from fontTools.ttLib.tables._g_l_y_f import Glyph as TTGlyph
-
     if kind.startswith("var-"):
         font = _instanced_tables(src, int(kind.split("-")[1]))
     else:
@@ -84,8 +88,6 @@ _WEIGHTS = {"cff-embolden": 700, "ttf-embolden": 700, "var-400": 400, "var-700":
 
 def _maxp(num_glyphs: int) -> Any:
     """A version 1.0 maxp; point and contour maxima are filled per embedded subset."""
-    from fontTools.ttLib import newTable
-
     maxp = newTable("maxp")
     maxp.tableVersion = 0x00010000
     maxp.numGlyphs = num_glyphs
@@ -129,8 +131,6 @@ def set_names(font: Any, weight: int) -> None:
 
 def _embolden_advances(font: Any, src: Path) -> None:
     """Widen proportional glyphs that have ink, as _embolden_glyph does to their outlines."""
-    from fontTools.pens.boundsPen import ControlBoundsPen
-
     upem = font["head"].unitsPerEm
     glyph_set = _source(str(src)).getGlyphSet()
     metrics = font["hmtx"].metrics
@@ -150,9 +150,6 @@ def _instanced_tables(src: Path, weight: int) -> Any:
     advances (HVAR) and vertical metrics (MVAR) are those a full instance has.
     Layout tables are dropped too: reportlab does not shape text.
     """
-    from fontTools.ttLib import TTFont
-    from fontTools.varLib import instancer
-
     font = TTFont(str(src))
     for tag in ("glyf", "loca", "gvar", "GSUB", "GPOS", "GDEF", "BASE", "vmtx", "vhea", "DSIG"):
         if tag in font:
@@ -180,8 +177,6 @@ def convert(kind: str, src: Path, gids: list[int], regular: Any = None) -> dict[
 
 
 def _glyf_stub() -> Any:
-    from fontTools.ttLib import newTable
-
     return newTable("glyf")
 
 
@@ -192,8 +187,6 @@ def _compiled(glyph: Any) -> bytes:
 
 def _ttf_glyph(src: Path, gid: int) -> Glyph:
     """One glyph of a static TrueType font as it is, less its hinting instructions."""
-    from fontTools.ttLib.tables import ttProgram
-
     font = _source(str(src))
     gname = font.getGlyphName(gid)
     glyf = font["glyf"]
@@ -210,9 +203,6 @@ def _ttf_glyph(src: Path, gid: int) -> Glyph:
 
 def _cff_glyph(src: Path, gid: int) -> Glyph:
     """One CFF glyph as quadratic TrueType (1 unit max error at 1000 upm, clockwise outer)."""
-    from fontTools.pens.cu2quPen import Cu2QuPen
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-
     font = _source(str(src))
     gname = font.getGlyphName(gid)
     pen = TTGlyphPen(None)
@@ -224,8 +214,6 @@ def _cff_glyph(src: Path, gid: int) -> Glyph:
 
 
 def _decompiled(data: bytes) -> Any:
-    from fontTools.ttLib.tables._g_l_y_f import Glyph as TTGlyph
-
     glyph = TTGlyph(data)
     glyph.expand(_glyf_stub())
     return glyph
@@ -241,8 +229,6 @@ def _embolden_glyph(src: Path, gid: int, regular: Glyph) -> Glyph:
     see _embolden_advances) so bold words do not touch; full-width CJK keep
     their em box.
     """
-    from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates
-
     lsb, data = regular
     if not data or int.from_bytes(data[:2], "big", signed=True) < 0:
         return regular  # empty, or a composite (a TrueType source's accented letters): its parts are
@@ -324,9 +310,6 @@ class _PinnedFont:
     """A variable font whose glyphs are pinned at one weight as they are asked for."""
 
     def __init__(self, path: str, weight: int) -> None:
-        from fontTools.ttLib import TTFont
-        from fontTools.varLib import instancer
-
         self.font = TTFont(path, lazy=True)
         limits = instancer.AxisLimits({"wght": weight}).limitAxesAndPopulateDefaults(self.font)
         self.limits = limits.normalize(self.font)
@@ -334,8 +317,6 @@ class _PinnedFont:
 
     def instance(self, gname: str) -> None:
         """Pin glyph `gname` (its components first); each glyph exactly once."""
-        from fontTools.varLib import instancer
-
         if gname in self.done:
             return
         glyph = self.font["glyf"][gname]
@@ -349,8 +330,6 @@ class _PinnedFont:
 
 def _set_overlap_flag(glyph: Any) -> None:
     """Mark the glyph as possibly overlapping, as the whole-font instancer does by default."""
-    from fontTools.ttLib.tables._g_l_y_f import OVERLAP_COMPOUND, flagOverlapSimple
-
     if glyph.isComposite():
         glyph.components[0].flags |= OVERLAP_COMPOUND
     elif glyph.numberOfContours > 0:

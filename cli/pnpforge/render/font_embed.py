@@ -24,9 +24,14 @@ import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pnpforge.render import disk_cache, font_convert
+from pnpforge.render import disk_cache
+from pnpforge.render.code_cache import drawing_code_digest
+from pnpforge.render.reportlab_compat import font_bytes, lazy_font, subset_with_outlines
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pnpforge.render.font_convert import Glyph
 
 # Called as progress(font name, glyphs done, glyphs to do) while glyphs are converted.
 Progress = Callable[[str, int, int], None]
@@ -47,10 +52,10 @@ class GlyphStore:
     ) -> None:
         self.name, self.kind, self.src, self.folder = name, kind, src, folder
         self.regular = regular
-        self.memo: dict[int, font_convert.Glyph] = {}
+        self.memo: dict[int, Glyph] = {}
         self.progress: Progress | None = None
 
-    def glyphs(self, gids: list[int]) -> dict[int, font_convert.Glyph]:
+    def glyphs(self, gids: list[int]) -> dict[int, Glyph]:
         """Glyph data for every id in `gids`, converting the ones not cached yet."""
         todo = [gid for gid in gids if gid not in self.memo and not self._load(gid)]
         for start in range(0, len(todo), _BATCH):
@@ -58,6 +63,9 @@ class GlyphStore:
                 self.progress(self.name, start, len(todo))
             batch = todo[start : start + _BATCH]
             fetch = self.regular.glyphs if self.regular else None
+            # fontTools: only a glyph-cache miss converts; warm runs never load it
+            from pnpforge.render import font_convert
+
             for gid, glyph in font_convert.convert(self.kind, self.src, batch, fetch).items():
                 self._save(gid, glyph)
                 self.memo[gid] = glyph
@@ -75,14 +83,12 @@ class GlyphStore:
         self.memo[gid] = (struct.unpack(">h", raw[:2])[0], raw[2:])
         return True
 
-    def _save(self, gid: int, glyph: font_convert.Glyph) -> None:
+    def _save(self, gid: int, glyph: Glyph) -> None:
         disk_cache.write(self._path(gid), struct.pack(">h", glyph[0]) + glyph[1], keep=None)
 
 
 def lazy_ttfont(name: str, skeleton: bytes, store: GlyphStore) -> Any:
     """A reportlab TTFont of the `skeleton` font file whose subsets take their outlines from `store`."""
-    from pnpforge.render.reportlab_compat import lazy_font
-
     source = io.BytesIO(skeleton)
     source.name = f"{name}.ttf"
     digest = hashlib.sha256(skeleton).hexdigest()
@@ -113,8 +119,6 @@ def _subset_key(face: Any, subset: list[int]) -> str:
     """Everything a subset's bytes depend on: the characters in their order, the skeleton
     (its digest) and source font file (path, size, modification time), the store's recipe,
     and the code (code_cache.drawing_code_digest)."""
-    from pnpforge.render.code_cache import drawing_code_digest
-
     store: GlyphStore = face.glyph_store
     digest = hashlib.sha256(drawing_code_digest().encode())
     digest.update(f"\0{face.skeleton_digest}".encode())
@@ -127,8 +131,6 @@ def _subset_key(face: Any, subset: list[int]) -> str:
 
 def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
     """reportlab's subset of `face`, run on a copy whose used glyphs carry their outlines."""
-    from pnpforge.render.reportlab_compat import font_bytes, subset_with_outlines
-
     char_to_glyph = face.charToGlyph
     wanted = sorted({0} | {char_to_glyph.get(code, 0) for code in subset})
     store: GlyphStore = face.glyph_store
@@ -158,9 +160,9 @@ def _subset_with_outlines(face: Any, subset: list[int]) -> bytes:
     return subset_with_outlines(face, subset, glyf + maxp, tables, positions, metrics)
 
 
-def _with_components(store: GlyphStore, gids: list[int]) -> dict[int, font_convert.Glyph]:
+def _with_components(store: GlyphStore, gids: list[int]) -> dict[int, Glyph]:
     """`gids` and every glyph their composite glyphs use, with their data."""
-    glyphs: dict[int, font_convert.Glyph] = {}
+    glyphs: dict[int, Glyph] = {}
     todo = list(gids)
     while todo:
         got = store.glyphs(todo)

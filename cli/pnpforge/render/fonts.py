@@ -38,7 +38,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from reportlab.pdfbase import pdfmetrics
+
 from pnpforge.errors import PnpError
+from pnpforge.render import disk_cache
 
 # Bump when the conversion changes: old cache folders are then ignored.
 CONVERTER_VERSION = 3
@@ -66,6 +69,7 @@ class _Recipe:
 
 def _tc_source() -> Path:
     try:
+        # an absent font package is one clear line, and only when its font is wanted
         import pylopdf_fonts_zh_tw
     except ImportError as e:  # pragma: no cover - dependency of the package
         raise PnpError(
@@ -76,6 +80,7 @@ def _tc_source() -> Path:
 
 def _sc_source() -> Path:
     try:
+        # an absent font package is one clear line, and only when its font is wanted
         import textflowkit_fonts
     except ImportError as e:  # pragma: no cover - dependency of the package
         raise PnpError(
@@ -121,8 +126,6 @@ def _report(name: str, done: int, total: int) -> None:
 
 def cache_dir() -> Path:
     """Where converted fonts live: $PNP_CACHE_DIR or the user cache, never the repo."""
-    from pnpforge.render import disk_cache
-
     return disk_cache.root() / "fonts"
 
 
@@ -153,11 +156,10 @@ def cached_font_path(name: str) -> Path:
 def skeleton_bytes(name: str) -> bytes:
     """The TrueType skeleton of font `name` (metrics and character map), from the cache when
     a verified entry is there, else built and stored."""
-    from pnpforge.render import disk_cache
-
     recipe, src, folder = _font_dir(name)
 
     def build() -> bytes:
+        # fontTools: only a cache miss builds a skeleton; warm runs never load it
         from pnpforge.render import font_convert
 
         start = time.perf_counter()
@@ -175,6 +177,7 @@ _stores: dict[Path, Any] = {}
 
 def glyph_store(name: str) -> Any:
     """The cache of converted glyphs of font `name` (a font_embed.GlyphStore)."""
+    # font_embed brings reportlab's canvas and Pillow: only registering a font needs them
     from pnpforge.render.font_embed import GlyphStore
 
     recipe, src, folder = _font_dir(name)
@@ -210,8 +213,8 @@ def register(name: str) -> str:
         return name
     if name not in _RECIPES:
         raise PnpError(f"unknown font '{name}' (allowed: {', '.join(_RECIPES)})")
-    from reportlab.pdfbase import pdfmetrics
 
+    # font_embed brings reportlab's canvas and Pillow: only registering a font needs them
     from pnpforge.render.font_embed import lazy_ttfont
 
     try:
@@ -233,8 +236,6 @@ def ensure_fonts(language: str) -> FontSet:
 
 
 def _char_map(font_name: str) -> dict[int, int]:
-    from reportlab.pdfbase import pdfmetrics
-
     if font_name not in _registered and font_name in _RECIPES:
         register(font_name)
     try:

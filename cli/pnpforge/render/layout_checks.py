@@ -12,8 +12,11 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from jinja2 import TemplateSyntaxError, nodes
+
 from pnpforge.render import units
 from pnpforge.render.layout_options import CARD, Inherit, Opt
+from pnpforge.render.templating import sandboxed_environment
 
 # Bounds of every length in a layout: a card is at most 400 mm a side (the schema's limit), so no
 # size, margin or offset is larger, and a text size above the card's height is a typo (1e9 would
@@ -151,8 +154,6 @@ def jinja_env():
     """The sandboxed environment layout templates and expressions are checked in."""
     global _ENV
     if _ENV is None:
-        from pnpforge.render.templating import sandboxed_environment
-
         _ENV = sandboxed_environment()  # the same rules the faces render with
     return _ENV
 
@@ -166,8 +167,6 @@ def _check_template(where: str, text: str, problems: list[str]) -> None:
 def _template_error(text: str) -> str:
     """The syntax error of a template, or "" (parsed once: base layouts are checked once
     per card type that extends them, and field_names_used reads the same tree)."""
-    from jinja2 import TemplateSyntaxError
-
     try:
         _parse_template(text)
     except TemplateSyntaxError as e:
@@ -189,8 +188,6 @@ def _check_expr(where: str, text: str, problems: list[str]) -> None:
 
 @lru_cache(maxsize=2048)
 def _expr_error(text: str) -> str:
-    from jinja2 import TemplateSyntaxError
-
     try:
         jinja_env().compile_expression(text)
     except TemplateSyntaxError as e:
@@ -205,8 +202,6 @@ def field_names_used(source: str, expression: bool = False) -> set[str]:
 
 @lru_cache(maxsize=2048)
 def _field_names_used(source: str, expression: bool) -> frozenset[str]:
-    from jinja2 import nodes
-
     tree = _parse_template("{{ " + source + " }}" if expression else source)
     used: set[str] = set()
 

@@ -15,27 +15,28 @@ from pathlib import Path
 from typing import Any
 
 from pnpforge.errors import PnpError
+from pnpforge.query import select
 from pnpforge.render import sheet, sheet_manifest, sheet_plan
+from pnpforge.render.face import FaceRenderer
+from pnpforge.render.fonts import ensure_fonts
 from pnpforge.render.pdf_calibration import write_calibration
 from pnpforge.render.pdf_canvas import atomic_output
 from pnpforge.render.pdf_sheets import DocInfo, Job, Renderer, write_card_sheets
 from pnpforge.render.sheet import Slot
+from pnpforge.store import repo
+from pnpforge.store.location import output_root
+from pnpforge.validate.stored import refuse_invalid
 
 # Called as factory(db, game, date=...): FaceRenderer itself is one.
 RendererFactory = Callable[..., Renderer]
 
 
 def default_renderer(db: Any, game: str, date: str) -> Renderer:
-    from pnpforge.render.face import FaceRenderer
-
     return FaceRenderer(db, game, date=date)
 
 
 def select_cards(db: Any, game: str, card_type: str | None, query: str | None) -> list:
     """The game's cards in deck order, narrowed by --type and --query."""
-    from pnpforge.query import select
-    from pnpforge.validate.stored import refuse_invalid
-
     return select.cards(db, refuse_invalid(db, select.select(db, game, card_type, query)))
 
 
@@ -65,8 +66,6 @@ def plan_jobs(db: Any, types: dict, selection: Any, opts: sheet.PrintOptions) ->
     Only counts are read here; each Job streams its cards from SQLite when drawn,
     so memory does not grow with the deck.
     """
-    from pnpforge.query import select
-
     notes: list[str] = []
     per_type = {
         slug: (t.cards if opts.one_each else t.copies, t.zero_copies)
@@ -113,14 +112,9 @@ def print_cards(
     db: Any, game: str, opts: sheet.PrintOptions, renderer_factory: RendererFactory | None = None
 ) -> sheet_manifest.Manifest:
     """Write the print-and-play PDF for a game (or a selection of it); return its manifest."""
-    from pnpforge.render.fonts import ensure_fonts
-    from pnpforge.store import repo
-
     opts.validate()
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
-    from pnpforge.query import select
-    from pnpforge.validate.stored import refuse_invalid
 
     selection = refuse_invalid(db, select.select(db, game, opts.card_type, opts.query))
     jobs, notes = plan_jobs(db, types, selection, opts)
@@ -134,7 +128,6 @@ def print_cards(
     date = select.stamp_date(db, game)
     renderer = (renderer_factory or default_renderer)(db, game, date=date[:10])
     fonts = ensure_fonts(g.language)
-    from pnpforge.store.location import output_root
 
     path = output_path(opts.output, game, _default_name(game, opts), output_root(db))
     manifest = sheet_manifest.Manifest.of_print(str(path), game, opts, date[:10])
@@ -174,8 +167,6 @@ def print_cards(
 
 def print_calibration(opts: sheet.SheetOptions, output: str | None = None) -> sheet_manifest.Manifest:
     """Write the duplex calibration page (front and back) and return its manifest."""
-    from pnpforge.render.fonts import ensure_fonts
-
     opts.validate()
     fonts = ensure_fonts("en")
     if output:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnpforge.outfile import check_target, ensure_folder
 from pnpforge.render import sheet
 from pnpforge.render.pdf_draw import NOTE_FONT_PT
 from pnpforge.render.reportlab_compat import SpoolingCanvas
@@ -62,8 +63,6 @@ def _umask() -> int:
 @contextlib.contextmanager
 def atomic_output(path: Path) -> Iterator[Any]:
     """An open temp file next to `path`, moved into place only if writing succeeds."""
-    from pnpforge.outfile import check_target, ensure_folder
-
     ensure_folder(path.parent)
     check_target(path)  # never replace a device, a FIFO or a folder
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
 from pnpforge.render import text_atoms, text_draw
 from pnpforge.render.face_geometry import draw_rows
 from pnpforge.render.face_ops import (
@@ -225,8 +227,6 @@ def _hatch_lines(c: Any, op: Hatch, w: float, h: float) -> None:
 
 
 def _placeholder(c: Any, op: Placeholder, x: float, y: float, w: float, h: float) -> None:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     _hatch(c, op.hatch, x, y, w, h)
     c.setStrokeColorRGB(*hex_to_rgb(op.outline))
     c.setLineWidth(0.5)

@@ -19,12 +19,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image
+
 from pnpforge import progress
 from pnpforge.errors import PnpError
-from pnpforge.outfile import confined
+from pnpforge.outfile import confined, ensure_folder
+from pnpforge.query.select import stamp_date
 from pnpforge.render import pdf, pdf_canvas, pdf_sheets
+from pnpforge.render.fonts import ensure_fonts
 from pnpforge.render.raster_png import write_png
 from pnpforge.render.sheet import MM_TO_PT
+from pnpforge.store import repo
+from pnpforge.store.location import output_root
 
 BLEED_PX = 2  # drawn around each card page, cropped off after rendering
 
@@ -75,15 +83,11 @@ class RasterContext:
 def card_context(
     db: Any, game: str, card_type: str | None, renderer_factory: pdf.RendererFactory | None
 ) -> RasterContext:
-    from pnpforge.render.fonts import ensure_fonts
-    from pnpforge.store import repo
-
     g = repo.get_game(db, game)
     types = {t.slug: t for t in repo.card_types(db, game)}
     cards = pdf.select_cards(db, game, card_type, None)
     if not cards:
         raise PnpError(f"game '{game}' has no cards" + (f" of type '{card_type}'" if card_type else ""))
-    from pnpforge.query.select import stamp_date
 
     date = stamp_date(db, game)[:10]
     renderer = (renderer_factory or pdf.default_renderer)(db, game, date=date)
@@ -92,9 +96,6 @@ def card_context(
 
 def out_dir(output: str | None, game: str, sub: str, db: Any = None) -> Path:
     """-o DIR, or SUB under the game's folder in the project's output/ (the database's folder)."""
-    from pnpforge.outfile import ensure_folder
-    from pnpforge.store.location import output_root
-
     d = Path(output) if output else (output_root(db) if db is not None else Path("output")) / game / sub
     ensure_folder(d)
     return d
@@ -191,16 +192,11 @@ class Pixels:
 
     def image(self) -> Any:
         """A PIL RGB copy of the trim."""
-        from PIL import Image
-
         return Image.frombytes("RGB", self.size, self._view[self._start :], "raw", "RGB", self._stride)
 
 
 def rasterise(pdf_path: Path, pages: list[Raster]) -> Iterator[Pixels]:
     """Each page rendered at its raster's resolution (RGB), as the Pixels of its trim."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
-
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
         for i, r in enumerate(pages):

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pnpforge.outfile import atomic_open
+
 PNG_LEVEL = 3  # zlib level: measured on the shipped kit, see write_png
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_STRIP_BYTES = 8 << 20  # pixels compressed at a time: memory stays small for 4096-px sheets
@@ -38,7 +40,6 @@ def write_png(path: Path, img: Any, dpi: int | None = None) -> None:
         (w, h), rows = img.size, _pil_rows(img)
     per_strip = max(1, _PNG_STRIP_BYTES // (3 * w))
     z = zlib.compressobj(PNG_LEVEL)
-    from pnpforge.outfile import atomic_open
 
     with atomic_open(path) as fh:  # a killed run leaves no half-written PNG
         fh.write(_PNG_SIGNATURE)

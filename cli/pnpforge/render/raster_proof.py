@@ -12,11 +12,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pypdfium2 as pdfium
+from reportlab.lib.colors import Color
+
 from pnpforge.outfile import ensure_folder
 from pnpforge.render import pdf, pdf_canvas, pdf_draw, sheet, sheet_plan
 from pnpforge.render.raster import RasterContext, RasterResult, card_context
 from pnpforge.render.raster_png import write_png
 from pnpforge.render.sheet import MM_TO_PT
+from pnpforge.store.location import output_root
 
 PROOF_DPI = 100
 PROOF_COLS, PROOF_ROWS = 10, 10
@@ -33,7 +37,6 @@ def proof(
 ) -> RasterResult:
     """Contact sheet(s) of every card face (one each), labelled id ×copies, as PNG."""
     ctx = card_context(db, game, card_type, renderer_factory)
-    from pnpforge.store.location import output_root
 
     out = Path(output) if output else output_root(db) / game
     ensure_folder(out)  # a file or device given as -o: one line naming it, as images and print say
@@ -85,8 +88,6 @@ def proof_layout(sizes: list[tuple[float, float]]) -> tuple[float, float, list[t
 
 
 def _write_proof_pdf(path: Path, cards: list, ctx: RasterContext, page_label: str) -> None:
-    from reportlab.lib.colors import Color
-
     sizes = [(ctx.types[c.type].width_mm, ctx.types[c.type].height_mm) for c in cards]
     page_w, page_h, corners = proof_layout(sizes)
     m, mm = PROOF_MARGIN_MM, MM_TO_PT
@@ -123,8 +124,6 @@ def _write_proof_pdf(path: Path, cards: list, ctx: RasterContext, page_label: st
 
 
 def _rasterise_page(path: Path, dpi: int) -> Any:
-    import pypdfium2 as pdfium
-
     doc = pdfium.PdfDocument(str(path))
     try:
         page = doc[0]

@@ -36,6 +36,7 @@ they rely on (run it first after moving the pin in pyproject.toml).
 from __future__ import annotations
 
 import contextlib
+import copy
 import tempfile
 import threading
 import types
@@ -84,8 +85,6 @@ def subset_with_outlines(
     """reportlab's subset of `face`, made from a copy whose font bytes have `appended`
     at their end and whose `tables` (name → offset and length), glyph offsets in glyf and
     horizontal metrics are the ones given."""
-    import copy
-
     view = copy.copy(face)
     view._ttf_data = face._ttf_data + appended
     view.table = {**face.table, **tables}

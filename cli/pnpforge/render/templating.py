@@ -15,6 +15,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from jinja2 import FileSystemLoader, StrictUndefined, Template, TemplateNotFound, Undefined, nodes
+from jinja2.environment import TemplateExpression
+from jinja2.exceptions import TemplateSyntaxError
+from jinja2.parser import Parser
+from jinja2.sandbox import SandboxedEnvironment
+
+from pnpforge.render import template_budget
+from pnpforge.render.code_cache import TemplateBytecode, cached_code
+
 
 def sandboxed_environment(
     *,
@@ -30,9 +39,6 @@ def sandboxed_environment(
     name an error instead of an empty string, which documents want and card
     regions (whose optional fields may be absent) do not.
     """
-    from jinja2 import FileSystemLoader, StrictUndefined, Undefined
-    from jinja2.sandbox import SandboxedEnvironment
-
     options: dict[str, Any] = {
         "autoescape": False,
         "trim_blocks": True,
@@ -53,8 +59,6 @@ def _confined_loader(base: Any) -> Any:
 
     class ConfinedLoader(base):
         def get_source(self, environment: Any, template: str) -> Any:
-            from jinja2 import TemplateNotFound
-
             source, filename, uptodate = super().get_source(environment, template)
             real = Path(filename).resolve()
             roots = [Path(p).resolve() for p in self.searchpath]
@@ -73,10 +77,6 @@ def _sandbox_class(base: Any) -> Any:
     on disk (render.code_cache.TemplateBytecode)."""
     global _SANDBOX
     if _SANDBOX is None:
-        from jinja2 import Template
-
-        from pnpforge.render import template_budget
-        from pnpforge.render.code_cache import TemplateBytecode, cached_code
 
         class BudgetTemplate(Template):
             """A template whose render runs within its time and output budget (template_budget)."""
@@ -121,9 +121,6 @@ def _sandbox_class(base: Any) -> Any:
                 """Jinja's compile_expression, its code cached like a template's (a warm run
                 neither parses nor generates an expression); a syntax error is raised by
                 Jinja's own method, so it reads as it always did."""
-                from jinja2.environment import TemplateExpression
-                from jinja2.exceptions import TemplateSyntaxError
-
                 if not isinstance(source, str):
                     return super().compile_expression(source, undefined_to_none)
                 try:
@@ -135,10 +132,6 @@ def _sandbox_class(base: Any) -> Any:
 
             def _expression_code(self, source: str) -> Any:
                 """The code object compile_expression builds for `source` (its own steps)."""
-                from jinja2 import nodes
-                from jinja2.exceptions import TemplateSyntaxError
-                from jinja2.parser import Parser
-
                 parser = Parser(self, source, state="variable")
                 expr = parser.parse_expression()
                 if not parser.stream.eos:

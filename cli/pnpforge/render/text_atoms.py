@@ -14,6 +14,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnpforge.render.fonts import missing_glyphs
+
 # No line may begin with these (closing punctuation, and the provisional sign).
 NO_START = set("，。、；：！？）」』》〉】〕〗〙｝’”．,.;:!?)]}…‥%％·・ー〜～")
 # No line may end with these (opening punctuation).
@@ -106,8 +110,6 @@ class Measure:
         key = (font, ch)
         w = self._cache.get(key)
         if w is None:
-            from reportlab.pdfbase.pdfmetrics import stringWidth
-
             w = stringWidth(ch, font, 1.0)
             self._cache[key] = w
         return w
@@ -130,8 +132,6 @@ class Measure:
         key = (font, ch)
         ok = self._glyphs.get(key)
         if ok is None:
-            from pnpforge.render.fonts import missing_glyphs
-
             ok = self._glyphs[key] = not missing_glyphs(ch, font)
         return ok
 
