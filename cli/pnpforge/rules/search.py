@@ -47,8 +47,8 @@ ROLLOUTS = ("greedy", "random")
 SCORE_WEIGHT = 1e-4  # a point of score is worth far less than a win: it only breaks ties
 
 
-def _int_option(options: dict[str, str], name: str, low: int, high: int) -> int:
-    raw = options.get(name, str(DEFAULTS[name]))
+def _int_option(options: dict[str, str], name: str, low: int, high: int, default: int | None = None) -> int:
+    raw = options.get(name, str(DEFAULTS[name] if default is None else default))
     try:
         value = int(raw)
     except ValueError:
@@ -60,11 +60,13 @@ def _int_option(options: dict[str, str], name: str, low: int, high: int) -> int:
 
 def check_options(options: dict[str, str]) -> None:
     """Refuse unknown or out-of-range agent options before any game is played."""
-    unknown = sorted(set(options) - {*DEFAULTS, "rollout", "confidence"})
+    unknown = sorted(set(options) - {*DEFAULTS, "rollout", "confidence", "horizon"})
     if unknown:
         raise PnpError(
-            f"--agent-option {unknown[0]}: unknown (allowed: budget, width, confidence, margin, rollout)"
+            f"--agent-option {unknown[0]}: unknown "
+            "(allowed: budget, width, confidence, margin, rollout, horizon)"
         )
+    _int_option(options, "horizon", 0, 1_000_000, default=0)
     _int_option(options, "budget", 1, 10_000)
     _int_option(options, "width", 1, 64)
     _int_option(options, "margin", 0, 10_000)
@@ -100,6 +102,13 @@ class SearchAgent:
         self.margin = _int_option(options, "margin", 0, 10_000)
         self.confidence = _confidence(options)
         self.greedy_rollout = options.get("rollout", "greedy") == "greedy"
+        # an engine that can value a position not yet over (`rules.evaluate(state, seat)`, a
+        # share of the win in [0, 1]) gets truncated playouts: `horizon` steps, then its estimate
+        self.evaluate: Callable[[Any, int], float] | None = getattr(rules, "evaluate", None)
+        default_horizon = getattr(rules, "playout_horizon", 0) if self.evaluate else 0
+        self.horizon = _int_option(options, "horizon", 0, 1_000_000, default=default_horizon)
+        if self.evaluate is None:
+            self.horizon = 0  # nothing to ask at the horizon: play to the end
         self.worlds: Worlds | None = None
         self.decisions = 0  # real choices searched (for the cost per decision)
         self.rollouts = 0
@@ -159,8 +168,11 @@ class SearchAgent:
         self.rollouts += 1
         rules = self.rules
         cap = rules.info.max_steps or 100_000
+        horizon = self.horizon or -1  # -1: no step count meets it, play to the end
         steps = 0
         while not state.is_terminal():
+            if steps == horizon and self.evaluate is not None:  # (horizon 0: to the end)
+                return self.evaluate(state, self.seat), 0.0
             steps += 1
             if steps > cap:
                 return 0.0, 0.0

@@ -12,6 +12,7 @@ from pnpforge.rules.kit import GameData, Option, check_players, game_info, parse
 
 from .agents import EnforcerObservation, GreedyCache
 from .data import SLUG, CardData, auction_as_doubling_only
+from .evaluate import HORIZON, win_share
 from .state import EnforcerState
 
 # Measured: greedy games last at most ~42 turns and ~14 steps a turn; the caps leave room for
@@ -87,3 +88,10 @@ class EnforcerRules(GameRules):
         if len(legal) < 2:
             return [0.0] * len(legal)
         return self._greedy.greedy(obs).values(legal)
+
+    # the search agent's truncated playouts (see `evaluate`): after `playout_horizon` steps a
+    # playout asks `evaluate` for the seat's estimated share of the win instead of playing on
+    playout_horizon: ClassVar[int] = HORIZON
+
+    def evaluate(self, state: EnforcerState, seat: int) -> float:
+        return win_share(state, seat)
