@@ -21,11 +21,20 @@ playouts switched away from the greedy choice on luck alone, which cost more tha
 long games (Dirty Money, Top Enforcement Officer); the paired rule switches only on a
 consistent advantage in wins.
 
+An engine that can value a position not yet over exposes `rules.evaluate(state, seat)` (an
+estimate of the seat's share of the win, in [0, 1]) and `rules.playout_horizon`: its playouts stop
+after that many steps and take the estimate as their result (Top Enforcement Officer, whose greedy
+games run some 300 steps: most of what follows the first few turns is luck unrelated to the
+choice compared, and a shorter playout buys more worlds; an estimate counts as that fraction of a
+win in the paired rule).  The code names no game; an engine without the hook plays to the end.
+
 Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
 candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
 `random` play to the end, default greedy), `confidence` (z of the paired rule, default 1),
 `margin` (playouts another candidate must win beyond the greedy choice, default 1; with
-`confidence=0 margin=0` the best mean wins).  Cost per decision ≈ budget × width rollouts.
+`confidence=0 margin=0` the best mean wins), `horizon` (playout steps before the engine's
+estimate is asked; default the engine's `playout_horizon`, 0 plays to the end; ignored by an
+engine without `evaluate`).  Cost per decision ≈ budget × width rollouts.
 """
 
 from __future__ import annotations
