@@ -1,7 +1,7 @@
 """Balance-lab benchmark: what a sweep costs, per game and agent, and how it scales.
 
 Run:  python bench/bench_balance.py [--games N] [--search-games N] [--budget B] [--sweep N] [--ray]
-                                    [--h2h N] [--jobs J]
+                                    [--h2h N] [--jobs J] [--only GAME]
 
 * games/s per core: `play_game` (every check on) on one process, CPU time, per game and agent
   (random and greedy tables; a search seat against greedy seats at `--budget`);
