@@ -1,7 +1,7 @@
 """Balance-lab benchmark: what a sweep costs, per game and agent, and how it scales.
 
 Run:  python bench/bench_balance.py [--games N] [--search-games N] [--budget B] [--sweep N] [--ray]
-                                    [--h2h N] [--jobs J]
+                                    [--h2h N] [--jobs J] [--only GAME]
 
 * games/s per core: `play_game` (every check on) on one process, CPU time, per game and agent
   (random and greedy tables; a search seat against greedy seats at `--budget`);
@@ -79,10 +79,12 @@ class _Timed:
         search.SearchAgent.choose = choose  # type: ignore[method-assign, assignment]
 
 
-def per_game(games: int, search_games: int, budget: int) -> list[dict[str, Any]]:
+def per_game(games: int, search_games: int, budget: int, only: str | None = None) -> list[dict[str, Any]]:
     db = open_db(DB, readonly=True)
     rows = []
     for slug, players, options in GAMES:
+        if only is not None and slug != only:
+            continue
         rules = load_rules(db, slug, options)
         timed = _Timed()
         timed.install()
@@ -214,12 +216,13 @@ def main() -> None:
         "--h2h", type=int, default=0, help="head-to-head games per competitive game (0: none)"
     )
     parser.add_argument("--jobs", type=int, default=2, help="workers of the head-to-head runs")
+    parser.add_argument("--only", help="the per-game table for this game alone (a slug)")
     args = parser.parse_args()
     print(_load(), flush=True)
     if not args.skip_games:
         _table(
             "games per second per core, search cost per decision",
-            per_game(args.games, args.search_games, args.budget),
+            per_game(args.games, args.search_games, args.budget, args.only),
         )
     if args.h2h:
         _table(

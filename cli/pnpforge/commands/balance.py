@@ -32,7 +32,7 @@ def balance_cmd(
     agent_option: list[str] = typer.Option(
         [],
         "--agent-option",
-        help="Search agent option key=value: budget, width, confidence, margin, rollout.",
+        help="Search agent option key=value: budget, width, confidence, margin, rollout, horizon.",
     ),
     mission: str | None = typer.Option(None, "--mission", help="Only this mission (cooperative games)."),
     option: list[str] = typer.Option([], "--option", help="Engine option key=value (repeatable)."),

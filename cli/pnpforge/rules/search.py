@@ -21,11 +21,20 @@ playouts switched away from the greedy choice on luck alone, which cost more tha
 long games (Dirty Money, Top Enforcement Officer); the paired rule switches only on a
 consistent advantage in wins.
 
+An engine that can value a position not yet over exposes `rules.evaluate(state, seat)` (an
+estimate of the seat's share of the win, in [0, 1]) and `rules.playout_horizon`: its playouts stop
+after that many steps and take the estimate as their result (Top Enforcement Officer, whose greedy
+games run some 300 steps: most of what follows the first few turns is luck unrelated to the
+choice compared, and a shorter playout buys more worlds; an estimate counts as that fraction of a
+win in the paired rule).  The code names no game; an engine without the hook plays to the end.
+
 Options (`--agent-option key=value`): `budget` (worlds per decision, default 8), `width` (the
 candidates tried: the greedy agent's best `width` actions, default 4), `rollout` (`greedy` or
 `random` play to the end, default greedy), `confidence` (z of the paired rule, default 1),
 `margin` (playouts another candidate must win beyond the greedy choice, default 1; with
-`confidence=0 margin=0` the best mean wins).  Cost per decision ≈ budget × width rollouts.
+`confidence=0 margin=0` the best mean wins), `horizon` (playout steps before the engine's
+estimate is asked; default the engine's `playout_horizon`, 0 plays to the end; ignored by an
+engine without `evaluate`).  Cost per decision ≈ budget × width rollouts.
 """
 
 from __future__ import annotations
@@ -47,8 +56,8 @@ ROLLOUTS = ("greedy", "random")
 SCORE_WEIGHT = 1e-4  # a point of score is worth far less than a win: it only breaks ties
 
 
-def _int_option(options: dict[str, str], name: str, low: int, high: int) -> int:
-    raw = options.get(name, str(DEFAULTS[name]))
+def _int_option(options: dict[str, str], name: str, low: int, high: int, default: int | None = None) -> int:
+    raw = options.get(name, str(DEFAULTS[name] if default is None else default))
     try:
         value = int(raw)
     except ValueError:
@@ -60,11 +69,13 @@ def _int_option(options: dict[str, str], name: str, low: int, high: int) -> int:
 
 def check_options(options: dict[str, str]) -> None:
     """Refuse unknown or out-of-range agent options before any game is played."""
-    unknown = sorted(set(options) - {*DEFAULTS, "rollout", "confidence"})
+    unknown = sorted(set(options) - {*DEFAULTS, "rollout", "confidence", "horizon"})
     if unknown:
         raise PnpError(
-            f"--agent-option {unknown[0]}: unknown (allowed: budget, width, confidence, margin, rollout)"
+            f"--agent-option {unknown[0]}: unknown "
+            "(allowed: budget, width, confidence, margin, rollout, horizon)"
         )
+    _int_option(options, "horizon", 0, 1_000_000, default=0)
     _int_option(options, "budget", 1, 10_000)
     _int_option(options, "width", 1, 64)
     _int_option(options, "margin", 0, 10_000)
@@ -100,6 +111,15 @@ class SearchAgent:
         self.margin = _int_option(options, "margin", 0, 10_000)
         self.confidence = _confidence(options)
         self.greedy_rollout = options.get("rollout", "greedy") == "greedy"
+        # the engine's greedy values with this agent's own memory (kept off the shared rules)
+        self.greedy_values = rules.greedy_agent_values()
+        # an engine that can value a position not yet over (`rules.evaluate(state, seat)`, a
+        # share of the win in [0, 1]) gets truncated playouts: `horizon` steps, then its estimate
+        self.evaluate: Callable[[Any, int], float] | None = getattr(rules, "evaluate", None)
+        default_horizon = getattr(rules, "playout_horizon", 0) if self.evaluate else 0
+        self.horizon = _int_option(options, "horizon", 0, 1_000_000, default=default_horizon)
+        if self.evaluate is None:
+            self.horizon = 0  # nothing to ask at the horizon: play to the end
         self.worlds: Worlds | None = None
         self.decisions = 0  # real choices searched (for the cost per decision)
         self.rollouts = 0
@@ -115,7 +135,7 @@ class SearchAgent:
     def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        values = self.rules.greedy_values(obs, legal)
+        values = self.greedy_values(obs, legal)
         order = sorted(range(len(legal)), key=lambda i: -values[i])
         candidates = [legal[i] for i in order[: self.width]]
         if self.worlds is None or len(candidates) == 1:
@@ -159,8 +179,11 @@ class SearchAgent:
         self.rollouts += 1
         rules = self.rules
         cap = rules.info.max_steps or 100_000
+        horizon = self.horizon or -1  # -1: no step count meets it, play to the end
         steps = 0
         while not state.is_terminal():
+            if steps == horizon and self.evaluate is not None:  # (horizon 0: to the end)
+                return self.evaluate(state, self.seat), 0.0
             steps += 1
             if steps > cap:
                 return 0.0, 0.0
@@ -177,7 +200,7 @@ class SearchAgent:
             elif len(legal) == 1 or not self.greedy_rollout:
                 action = legal[rng.randrange(len(legal))]
             else:
-                scores = rules.greedy_values(state.observation(player), legal)
+                scores = self.greedy_values(state.observation(player), legal)
                 top = max(scores)
                 tied = [i for i, s in enumerate(scores) if s == top]
                 action = legal[tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]]

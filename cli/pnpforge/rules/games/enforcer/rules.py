@@ -14,6 +14,7 @@ from pnpforge.rules.kit import GameData, Option, check_players, game_info, parse
 from .actions import blocked_table
 from .agents import EnforcerObservation, Greedy, GreedyMemory
 from .data import SLUG, CardData, auction_as_doubling_only
+from .evaluate import HORIZON, win_share
 from .state import EnforcerState
 
 # Measured: greedy games last at most ~42 turns and ~14 steps a turn; the caps leave room for
@@ -93,3 +94,10 @@ class EnforcerRules(GameRules):
         """One greedy agent's values: `greedy_values` with the agent's own memory of the
         execution under way (`GreedyMemory`), made afresh for each agent of each game."""
         return GreedyMemory(self.cards).values
+
+    # the search agent's truncated playouts (see `evaluate`): after `playout_horizon` steps a
+    # playout asks `evaluate` for the seat's estimated share of the win instead of playing on
+    playout_horizon: ClassVar[int] = HORIZON
+
+    def evaluate(self, state: EnforcerState, seat: int) -> float:
+        return win_share(state, seat)
