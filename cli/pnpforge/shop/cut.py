@@ -36,6 +36,7 @@ from pnpforge.shop.cut_geometry import (
     machine,
     rounded_outline,
 )
+from pnpforge.store.location import output_root
 
 
 @dataclass
@@ -118,8 +119,6 @@ def cut(
     """Write the marked print PDF and one cut file per sheet (SVG, and DXF for Silhouette)."""
     m = machine(machine_name, paper)
     ctx = card_context(db, game, card_type, renderer_factory)
-    from pnpforge.store.location import output_root
-
     out = ensure_folder(Path(output) if output else output_root(db) / game / "cut" / machine_name)
     sheets = plan_sheets(m, [c for c in ctx.cards if c.copies > 0], ctx.types)
     result = CutResult(machine_name, str(out))

@@ -34,6 +34,7 @@ from pnpforge.shop.place import draw_side, placement
 from pnpforge.shop.preflight import PreflightReport, preflight
 from pnpforge.shop.profiles import Profile, get_profile
 from pnpforge.store import repo
+from pnpforge.store.location import output_root
 
 
 @dataclass
@@ -104,8 +105,6 @@ def shop(
     """Write the shop files of a game; PnpError for a type no product fits."""
     profile = get_profile(profile_slug)
     ctx = shop_context(db, game, profile, card_type, renderer_factory)
-    from pnpforge.store.location import output_root
-
     out = default_dir(output, game, profile.slug, output_root(db))
     result = ShopResult(profile.slug, str(out))
     result.fits = {slug: f.to_dict() for slug, f in ctx.fits.items()}

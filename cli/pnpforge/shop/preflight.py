@@ -20,10 +20,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
 from pnpforge.errors import PnpError
+from pnpforge.query.select import stamp_date
+from pnpforge.render import pdf
 from pnpforge.render.face import FaceRenderer
 from pnpforge.render.face_ops import Picture
+from pnpforge.render.plan_read import inks, placed_art
+from pnpforge.render.units import eval_length, hex_to_rgb
+from pnpforge.shop.fit import fit_type, no_product_message
 from pnpforge.shop.preflight_colour import colour_shift, hex_colour
+from pnpforge.shop.profiles import get_profile
+from pnpforge.store import repo
 
 __all__ = ["PreflightReport", "Problem", "colour_shift", "preflight"]
 
@@ -92,10 +103,6 @@ class ArtUse:
 
 def _art_uses(card: str, ctype: Any, plan: Any) -> list[ArtUse]:
     """The art a card's plan places, with the pixels of each file (None: unreadable)."""
-    from PIL import Image
-
-    from pnpforge.render.plan_read import placed_art
-
     uses = []
     for placed, art in placed_art(plan):
         size: tuple[int, int] | None = None
@@ -131,9 +138,6 @@ class _Seen:
     art: list[ArtUse] = field(default_factory=list)
 
     def add(self, subject: str, plan: Any) -> None:
-        from pnpforge.render.plan_read import inks
-        from pnpforge.render.units import hex_to_rgb
-
         used = inks(plan)
         for col in {tuple(round(v, 4) for v in hex_to_rgb(c)) for c in used.colours}:
             self.colours.setdefault(col, []).append(subject)  # type: ignore[arg-type]
@@ -145,11 +149,6 @@ def preflight(
     db: Any, game: str, profile_slug: str | None = None, card_type: str | None = None
 ) -> PreflightReport:
     """Check every card of a game (or of one type) against a shop profile, or press printing."""
-    from pnpforge.query.select import stamp_date
-    from pnpforge.render import pdf
-    from pnpforge.shop.profiles import get_profile
-    from pnpforge.store import repo
-
     profile = get_profile(profile_slug) if profile_slug else None
     types = {t.slug: t for t in repo.card_types(db, game)}
     cards = pdf.select_cards(db, game, card_type, None)
@@ -194,8 +193,6 @@ def _check_sizes(profile: Any, types: dict, used: list[str], cards: list, report
     """Fit each used type; a type no product fits is an error naming its cards."""
     if profile is None:
         return {}
-    from pnpforge.shop.fit import fit_type, no_product_message
-
     fits = {}
     for slug in used:
         t = types[slug]
@@ -278,8 +275,6 @@ def _crop_warning(use: ArtUse) -> str:
 
 
 def _region_insets(reg: Any, W: float, H: float) -> tuple[float, float, float, float]:
-    from pnpforge.render.units import eval_length
-
     o = reg.opts
     x, y, w, h = (eval_length(o[k], W, H) for k in ("x", "y", "w", "h"))
     pad = float(o.get("padding", 0.0) or 0.0)
@@ -330,9 +325,6 @@ def _check_colours(seen: _Seen, max_ink: float, report: PreflightReport) -> None
 
 
 def _check_fonts(seen: _Seen, report: PreflightReport) -> None:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
     for name, subjects in seen.fonts.items():
         if not isinstance(pdfmetrics.getFont(name), TTFont):
             report.problems.append(
