@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import typer
 
 from pnpforge.commands._common import CORRECTION, echo_json, handled, project, table
@@ -118,7 +120,6 @@ def history_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Edits of the game's structural values (composition rows, piles, sizes, player counts …)."""
-    import json
 
     def show(value: object) -> str:
         return "none" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)

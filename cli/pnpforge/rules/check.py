@@ -21,7 +21,7 @@ from typing import Any
 import sqlite_utils
 
 from pnpforge.errors import PnpError
-from pnpforge.rules import static
+from pnpforge.rules import aimed, static
 from pnpforge.rules.agents import parse_agents, resolve_mode, rotations, seat_agents
 from pnpforge.rules.aimed import AimedRun
 from pnpforge.rules.examples import run_examples
@@ -266,7 +266,6 @@ def _aimed(
     """Play games aimed at the cards the planned games left unresolved; returns the run (None when
     none was needed) and every expected card's games-used count and the completed games, aimed ones
     included."""
-    from pnpforge.rules import aimed
 
     counts: Counter[str] = Counter({c: tally.games_used[c] for c in types})
     games = tally.completed

@@ -25,6 +25,7 @@ from pnpforge.store.constraints import CONSISTENCY_KINDS, list_constraints
 from pnpforge.validate import ERROR, GameIndex, composition
 from pnpforge.validate.constraints import evaluate, selector
 from pnpforge.validate.edition import edition_differences, structure_differences
+from pnpforge.validate.piles import pile_problems
 from pnpforge.validate.text_rules import text_rule_breaches
 
 KINDS = ("invalid", "composition", "constraint", "consistency", "text", "example", "edition", "pile")
@@ -148,7 +149,6 @@ def composition_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
 
 def pile_findings(db: sqlite_utils.Database, game: str) -> list[Finding]:
     """Card types shuffled into one pile must share size and back, or players tell them apart."""
-    from pnpforge.validate.piles import pile_problems
 
     return [Finding("pile", "error", message, (), source) for message, source in pile_problems(db, game)]
 

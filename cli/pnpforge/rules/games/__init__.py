@@ -24,6 +24,7 @@ from typing import Any
 
 from pnpforge.errors import PnpError
 from pnpforge.rules.kit.players import GameData, load_game
+from pnpforge.store.location import db_folder
 
 ENTRY_POINT_GROUP = "pnpforge.engines"
 PROJECT_ENGINES = "engines"  # folder beside the card database
@@ -64,7 +65,6 @@ def _bundled(slug: str) -> Factory | None:
 
 def _project(slug: str, db: Any) -> Factory | None:
     """`engines/<module>/` beside the database: a designer's engine, imported from its folder."""
-    from pnpforge.store.location import db_folder
 
     folder = db_folder(db) if db is not None else None
     package = folder / PROJECT_ENGINES / module_name(slug) if folder is not None else None

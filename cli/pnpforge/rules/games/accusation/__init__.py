@@ -64,6 +64,7 @@ from pnpforge.rules.games.accusation.actions import (
     REBUILD,
     RITUAL,
 )
+from pnpforge.rules.games.accusation.data import card_def
 from pnpforge.rules.games.accusation.language import Effect, Step, parse_effect
 from pnpforge.rules.games.accusation.rules import SLUG, STEPS_PER_SEAT, AccusationRules
 from pnpforge.rules.kit import GameData, game_cards, game_info
@@ -100,7 +101,6 @@ __all__ = [
 
 def make_rules(game: GameData, options: Mapping[str, Any] | None = None) -> AccusationRules:
     """The engine bound to the accusation cards the kit read (read at each check, so edits count)."""
-    from pnpforge.rules.games.accusation.data import card_def
 
     defs = [card_def(card) for card in game_cards(game)]
     return AccusationRules(defs, game_info(game, max_steps=STEPS_PER_SEAT * 2), options or {})

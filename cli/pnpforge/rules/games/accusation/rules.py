@@ -17,6 +17,7 @@ from pnpforge.rules.engine import CardInstance, GameInfo, GameRules, Observation
 from pnpforge.rules.games.accusation import agents
 from pnpforge.rules.games.accusation.board import PILES, pile_name
 from pnpforge.rules.games.accusation.data import CardDef
+from pnpforge.rules.games.accusation.state import AccusationState
 from pnpforge.rules.kit import Option, check_players, parse_options
 
 SLUG = "accusation"
@@ -169,7 +170,6 @@ class AccusationRules(GameRules):
 
     def new_initial_state(self, players: int, rng: random.Random | None = None):
         """A new game at its first chance decision (who goes first)."""
-        from pnpforge.rules.games.accusation.state import AccusationState
 
         if players != self.players:
             raise PnpError(

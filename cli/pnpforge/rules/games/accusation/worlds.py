@@ -25,7 +25,7 @@ from pnpforge.rules.kit.worlds import NoWorld
 from .actions import FIRST, AccusationAction
 
 if TYPE_CHECKING:
-    from .state import AccusationState
+    from .state import AccusationState  # import cycle: state imports this module
 
 TRIES = 8
 

@@ -86,7 +86,7 @@ def _stay(st: EnforcerState) -> None:
 
 def _give(st: EnforcerState) -> None:
     """After 協同辦案's draws: give one card away (skipped when nothing can be given)."""
-    from .actions import give_actions
+    from .actions import give_actions  # import cycle: actions imports this module
 
     if give_actions(st, st.actor()):
         st.give_return, st.phase = st.phase, "give"

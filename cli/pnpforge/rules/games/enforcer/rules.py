@@ -16,6 +16,7 @@ from .agents import EnforcerObservation, Greedy, GreedyMemory
 from .data import SLUG, CardData, auction_as_doubling_only
 from .evaluate import HORIZON, win_share
 from .state import EnforcerState
+from .worked import run_example
 
 # Measured: greedy games last at most ~42 turns and ~14 steps a turn; the caps leave room for
 # five times that before a game counts as stuck.
@@ -61,7 +62,6 @@ class EnforcerRules(GameRules):
 
     def run_example(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         """A rulebook worked example (an execution's power against a difficulty) by these rules."""
-        from .worked import run_example
 
         return run_example(self.cards, setup)
 

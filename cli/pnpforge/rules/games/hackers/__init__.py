@@ -44,6 +44,7 @@ from typing import Any
 
 from pnpforge.rules.kit import GameData, game_cards, game_info
 
+from .data import load_catalogue
 from .rules import SLUG, HackersRules
 
 __all__ = ["SLUG", "HackersRules", "make_rules"]
@@ -53,7 +54,5 @@ MAX_STEPS = 2000
 
 def make_rules(game: GameData, options: Mapping[str, Any]) -> HackersRules:
     """The engine bound to the League of Hackers cards the kit read; options are parsed and validated."""
-
-    from .data import load_catalogue
 
     return HackersRules(load_catalogue(game_cards(game)), game_info(game, max_steps=MAX_STEPS), options)

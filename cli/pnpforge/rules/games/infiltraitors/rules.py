@@ -147,7 +147,7 @@ class InfiltraitorsRules(GameRules):
         self.other_missions = [card for card in missions if card != chosen]
 
     def new_initial_state(self, players: int, rng: random.Random):
-        from .state import InfiltraitorsState
+        from .state import InfiltraitorsState  # import cycle: state imports this module
 
         check_players(self.info, players)
         need = players * self.mission.hand_size + self.mission.suspect_count(players)
