@@ -176,3 +176,19 @@ CORRECTION = typer.Option(
     metavar="REASON",
     help="The changes fix transcription errors: keep the rulebook provenance, record REASON.",
 )
+
+
+def echo_files(result: Any, as_json: bool, headline: str) -> None:
+    """What an output command wrote (a result with `files`, `directory`, `warnings`): its JSON,
+    or a headline and the first files, with warnings on stderr."""
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    typer.echo(f"Wrote {headline} in {result.directory}")
+    shown = result.files if len(result.files) <= 12 else result.files[:10]
+    for f in shown:
+        typer.echo(f"  {f}")
+    if len(shown) < len(result.files):
+        typer.echo(f"  … and {len(result.files) - len(shown)} more")
+    for w in result.warnings:
+        typer.echo(f"Warning: {w}", err=True)

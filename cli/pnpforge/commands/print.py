@@ -19,6 +19,7 @@ from pnpforge.commands._common import (
     MARKS,
     OFFSET,
     PAPER,
+    echo_files,
     echo_json,
     echo_sheet_footer,
     handled,
@@ -27,7 +28,6 @@ from pnpforge.commands._common import (
 
 if TYPE_CHECKING:  # types only: their modules are the library's
     from pnpforge.render import Manifest
-    from pnpforge.render.raster import RasterResult
 
 CALIBRATION = "calibration"
 
@@ -137,7 +137,7 @@ def images_cmd(
     """One PNG per card face and per card type's back, at the card's size (digital playtests)."""
     with handled():
         result = project(readonly=True).images(game, dpi=dpi, card_type=type_, output=output, lang=lang)
-    _raster_out(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
+    echo_files(result, as_json, f"{len(result.files)} PNG files at {dpi} dpi")
 
 
 def proof_cmd(
@@ -152,21 +152,7 @@ def proof_cmd(
     """A contact sheet (PNG) of every card face, small, to review a whole deck at a glance."""
     with handled():
         result = project(readonly=True).proof(game, card_type=type_, output=output, lang=lang)
-    _raster_out(result, as_json, f"{len(result.files)} proof sheet(s)")
-
-
-def _raster_out(result: RasterResult, as_json: bool, headline: str) -> None:
-    if as_json:
-        echo_json(result.to_dict())
-        return
-    typer.echo(f"Wrote {headline} in {result.directory}")
-    shown = result.files if len(result.files) <= 12 else result.files[:10]
-    for f in shown:
-        typer.echo(f"  {f}")
-    if len(shown) < len(result.files):
-        typer.echo(f"  … and {len(result.files) - len(shown)} more")
-    for w in result.warnings:
-        typer.echo(f"Warning: {w}", err=True)
+    echo_files(result, as_json, f"{len(result.files)} proof sheet(s)")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pnpforge.commands._common import LANG, db_path, echo_json, handled, in_language, project
+from pnpforge.commands._common import LANG, db_path, echo_files, echo_json, handled, in_language, project
 from pnpforge.errors import ValidationFailed
 
 if TYPE_CHECKING:
@@ -144,17 +144,7 @@ def tts_cmd(
     """Tabletop Simulator deck sheets (up to 10×7 cards, ≤ 4096 px), back images and README.txt."""
     with handled(), _in_language(game, lang) as (tts_project, slug):
         result = tts_project.tts(slug, output=output, card_type=type_)
-    if as_json:
-        echo_json(result.to_dict())
-        return
-    typer.echo(f"Wrote {len(result.decks)} deck sheet(s); see README.txt to import in {result.directory}")
-    shown = result.files if len(result.files) <= 12 else result.files[:10]
-    for f in shown:
-        typer.echo(f"  {f}")
-    if len(shown) < len(result.files):
-        typer.echo(f"  … and {len(result.files) - len(shown)} more")
-    for w in result.warnings:
-        typer.echo(f"Warning: {w}", err=True)
+    echo_files(result, as_json, f"{len(result.decks)} deck sheet(s); see README.txt to import")
 
 
 def tts_object_cmd(
