@@ -184,8 +184,8 @@ def build_context(
 
     full_types = {t.slug: t for t in repo.card_types(db, game)}
 
-    def allowed(type: str, field_name: str) -> list[str]:  # noqa: A002
-        """The allowed values of an enum or list field, in their declared order."""
+    def field_of(type: str, field_name: str) -> Any:  # noqa: A002
+        """The field a template names; PnpError naming it when the type has no such field."""
         t = full_types.get(type)
         f = t.field(field_name) if t else None
         if f is None:
@@ -193,21 +193,19 @@ def build_context(
                 f"template asks for field '{field_name}' of card type '{type}', "
                 f"which game '{game}' does not have"
             )
-        return list(f.allowed or [])
+        return f
+
+    def allowed(type: str, field_name: str) -> list[str]:  # noqa: A002
+        """The allowed values of an enum or list field, in their declared order."""
+        return list(field_of(type, field_name).allowed or [])
 
     def mark(flag: bool) -> str:
         return MARK if flag else ""
 
     def field_label(type: str, field_name: str) -> str:  # noqa: A002
         """A field's printed label (its name when it has none)."""
-        t = full_types.get(type)
-        f = t.field(field_name) if t else None
-        if f is None:
-            raise PnpError(
-                f"template asks for field '{field_name}' of card type '{type}', "
-                f"which game '{game}' does not have"
-            )
-        return f.label or f.name
+        f = field_of(type, field_name)
+        return str(f.label or f.name)
 
     def value(card_id: str, field_name: str, sep: str | None = None) -> str:
         """A card's field as printed, with † after it when designed, or after each designed
