@@ -6,7 +6,6 @@ import typer
 
 from pnpforge.commands._common import echo_json, project
 from pnpforge.commands.check import _errors, _options
-from pnpforge.outfile import write_text
 
 AGENTS_HELP = (
     "auto (greedy teams in cooperative games, mixed random/greedy tables otherwise), mixed, random, "
@@ -60,6 +59,7 @@ def balance_cmd(
         report = result["report"]
         if output:
             from pnpforge.balance.html import page  # the library stays off `pnp --help` start-up
+            from pnpforge.outfile import write_text  # kept off `pnp --help` start-up
 
             write_text(output, page(report))
         if as_json:

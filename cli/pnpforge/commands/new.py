@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from pnpforge.commands._common import echo_problems, handled, is_tty, project
-from pnpforge.design.layouts import ART_DPI
 
 if TYPE_CHECKING:  # the type only: the module is the library's
     from pnpforge.design.newgame import NewGame
@@ -95,6 +94,8 @@ def _report(made: NewGame, source: Path | None) -> None:
     for path in made.kept:
         typer.echo(f"  kept {_shown(path)} (already there)")
     if made.art_slots:
+        from pnpforge.design.layouts import ART_DPI  # the design package stays off `pnp --help` start-up
+
         for slug, w, h in made.art_slots:
             px = f"{round(w / 25.4 * ART_DPI)}×{round(h / 25.4 * ART_DPI)} px"
             typer.echo(
